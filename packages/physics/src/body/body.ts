@@ -1,0 +1,581 @@
+/**
+ * Body: the public handle of a rigid body. It owns its state as plain fields; the space
+ * copies awake bodies into typed solver arrays for the duration of a step (see
+ * space/solver-bodies.ts) and writes the result back, so a Body stays pleasant to use while
+ * the hot loop stays scalar and allocation-free.
+ *
+ * `position` is the body origin (the frame shapes are defined in); the centre of mass is
+ * derived from the shapes (`localCenter`). Every setter validates first, then applies, then
+ * goes through `invalidate()` so that a sleeping island wakes (Nape semantics).
+ */
+import type { Vec2, Vec2Like, Vec3 } from '../math/vec2';
+import type { MassData, Shape, ShapeOwner } from '../shape/shape';
+import {
+  checkBoolean,
+  checkFinite,
+  checkNonNegative,
+  checkPositive,
+  checkVec2,
+  fail,
+} from '../util/validate';
+
+export type BodyType = 'dynamic' | 'static' | 'kinematic';
+
+export interface BodyOptions {
+  type?: BodyType;
+  /** Body origin, world space. Default (0, 0). */
+  position?: Vec2Like;
+  /** Radians, counter-clockwise. Default 0. */
+  rotation?: number;
+  /** Linear velocity of the centre of mass. Default (0, 0). */
+  velocity?: Vec2Like;
+  angularVel?: number;
+  /** Persistent force applied at the centre of mass every step (Nape semantics). */
+  force?: Vec2Like;
+  /** Persistent torque applied every step. */
+  torque?: number;
+  /** Explicit mass (kg). Omit to derive it from the shapes' density. */
+  mass?: number;
+  /** Explicit rotational inertia about the centre of mass. Omit to derive it. */
+  inertia?: number;
+  /** false pins the body's translation (infinite mass for the solver). */
+  allowMovement?: boolean;
+  /** false pins the body's rotation (infinite inertia for the solver). */
+  allowRotation?: boolean;
+  /** Linear drag, 1/s: v ← v / (1 + h·drag) each substep. Default 0. */
+  linearDrag?: number;
+  /** Angular drag, 1/s. Default 0. */
+  angularDrag?: number;
+  /** Multiplies the space's gravity for this body. Default 1. */
+  gravityScale?: number;
+  shapes?: readonly Shape[];
+  userData?: unknown;
+}
+
+/** What a Body needs from the space it is in; implemented by Space. */
+export interface BodySpaceLink {
+  _assertUnlocked(what: string): void;
+  /** Wake what the body touches and request a frame. */
+  _invalidateBody(body: Body): void;
+  /** The body was moved by hand: refresh shapes and broadphase, wake neighbours. */
+  _bodyTransformChanged(body: Body): void;
+  _shapeAdded(body: Body, shape: Shape): void;
+  _shapeRemoved(body: Body, shape: Shape): void;
+  _shapeChanged(body: Body, shape: Shape, geometry: boolean): void;
+}
+
+/** An island of bodies asleep together. Waking any member wakes all of them. */
+export interface SleepingIsland {
+  bodies: Body[];
+}
+
+let nextBodyId = 1;
+
+const BODY_TYPES: readonly BodyType[] = ['dynamic', 'static', 'kinematic'];
+
+export class Body implements ShapeOwner {
+  /** Creation-order id; used wherever an order is needed (never object identity). */
+  readonly id: number = nextBodyId++;
+
+  // --- state (internal fields are read by the space and solver) ---
+  /** @internal */ _type: BodyType = 'dynamic';
+  /** @internal */ _x = 0;
+  /** @internal */ _y = 0;
+  /** @internal */ _angle = 0;
+  /** @internal cos/sin of _angle, kept in sync by setTransform */
+  _c = 1;
+  /** @internal */ _s = 0;
+  /** @internal */ _vx = 0;
+  /** @internal */ _vy = 0;
+  /** @internal */ _w = 0;
+  /** @internal */ _fx = 0;
+  /** @internal */ _fy = 0;
+  /** @internal */ _torque = 0;
+  /** @internal */ _linearDrag = 0;
+  /** @internal */ _angularDrag = 0;
+  /** @internal */ _gravityScale = 1;
+  /** @internal */ _allowMovement = true;
+  /** @internal */ _allowRotation = true;
+
+  // --- mass ---
+  /** @internal centre of mass, body-local */
+  _lcx = 0;
+  /** @internal */ _lcy = 0;
+  /** @internal */ _mass = 0;
+  /** @internal rotational inertia about the centre of mass */
+  _inertia = 0;
+  /** @internal */ _invMass = 0;
+  /** @internal */ _invInertia = 0;
+  /** @internal */ _explicitMass: number | null = null;
+  /** @internal */ _explicitInertia: number | null = null;
+  /** @internal half-size of the body as seen from its centre of mass (sleep test) */
+  _maxExtent = 0;
+
+  // --- membership ---
+  /** @internal */ _space: BodySpaceLink | null = null;
+  /** @internal */ readonly _shapes: Shape[] = [];
+  /** @internal constraints attached to this body that are in a space */
+  readonly _constraints: unknown[] = [];
+  /** @internal contacts touching this body's shapes (owned by the space) */
+  readonly _contacts: unknown[] = [];
+
+  // --- sleeping ---
+  /** @internal */ _sleeping = false;
+  /** @internal seconds the body has been at rest */
+  _sleepTime = 0;
+  /** @internal */ _island: SleepingIsland | null = null;
+  /** @internal index into the solver arrays during a step, −1 otherwise */
+  _solverIndex = -1;
+  /** @internal union-find parent during island building */
+  _islandParent = -1;
+
+  userData: unknown = undefined;
+
+  constructor(options: BodyOptions = {}) {
+    if (options === null || typeof options !== 'object') fail('Body', 'options', options, 'must be an object');
+    const o = options;
+    // Validate everything before assigning anything.
+    const type = o.type !== undefined ? checkBodyType(o.type) : 'dynamic';
+    const pos = o.position !== undefined ? checkVec2('Body', 'position', o.position) : { x: 0, y: 0 };
+    const rot = o.rotation !== undefined ? checkFinite('Body', 'rotation', o.rotation) : 0;
+    const vel = o.velocity !== undefined ? checkVec2('Body', 'velocity', o.velocity) : { x: 0, y: 0 };
+    const w = o.angularVel !== undefined ? checkFinite('Body', 'angularVel', o.angularVel) : 0;
+    const force = o.force !== undefined ? checkVec2('Body', 'force', o.force) : { x: 0, y: 0 };
+    const torque = o.torque !== undefined ? checkFinite('Body', 'torque', o.torque) : 0;
+    const mass = o.mass !== undefined ? checkPositive('Body', 'mass', o.mass) : null;
+    const inertia = o.inertia !== undefined ? checkPositive('Body', 'inertia', o.inertia) : null;
+    const allowMovement = o.allowMovement !== undefined ? checkBoolean('Body', 'allowMovement', o.allowMovement) : true;
+    const allowRotation = o.allowRotation !== undefined ? checkBoolean('Body', 'allowRotation', o.allowRotation) : true;
+    const linearDrag = o.linearDrag !== undefined ? checkNonNegative('Body', 'linearDrag', o.linearDrag) : 0;
+    const angularDrag = o.angularDrag !== undefined ? checkNonNegative('Body', 'angularDrag', o.angularDrag) : 0;
+    const gravityScale = o.gravityScale !== undefined ? checkFinite('Body', 'gravityScale', o.gravityScale) : 1;
+    const shapes = o.shapes ?? [];
+    if (!Array.isArray(shapes)) fail('Body', 'shapes', shapes, 'must be an array of shapes');
+    shapes.forEach((s, i) => checkShapeAttachable(s, `shapes[${i}]`));
+    if (new Set(shapes).size !== shapes.length) fail('Body', 'shapes', '[...]', 'must not list the same shape twice');
+    if (type === 'static' && (vel.x !== 0 || vel.y !== 0)) fail('Body', 'velocity', o.velocity, 'must be zero on a static body');
+    if (type === 'static' && w !== 0) fail('Body', 'angularVel', w, 'must be zero on a static body');
+
+    this._type = type;
+    this._x = pos.x;
+    this._y = pos.y;
+    this._angle = rot;
+    this._c = Math.cos(rot);
+    this._s = Math.sin(rot);
+    this._vx = vel.x;
+    this._vy = vel.y;
+    this._w = w;
+    this._fx = force.x;
+    this._fy = force.y;
+    this._torque = torque;
+    this._explicitMass = mass;
+    this._explicitInertia = inertia;
+    this._allowMovement = allowMovement;
+    this._allowRotation = allowRotation;
+    this._linearDrag = linearDrag;
+    this._angularDrag = angularDrag;
+    this._gravityScale = gravityScale;
+    this.userData = o.userData;
+    for (const s of shapes) {
+      s.body = this;
+      this._shapes.push(s);
+    }
+    this._updateMass();
+  }
+
+  // ------------------------------------------------------------------ type & flags
+
+  get type(): BodyType {
+    return this._type;
+  }
+  set type(t: BodyType) {
+    const type = checkBodyType(t);
+    if (type === this._type) return;
+    this._space?._assertUnlocked('Body.type');
+    this._type = type;
+    if (type === 'static') {
+      this._vx = this._vy = this._w = 0;
+    }
+    this._updateMass();
+    this._invalidate();
+  }
+  get isDynamic(): boolean {
+    return this._type === 'dynamic';
+  }
+  get isStatic(): boolean {
+    return this._type === 'static';
+  }
+  get isKinematic(): boolean {
+    return this._type === 'kinematic';
+  }
+
+  /** True while the body's island is asleep. Static bodies never sleep. */
+  get isSleeping(): boolean {
+    return this._sleeping;
+  }
+
+  /** The space this body is in, or null. */
+  get space(): unknown {
+    return this._space;
+  }
+
+  // ------------------------------------------------------------------ transform
+
+  get position(): Vec2 {
+    return { x: this._x, y: this._y };
+  }
+  set position(v: Vec2Like) {
+    const p = checkVec2('Body', 'position', v);
+    this._space?._assertUnlocked('Body.position');
+    this._x = p.x;
+    this._y = p.y;
+    this._transformChanged();
+  }
+  /** Origin x without allocating. */
+  get x(): number {
+    return this._x;
+  }
+  /** Origin y without allocating. */
+  get y(): number {
+    return this._y;
+  }
+
+  get rotation(): number {
+    return this._angle;
+  }
+  set rotation(a: number) {
+    const r = checkFinite('Body', 'rotation', a);
+    this._space?._assertUnlocked('Body.rotation');
+    this._setAngle(r);
+    this._transformChanged();
+  }
+
+  /** Centre of mass in world space. */
+  get worldCenter(): Vec2 {
+    return { x: this._x + this._c * this._lcx - this._s * this._lcy, y: this._y + this._s * this._lcx + this._c * this._lcy };
+  }
+  /** Centre of mass in body space. */
+  get localCenter(): Vec2 {
+    return { x: this._lcx, y: this._lcy };
+  }
+
+  // ------------------------------------------------------------------ velocity
+
+  get velocity(): Vec2 {
+    return { x: this._vx, y: this._vy };
+  }
+  set velocity(v: Vec2Like) {
+    const p = checkVec2('Body', 'velocity', v);
+    this._space?._assertUnlocked('Body.velocity');
+    if (this._type === 'static') {
+      if (p.x !== 0 || p.y !== 0) fail('Body', 'velocity', v, 'must be zero on a static body');
+      return;
+    }
+    this._vx = p.x;
+    this._vy = p.y;
+    this._invalidate();
+  }
+
+  get angularVel(): number {
+    return this._w;
+  }
+  set angularVel(w: number) {
+    const v = checkFinite('Body', 'angularVel', w);
+    this._space?._assertUnlocked('Body.angularVel');
+    if (this._type === 'static') {
+      if (v !== 0) fail('Body', 'angularVel', w, 'must be zero on a static body');
+      return;
+    }
+    this._w = v;
+    this._invalidate();
+  }
+
+  get force(): Vec2 {
+    return { x: this._fx, y: this._fy };
+  }
+  set force(v: Vec2Like) {
+    const f = checkVec2('Body', 'force', v);
+    this._space?._assertUnlocked('Body.force');
+    this._fx = f.x;
+    this._fy = f.y;
+    this._invalidate();
+  }
+
+  get torque(): number {
+    return this._torque;
+  }
+  set torque(t: number) {
+    this._torque = checkFinite('Body', 'torque', t);
+    this._invalidate();
+  }
+
+  get linearDrag(): number {
+    return this._linearDrag;
+  }
+  set linearDrag(d: number) {
+    this._linearDrag = checkNonNegative('Body', 'linearDrag', d);
+    this._invalidate();
+  }
+  get angularDrag(): number {
+    return this._angularDrag;
+  }
+  set angularDrag(d: number) {
+    this._angularDrag = checkNonNegative('Body', 'angularDrag', d);
+    this._invalidate();
+  }
+  get gravityScale(): number {
+    return this._gravityScale;
+  }
+  set gravityScale(g: number) {
+    this._gravityScale = checkFinite('Body', 'gravityScale', g);
+    this._invalidate();
+  }
+
+  get allowMovement(): boolean {
+    return this._allowMovement;
+  }
+  set allowMovement(b: boolean) {
+    this._allowMovement = checkBoolean('Body', 'allowMovement', b);
+    this._space?._assertUnlocked('Body.allowMovement');
+    this._updateMass();
+    this._invalidate();
+  }
+  get allowRotation(): boolean {
+    return this._allowRotation;
+  }
+  set allowRotation(b: boolean) {
+    this._allowRotation = checkBoolean('Body', 'allowRotation', b);
+    this._space?._assertUnlocked('Body.allowRotation');
+    this._updateMass();
+    this._invalidate();
+  }
+
+  // ------------------------------------------------------------------ mass
+
+  /** Mass in kg: explicit if set, otherwise from the shapes' density (1 kg for a dynamic body without area). */
+  get mass(): number {
+    return this._mass;
+  }
+  set mass(m: number) {
+    const v = checkPositive('Body', 'mass', m);
+    this._space?._assertUnlocked('Body.mass');
+    this._explicitMass = v;
+    this._updateMass();
+    this._invalidate();
+  }
+  /** Rotational inertia about the centre of mass. */
+  get inertia(): number {
+    return this._inertia;
+  }
+  set inertia(i: number) {
+    const v = checkPositive('Body', 'inertia', i);
+    this._space?._assertUnlocked('Body.inertia');
+    this._explicitInertia = v;
+    this._updateMass();
+    this._invalidate();
+  }
+  /** Go back to deriving mass and inertia from the shapes. */
+  useShapeMass(): void {
+    this._space?._assertUnlocked('Body.useShapeMass');
+    this._explicitMass = null;
+    this._explicitInertia = null;
+    this._updateMass();
+    this._invalidate();
+  }
+
+  /** Nape's constraint hooks: inverse mass, 0 for static/kinematic bodies or allowMovement = false. */
+  get constraintMass(): number {
+    return this._invMass;
+  }
+  /** Nape's constraint hooks: inverse inertia, 0 for static/kinematic bodies or allowRotation = false. */
+  get constraintInertia(): number {
+    return this._invInertia;
+  }
+  /** Nape's constraint hooks: (vx, vy, ω). Kinematic bodies report their kinematic velocity. */
+  get constraintVelocity(): Vec3 {
+    return { x: this._vx, y: this._vy, z: this._w };
+  }
+
+  // ------------------------------------------------------------------ impulses
+
+  /** Apply a linear impulse (N·s) at a world point (default: the centre of mass). Wakes the body. */
+  applyImpulse(impulse: Vec2Like, worldPoint?: Vec2Like): void {
+    const j = checkVec2('Body', 'applyImpulse(impulse)', impulse);
+    const p = worldPoint !== undefined ? checkVec2('Body', 'applyImpulse(worldPoint)', worldPoint) : null;
+    this._space?._assertUnlocked('Body.applyImpulse');
+    if (this._type !== 'dynamic') return;
+    this._vx += j.x * this._invMass;
+    this._vy += j.y * this._invMass;
+    if (p) {
+      const c = this.worldCenter;
+      this._w += this._invInertia * ((p.x - c.x) * j.y - (p.y - c.y) * j.x);
+    }
+    this._invalidate();
+  }
+
+  applyAngularImpulse(impulse: number): void {
+    const j = checkFinite('Body', 'applyAngularImpulse(impulse)', impulse);
+    this._space?._assertUnlocked('Body.applyAngularImpulse');
+    if (this._type !== 'dynamic') return;
+    this._w += j * this._invInertia;
+    this._invalidate();
+  }
+
+  // ------------------------------------------------------------------ frames
+
+  localPointToWorld(p: Vec2Like): Vec2 {
+    const v = checkVec2('Body', 'localPointToWorld(point)', p);
+    return { x: this._x + this._c * v.x - this._s * v.y, y: this._y + this._s * v.x + this._c * v.y };
+  }
+  worldPointToLocal(p: Vec2Like): Vec2 {
+    const v = checkVec2('Body', 'worldPointToLocal(point)', p);
+    const dx = v.x - this._x;
+    const dy = v.y - this._y;
+    return { x: this._c * dx + this._s * dy, y: -this._s * dx + this._c * dy };
+  }
+  localVectorToWorld(v: Vec2Like): Vec2 {
+    const u = checkVec2('Body', 'localVectorToWorld(vector)', v);
+    return { x: this._c * u.x - this._s * u.y, y: this._s * u.x + this._c * u.y };
+  }
+  worldVectorToLocal(v: Vec2Like): Vec2 {
+    const u = checkVec2('Body', 'worldVectorToLocal(vector)', v);
+    return { x: this._c * u.x + this._s * u.y, y: -this._s * u.x + this._c * u.y };
+  }
+
+  // ------------------------------------------------------------------ shapes
+
+  get shapes(): readonly Shape[] {
+    return this._shapes;
+  }
+
+  addShape(shape: Shape): this {
+    checkShapeAttachable(shape, 'addShape(shape)');
+    this._space?._assertUnlocked('Body.addShape');
+    shape.body = this;
+    this._shapes.push(shape);
+    this._updateMass();
+    this._space?._shapeAdded(this, shape);
+    this._invalidate();
+    return this;
+  }
+
+  removeShape(shape: Shape): this {
+    const i = this._shapes.indexOf(shape);
+    if (i < 0) fail('Body', 'removeShape(shape)', `${shape?.constructor?.name ?? typeof shape}#${shape?.id}`, 'must be a shape of this body');
+    this._space?._assertUnlocked('Body.removeShape');
+    this._invalidate();
+    this._space?._shapeRemoved(this, shape);
+    this._shapes.splice(i, 1);
+    shape.body = null;
+    this._updateMass();
+    return this;
+  }
+
+  /** @internal ShapeOwner */
+  _shapeGeometryChanged(shape: Shape): void {
+    this._space?._assertUnlocked('Shape geometry');
+    this._updateMass();
+    this._space?._shapeChanged(this, shape, true);
+    this._invalidate();
+  }
+  /** @internal ShapeOwner */
+  _shapeMaterialChanged(shape: Shape): void {
+    this._space?._shapeChanged(this, shape, false);
+    this._invalidate();
+  }
+
+  // ------------------------------------------------------------------ internals
+
+  /** Wake this body's island and tell the space something changed. The single wake path. */
+  invalidate(): void {
+    this._invalidate();
+  }
+
+  /** @internal */
+  _invalidate(): void {
+    this._space?._invalidateBody(this);
+  }
+
+  /** @internal */
+  _setAngle(a: number): void {
+    this._angle = a;
+    this._c = Math.cos(a);
+    this._s = Math.sin(a);
+  }
+
+  /** @internal position or rotation set by hand */
+  private _transformChanged(): void {
+    if (this._space) this._space._bodyTransformChanged(this);
+    else for (const s of this._shapes) s.updateWorld(this._x, this._y, this._c, this._s);
+  }
+
+  /**
+   * @internal Recompute mass, centre of mass and inertia from shapes and explicit overrides.
+   * Keeps the world centre of mass fixed? No: the origin is the user's frame, so the origin
+   * stays put and the centre of mass moves with the shapes (Box2D does the same).
+   */
+  _updateMass(): void {
+    let mass = 0;
+    let cx = 0;
+    let cy = 0;
+    let inertiaOrigin = 0;
+    let maxR2 = 0;
+    const massData: MassData[] = [];
+    for (const s of this._shapes) {
+      const md = s.computeMass();
+      massData.push(md);
+      mass += md.mass;
+      cx += md.mass * md.cx;
+      cy += md.mass * md.cy;
+      inertiaOrigin += md.inertia;
+    }
+    if (mass > 0) {
+      cx /= mass;
+      cy /= mass;
+    } else if (this._shapes.length > 0) {
+      // Zero-area shapes only (segments): use the average of their centroids.
+      for (const md of massData) {
+        cx += md.cx;
+        cy += md.cy;
+      }
+      cx /= this._shapes.length;
+      cy /= this._shapes.length;
+    }
+    // Inertia about the centre of mass (parallel axis theorem).
+    let inertia = inertiaOrigin - mass * (cx * cx + cy * cy);
+    for (const s of this._shapes) maxR2 = Math.max(maxR2, s.maxExtent(cx, cy) ** 2);
+    this._lcx = cx;
+    this._lcy = cy;
+    this._maxExtent = Math.sqrt(maxR2);
+
+    if (this._type !== 'dynamic') {
+      this._mass = this._explicitMass ?? mass;
+      this._inertia = this._explicitInertia ?? inertia;
+      this._invMass = 0;
+      this._invInertia = 0;
+      return;
+    }
+    // A dynamic body needs positive mass: without area it defaults to 1 kg (as Box2D).
+    const shapeMass = mass;
+    mass = this._explicitMass ?? (mass > 0 ? mass : 1);
+    if (this._explicitInertia !== null) inertia = this._explicitInertia;
+    else if (shapeMass > 0 && inertia > 0) inertia *= mass / shapeMass; // explicit mass scales the density
+    else inertia = mass; // no area: a unit-radius-of-gyration default, so rotation stays solvable
+    this._mass = mass;
+    this._inertia = inertia;
+    this._invMass = this._allowMovement ? 1 / mass : 0;
+    this._invInertia = this._allowRotation && inertia > 0 ? 1 / inertia : 0;
+  }
+}
+
+function checkBodyType(t: unknown): BodyType {
+  if (!BODY_TYPES.includes(t as BodyType)) fail('Body', 'type', t, "must be 'dynamic', 'static' or 'kinematic'");
+  return t as BodyType;
+}
+
+function checkShapeAttachable(s: unknown, where: string): void {
+  if (s === null || typeof s !== 'object' || typeof (s as Shape).computeMass !== 'function') {
+    fail('Body', where, s, 'must be a Shape (Circle, Polygon, Capsule or Segment)');
+  }
+  if ((s as Shape).body !== null) fail('Body', where, `${(s as Shape).kind}#${(s as Shape).id}`, 'is already attached to a body');
+}

@@ -1,0 +1,96 @@
+/**
+ * Closest-point helpers for the narrowphase. Why a module-level result object: the
+ * narrowphase runs for every touching pair every step and must not allocate, so these
+ * functions write into `segmentDistanceResult` / `closestPointResult` instead of returning
+ * fresh objects. Read the result before calling the function again.
+ */
+
+/** Output of `segmentDistance`. Fractions are exactly 0 or 1 when a closest point is an endpoint. */
+export const segmentDistanceResult = {
+  /** Fraction along segment 1 (p1 → q1) of its closest point, in [0, 1]. */
+  fraction1: 0,
+  /** Fraction along segment 2 (p2 → q2) of its closest point, in [0, 1]. */
+  fraction2: 0,
+  x1: 0,
+  y1: 0,
+  x2: 0,
+  y2: 0,
+  distanceSquared: 0,
+};
+
+function clamp01(v: number): number {
+  return v < 0 ? 0 : v > 1 ? 1 : v;
+}
+
+/**
+ * Closest points between segments p1–q1 and p2–q2 (result in `segmentDistanceResult`).
+ *
+ * Minimise |p1 + s·d1 − p2 − t·d2|² over s, t ∈ [0, 1]. Unconstrained optimum:
+ *   s = (b·f − c·e) / (a·e − b²), t = (b·s + f) / e
+ * with a = d1·d1, e = d2·d2, b = d1·d2, c = d1·r, f = d2·r, r = p1 − p2. Clamp s, recompute t
+ * for that s; if t needs clamping, recompute s for the clamped t (the objective is convex, so
+ * this reaches the constrained optimum). Parallel segments (a·e − b² = 0) start from s = 0.
+ */
+export function segmentDistance(
+  p1x: number, p1y: number, q1x: number, q1y: number,
+  p2x: number, p2y: number, q2x: number, q2y: number,
+): void {
+  const d1x = q1x - p1x;
+  const d1y = q1y - p1y;
+  const d2x = q2x - p2x;
+  const d2y = q2y - p2y;
+  const rx = p1x - p2x;
+  const ry = p1y - p2y;
+  const a = d1x * d1x + d1y * d1y;
+  const e = d2x * d2x + d2y * d2y;
+  const c = d1x * rx + d1y * ry;
+  const f = d2x * rx + d2y * ry;
+  const tiny = 1e-30;
+  let s = 0;
+  let t = 0;
+  if (a <= tiny || e <= tiny) {
+    if (a > tiny) s = clamp01(-c / a); // segment 2 is a point
+    else if (e > tiny) t = clamp01(f / e); // segment 1 is a point
+  } else {
+    const b = d1x * d2x + d1y * d2y;
+    const denom = a * e - b * b;
+    if (denom !== 0) s = clamp01((b * f - c * e) / denom);
+    t = (b * s + f) / e;
+    if (t < 0) {
+      t = 0;
+      s = clamp01(-c / a);
+    } else if (t > 1) {
+      t = 1;
+      s = clamp01((b - c) / a);
+    }
+  }
+  const out = segmentDistanceResult;
+  out.fraction1 = s;
+  out.fraction2 = t;
+  out.x1 = p1x + s * d1x;
+  out.y1 = p1y + s * d1y;
+  out.x2 = p2x + t * d2x;
+  out.y2 = p2y + t * d2y;
+  const dx = out.x2 - out.x1;
+  const dy = out.y2 - out.y1;
+  out.distanceSquared = dx * dx + dy * dy;
+}
+
+/** Output of `closestPointOnSegment`. */
+export const closestPointResult = { x: 0, y: 0, fraction: 0, distanceSquared: 0 };
+
+/** Closest point to (px, py) on segment a–b (result in `closestPointResult`). */
+export function closestPointOnSegment(px: number, py: number, ax: number, ay: number, bx: number, by: number): void {
+  const ex = bx - ax;
+  const ey = by - ay;
+  const ee = ex * ex + ey * ey;
+  let t = 0;
+  if (ee > 1e-30) t = clamp01(((px - ax) * ex + (py - ay) * ey) / ee);
+  const out = closestPointResult;
+  out.fraction = t;
+  out.x = ax + t * ex;
+  out.y = ay + t * ey;
+  const dx = px - out.x;
+  const dy = py - out.y;
+  out.distanceSquared = dx * dx + dy * dy;
+}

@@ -1,0 +1,77 @@
+/**
+ * A persistent contact between two shapes whose fat AABBs overlap. It lives from the
+ * broadphase pair's creation until the fat AABBs separate (or a shape leaves), and carries
+ * the accumulated impulses of each manifold point across steps so the solver can warm start.
+ * Points are matched between steps by their narrowphase feature id.
+ */
+import { Manifold } from '../collision/manifold';
+import type { Body } from '../body/body';
+import type { Shape } from '../shape/shape';
+
+export class Contact {
+  readonly manifold = new Manifold();
+  /** Accumulated impulses per manifold point, aligned with manifold points. */
+  readonly normalImpulse = new Float64Array(2);
+  readonly tangentImpulse = new Float64Array(2);
+  /** Previous step's ids and impulses, used to match points after the narrowphase. */
+  private readonly oldId = new Int32Array(2);
+  private readonly oldNormal = new Float64Array(2);
+  private readonly oldTangent = new Float64Array(2);
+  /** True while the manifold has points (Box2D semantics: includes speculative points). */
+  touching = false;
+  /** Index in the space's contact array (kept up to date on swap-removal). */
+  index = -1;
+  /** Friction and restitution mixed from the two shapes, refreshed each step. */
+  friction = 0;
+  restitution = 0;
+
+  constructor(
+    readonly shapeA: Shape,
+    readonly shapeB: Shape,
+    readonly bodyA: Body,
+    readonly bodyB: Body,
+    readonly key: number,
+  ) {}
+
+  get isSensor(): boolean {
+    return this.shapeA.sensor || this.shapeB.sensor;
+  }
+
+  /** Save ids/impulses before the narrowphase rewrites the manifold. */
+  beginUpdate(): number {
+    const m = this.manifold;
+    const n = m.pointCount;
+    for (let i = 0; i < n; i++) {
+      this.oldId[i] = m.id[i]!;
+      this.oldNormal[i] = this.normalImpulse[i]!;
+      this.oldTangent[i] = this.tangentImpulse[i]!;
+    }
+    return n;
+  }
+
+  /** Carry impulses over to new points that have the same feature id. */
+  endUpdate(oldCount: number): void {
+    const m = this.manifold;
+    for (let i = 0; i < m.pointCount; i++) {
+      let ni = 0;
+      let ti = 0;
+      const id = m.id[i]!;
+      for (let j = 0; j < oldCount; j++) {
+        if (this.oldId[j] === id) {
+          ni = this.oldNormal[j]!;
+          ti = this.oldTangent[j]!;
+          break;
+        }
+      }
+      this.normalImpulse[i] = ni;
+      this.tangentImpulse[i] = ti;
+    }
+    this.friction = Math.sqrt(this.shapeA.friction * this.shapeB.friction);
+    this.restitution = Math.max(this.shapeA.restitution, this.shapeB.restitution);
+  }
+}
+
+/** Deterministic key of an unordered shape pair (ids below 2^26). */
+export function pairKey(idA: number, idB: number): number {
+  return idA < idB ? idA * 67108864 + idB : idB * 67108864 + idA;
+}

@@ -1,0 +1,317 @@
+/**
+ * PolyShape: the shared base of Polygon, Capsule and Segment. Why: all three are "rounded
+ * convex polygons" — a convex core of `count` vertices swept by `radius` — so one world cache,
+ * one mass routine, one set of queries and one narrowphase path (collision/collide.ts) serve
+ * them all. Capsule and Segment have 2-vertex cores whose two "faces" are the same edge with
+ * opposite normals (edge 0: v0 → v1, edge 1: v1 → v0).
+ *
+ * Arrays hold x, y interleaved. Edge i runs from vertex i to vertex i+1 (mod count); normal i
+ * is its outward unit normal (the right-hand perpendicular, since cores are CCW).
+ */
+import { closestPointOnSegment, closestPointResult } from '../collision/distance';
+import { roundedPolygonMass } from './mass';
+import { Shape, type MassData, type RayCastOutput } from './shape';
+
+const EMPTY = new Float64Array(0);
+
+export abstract class PolyShape extends Shape {
+  /** Number of core vertices: 3..64 for a Polygon, 2 for a Capsule or Segment. Read-only. */
+  count = 0;
+  /** Body-local core vertices (after the shape's offset/angle), CCW. Read-only. */
+  localVerts: Float64Array = EMPTY;
+  /** Body-local outward unit normals, normal i belongs to edge i → i+1. Read-only. */
+  localNormals: Float64Array = EMPTY;
+  /** Body-local centroid of the core (area centroid; the midpoint for 2-vertex cores). */
+  localCentroidX = 0;
+  localCentroidY = 0;
+
+  /** World core vertices, refreshed by `updateWorld`. Read-only. */
+  worldVerts: Float64Array = EMPTY;
+  /** World outward unit normals, refreshed by `updateWorld`. Read-only. */
+  worldNormals: Float64Array = EMPTY;
+  /** World centroid of the core. */
+  wcx = 0;
+  wcy = 0;
+
+  /** Rounding radius; written only through subclasses' validated setters. */
+  protected _radius = 0;
+
+  /** Rounding radius (metres): 0 for a sharp polygon or a segment. */
+  get radius(): number {
+    return this._radius;
+  }
+  set radius(v: number) {
+    this._radius = this.checkRadius(v);
+    this.geometryChanged();
+  }
+
+  /** Validate a new radius for this kind of shape (throws FulcrumInputError). */
+  protected abstract checkRadius(v: unknown): number;
+
+  /**
+   * Install a core given in the shape's own frame (CCW, validated by the caller): apply the
+   * shape's offset and angle, compute normals and the centroid. `src` holds 2·count numbers.
+   */
+  protected setCore(src: ArrayLike<number>, count: number): void {
+    if (this.count !== count || this.localVerts.length !== 2 * count) {
+      this.count = count;
+      this.localVerts = new Float64Array(2 * count);
+      this.localNormals = new Float64Array(2 * count);
+      this.worldVerts = new Float64Array(2 * count);
+      this.worldNormals = new Float64Array(2 * count);
+    }
+    const c = Math.cos(this.angle);
+    const s = Math.sin(this.angle);
+    const ox = this.offsetX;
+    const oy = this.offsetY;
+    const lv = this.localVerts;
+    const ln = this.localNormals;
+    for (let i = 0; i < count; i++) {
+      const x = src[2 * i]!;
+      const y = src[2 * i + 1]!;
+      lv[2 * i] = ox + c * x - s * y;
+      lv[2 * i + 1] = oy + s * x + c * y;
+    }
+    for (let i = 0; i < count; i++) {
+      const j = i + 1 < count ? i + 1 : 0;
+      const ex = lv[2 * j]! - lv[2 * i]!;
+      const ey = lv[2 * j + 1]! - lv[2 * i + 1]!;
+      const len = Math.sqrt(ex * ex + ey * ey);
+      ln[2 * i] = ey / len;
+      ln[2 * i + 1] = -ex / len;
+    }
+    if (count >= 3) {
+      const rx = lv[0]!;
+      const ry = lv[1]!;
+      let area = 0;
+      let cx = 0;
+      let cy = 0;
+      for (let i = 1; i < count - 1; i++) {
+        const e1x = lv[2 * i]! - rx;
+        const e1y = lv[2 * i + 1]! - ry;
+        const e2x = lv[2 * i + 2]! - rx;
+        const e2y = lv[2 * i + 3]! - ry;
+        const a = 0.5 * (e1x * e2y - e1y * e2x);
+        area += a;
+        cx += (a * (e1x + e2x)) / 3;
+        cy += (a * (e1y + e2y)) / 3;
+      }
+      this.localCentroidX = rx + cx / area;
+      this.localCentroidY = ry + cy / area;
+    } else {
+      this.localCentroidX = 0.5 * (lv[0]! + lv[2]!);
+      this.localCentroidY = 0.5 * (lv[1]! + lv[3]!);
+    }
+  }
+
+  override computeMass(): MassData {
+    return roundedPolygonMass(this.localVerts, this.localNormals, this.count, this._radius, this.density);
+  }
+
+  override updateWorld(x: number, y: number, c: number, s: number): void {
+    const n = this.count;
+    const lv = this.localVerts;
+    const ln = this.localNormals;
+    const wv = this.worldVerts;
+    const wn = this.worldNormals;
+    let minX = Infinity;
+    let minY = Infinity;
+    let maxX = -Infinity;
+    let maxY = -Infinity;
+    for (let i = 0; i < n; i++) {
+      const lx = lv[2 * i]!;
+      const ly = lv[2 * i + 1]!;
+      const wx = x + c * lx - s * ly;
+      const wy = y + s * lx + c * ly;
+      wv[2 * i] = wx;
+      wv[2 * i + 1] = wy;
+      if (wx < minX) minX = wx;
+      if (wx > maxX) maxX = wx;
+      if (wy < minY) minY = wy;
+      if (wy > maxY) maxY = wy;
+      const nx = ln[2 * i]!;
+      const ny = ln[2 * i + 1]!;
+      wn[2 * i] = c * nx - s * ny;
+      wn[2 * i + 1] = s * nx + c * ny;
+    }
+    this.wcx = x + c * this.localCentroidX - s * this.localCentroidY;
+    this.wcy = y + s * this.localCentroidX + c * this.localCentroidY;
+    const r = this._radius;
+    this.aabbMinX = minX - r;
+    this.aabbMinY = minY - r;
+    this.aabbMaxX = maxX + r;
+    this.aabbMaxY = maxY + r;
+  }
+
+  override maxExtent(localCenterX: number, localCenterY: number): number {
+    const lv = this.localVerts;
+    let max2 = 0;
+    for (let i = 0; i < this.count; i++) {
+      const dx = lv[2 * i]! - localCenterX;
+      const dy = lv[2 * i + 1]! - localCenterY;
+      const d2 = dx * dx + dy * dy;
+      if (d2 > max2) max2 = d2;
+    }
+    return Math.sqrt(max2) + this._radius;
+  }
+
+  /** Squared distance from a world point to the core (0 inside a ≥3-vertex core). */
+  protected coreDistanceSquared(x: number, y: number): number {
+    const n = this.count;
+    const v = this.worldVerts;
+    const nn = this.worldNormals;
+    if (n >= 3) {
+      let inside = true;
+      for (let i = 0; i < n; i++) {
+        if (nn[2 * i]! * (x - v[2 * i]!) + nn[2 * i + 1]! * (y - v[2 * i + 1]!) > 0) {
+          inside = false;
+          break;
+        }
+      }
+      if (inside) return 0;
+    }
+    const edges = n === 2 ? 1 : n;
+    let best = Infinity;
+    for (let i = 0; i < edges; i++) {
+      const j = i + 1 < n ? i + 1 : 0;
+      closestPointOnSegment(x, y, v[2 * i]!, v[2 * i + 1]!, v[2 * j]!, v[2 * j + 1]!);
+      if (closestPointResult.distanceSquared < best) best = closestPointResult.distanceSquared;
+    }
+    return best;
+  }
+
+  override containsPoint(x: number, y: number): boolean {
+    const r = this._radius;
+    if (r === 0 && this.count < 3) return false; // a segment has no inside
+    return this.coreDistanceSquared(x, y) <= r * r;
+  }
+
+  override rayCast(p1x: number, p1y: number, p2x: number, p2y: number, maxFraction: number, out: RayCastOutput): boolean {
+    if (this._radius > 0) return this.rayCastRounded(p1x, p1y, p2x, p2y, maxFraction, out);
+    if (this.count === 2) return this.rayCastSegment(p1x, p1y, p2x, p2y, maxFraction, out);
+    return this.rayCastSharp(p1x, p1y, p2x, p2y, maxFraction, out);
+  }
+
+  /** Sharp convex polygon: clip the ray parameter range against every edge's half-plane. */
+  private rayCastSharp(p1x: number, p1y: number, p2x: number, p2y: number, maxFraction: number, out: RayCastOutput): boolean {
+    const v = this.worldVerts;
+    const nn = this.worldNormals;
+    const dx = p2x - p1x;
+    const dy = p2y - p1y;
+    let lower = 0;
+    let upper = maxFraction;
+    let index = -1;
+    for (let i = 0; i < this.count; i++) {
+      const nx = nn[2 * i]!;
+      const ny = nn[2 * i + 1]!;
+      // p1 + t·d is inside edge i's half-plane when numerator ≥ t·denominator.
+      const numerator = nx * (v[2 * i]! - p1x) + ny * (v[2 * i + 1]! - p1y);
+      const denominator = nx * dx + ny * dy;
+      if (denominator === 0) {
+        if (numerator < 0) return false; // parallel and outside this edge
+      } else if (denominator < 0 && numerator < lower * denominator) {
+        lower = numerator / denominator; // entering
+        index = i;
+      } else if (denominator > 0 && numerator < upper * denominator) {
+        upper = numerator / denominator; // leaving
+      }
+      if (upper < lower) return false;
+    }
+    if (index < 0) return false; // starts inside (or never enters)
+    out.fraction = lower;
+    out.normalX = nn[2 * index]!;
+    out.normalY = nn[2 * index + 1]!;
+    return true;
+  }
+
+  /** Two-sided segment: the normal faces the ray's origin. Parallel rays miss. */
+  private rayCastSegment(p1x: number, p1y: number, p2x: number, p2y: number, maxFraction: number, out: RayCastOutput): boolean {
+    const v = this.worldVerts;
+    let nx = this.worldNormals[0]!;
+    let ny = this.worldNormals[1]!;
+    const ax = v[0]!;
+    const ay = v[1]!;
+    const dx = p2x - p1x;
+    const dy = p2y - p1y;
+    const numerator = nx * (ax - p1x) + ny * (ay - p1y);
+    const denominator = nx * dx + ny * dy;
+    if (denominator === 0) return false;
+    const t = numerator / denominator;
+    if (!(t >= 0 && t <= maxFraction)) return false;
+    const hx = p1x + t * dx - ax;
+    const hy = p1y + t * dy - ay;
+    const ex = v[2]! - ax;
+    const ey = v[3]! - ay;
+    const u = hx * ex + hy * ey;
+    if (u < 0 || u > ex * ex + ey * ey) return false;
+    if (denominator > 0) {
+      nx = -nx;
+      ny = -ny;
+    }
+    out.fraction = t;
+    out.normalX = nx;
+    out.normalY = ny;
+    return true;
+  }
+
+  /**
+   * Rounded core: the boundary is the edges pushed out by `radius` plus arcs of the vertex
+   * circles. Each vertex disc lies inside the shape, so the first boundary crossing is the
+   * earliest of: an entering crossing of an offset edge, or an entry into a vertex disc.
+   */
+  private rayCastRounded(p1x: number, p1y: number, p2x: number, p2y: number, maxFraction: number, out: RayCastOutput): boolean {
+    const r = this._radius;
+    if (this.coreDistanceSquared(p1x, p1y) <= r * r) return false; // starts inside
+    const n = this.count;
+    const v = this.worldVerts;
+    const nn = this.worldNormals;
+    const dx = p2x - p1x;
+    const dy = p2y - p1y;
+    const dd = dx * dx + dy * dy;
+    if (dd === 0) return false;
+    let best = Infinity;
+    let bnx = 0;
+    let bny = 0;
+    for (let i = 0; i < n; i++) {
+      const ax = v[2 * i]!;
+      const ay = v[2 * i + 1]!;
+      // Vertex disc.
+      const sx = p1x - ax;
+      const sy = p1y - ay;
+      const b = sx * dx + sy * dy;
+      const c = sx * sx + sy * sy - r * r;
+      const disc = b * b - dd * c;
+      if (disc >= 0) {
+        const t = (-b - Math.sqrt(disc)) / dd;
+        if (t >= 0 && t < best) {
+          best = t;
+          bnx = (sx + t * dx) / r;
+          bny = (sy + t * dy) / r;
+        }
+      }
+      // Offset edge i (entering side only).
+      const nx = nn[2 * i]!;
+      const ny = nn[2 * i + 1]!;
+      const denominator = nx * dx + ny * dy;
+      if (denominator < 0) {
+        const t = (nx * (ax + r * nx - p1x) + ny * (ay + r * ny - p1y)) / denominator;
+        if (t >= 0 && t < best) {
+          const j = i + 1 < n ? i + 1 : 0;
+          const ex = v[2 * j]! - ax;
+          const ey = v[2 * j + 1]! - ay;
+          const u = (p1x + t * dx - ax) * ex + (p1y + t * dy - ay) * ey;
+          if (u >= 0 && u <= ex * ex + ey * ey) {
+            best = t;
+            bnx = nx;
+            bny = ny;
+          }
+        }
+      }
+    }
+    if (!(best <= maxFraction)) return false;
+    out.fraction = best;
+    out.normalX = bnx;
+    out.normalY = bny;
+    return true;
+  }
+}

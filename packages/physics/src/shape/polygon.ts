@@ -1,0 +1,88 @@
+/**
+ * Polygon: a convex polygon of 3..64 vertices, optionally rounded by `radius`. Why the input
+ * is so strictly validated: the narrowphase relies on a CCW, strictly convex core with unit
+ * edge normals; accepting anything else would surface as jitter far from the bad input.
+ */
+import { checkInteger, checkNonNegative, checkPositive, fail } from '../util/validate';
+import type { Vec2, Vec2Like } from '../math/vec2';
+import { PolyShape } from './poly-shape';
+import type { ShapeOptions } from './shape';
+import { parseConvexVertices } from './vertices';
+
+/** Options shared by the Polygon constructor and its factories. */
+export interface PolygonShapeOptions extends ShapeOptions {
+  /** Rounding radius (metres, ≥ 0). Default 0. */
+  radius?: number;
+}
+
+export interface PolygonOptions extends PolygonShapeOptions {
+  /** Convex outline, any winding, 3..64 points given as {x, y} or [x, y]. */
+  vertices: readonly Vec2Like[];
+}
+
+export class Polygon extends PolyShape {
+  override readonly kind = 'polygon' as const;
+  /** The validated outline in the shape's own frame (before offset/angle), CCW. */
+  private _shapeVerts: Float64Array;
+
+  constructor(opts: PolygonOptions) {
+    super();
+    if (opts === null || typeof opts !== 'object') fail('Polygon', 'options', opts, 'must be an object {vertices, ...}');
+    const verts = parseConvexVertices('Polygon', 'vertices', opts.vertices);
+    const radius = opts.radius !== undefined ? checkNonNegative('Polygon', 'radius', opts.radius) : 0;
+    this.applyCommonOptions(opts);
+    this._shapeVerts = verts;
+    this._radius = radius;
+    this.rebuildLocal();
+  }
+
+  /**
+   * An axis-aligned box of full `width` × `height`, centred on the shape's origin (use
+   * `offset`/`angle` in `opts` to place it on the body). Vertex 0 is the bottom-left corner.
+   */
+  static box(width: number, height: number, opts: PolygonShapeOptions = {}): Polygon {
+    const hw = 0.5 * checkPositive('Polygon.box', 'width', width);
+    const hh = 0.5 * checkPositive('Polygon.box', 'height', height);
+    return new Polygon({ ...opts, vertices: [[-hw, -hh], [hw, -hh], [hw, hh], [-hw, hh]] });
+  }
+
+  /**
+   * A regular polygon of `sides` (3..64) with circumradius `radius`, centred on the shape's
+   * origin, oriented so that its bottom edge is horizontal (a square comes out axis-aligned).
+   * The rounding radius, if any, goes in `opts.radius`.
+   */
+  static regular(radius: number, sides: number, opts: PolygonShapeOptions = {}): Polygon {
+    const r = checkPositive('Polygon.regular', 'radius', radius);
+    const n = checkInteger('Polygon.regular', 'sides', sides, 3, 64);
+    const verts: [number, number][] = [];
+    for (let k = 0; k < n; k++) {
+      const a = -0.5 * Math.PI + Math.PI / n + (2 * Math.PI * k) / n;
+      verts.push([r * Math.cos(a), r * Math.sin(a)]);
+    }
+    return new Polygon({ ...opts, vertices: verts });
+  }
+
+  protected override get typeName(): string {
+    return 'Polygon';
+  }
+
+  protected override checkRadius(v: unknown): number {
+    return checkNonNegative('Polygon', 'radius', v);
+  }
+
+  /** The outline in the shape's own frame (before offset/angle), CCW. A fresh copy. */
+  get vertices(): Vec2[] {
+    const out: Vec2[] = [];
+    const v = this._shapeVerts;
+    for (let i = 0; i < v.length; i += 2) out.push({ x: v[i]!, y: v[i + 1]! });
+    return out;
+  }
+  set vertices(value: readonly Vec2Like[]) {
+    this._shapeVerts = parseConvexVertices('Polygon', 'vertices', value);
+    this.geometryChanged();
+  }
+
+  protected override rebuildLocal(): void {
+    this.setCore(this._shapeVerts, this._shapeVerts.length / 2);
+  }
+}

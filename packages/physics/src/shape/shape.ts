@@ -1,0 +1,235 @@
+/**
+ * Shape base class: the material and filtering properties every shape shares, and the
+ * contract each concrete shape (Circle, Polygon, Capsule, Segment) implements.
+ *
+ * Geometry lives in two frames:
+ *  - body-local: the shape's geometry after its own `offset`/`angle` are applied. Used for mass.
+ *  - world: refreshed by `updateWorld(x, y, c, s)` from the body's transform (origin x, y and
+ *    rotation cos c / sin s). The narrowphase, queries and AABBs read only the world cache,
+ *    so no transform is recomputed per contact pair.
+ */
+import { DEFAULT_FILTER, type CollisionFilter } from '../collision/filter';
+import { checkBoolean, checkFinite, checkInteger, checkNonNegative, checkPositive, checkVec2, fail } from '../util/validate';
+import type { Vec2, Vec2Like } from '../math/vec2';
+
+export type ShapeKind = 'circle' | 'polygon' | 'capsule' | 'segment';
+
+/** Numeric kind index, used by the collision dispatch table. Order matters: see collide.ts. */
+export const SHAPE_KIND_INDEX: Record<ShapeKind, number> = { circle: 0, capsule: 1, segment: 2, polygon: 3 };
+
+export interface ShapeOptions {
+  /** Body-local offset of the shape. Default (0, 0). */
+  offset?: Vec2Like;
+  /** Body-local rotation of the shape, radians. Default 0. */
+  angle?: number;
+  /** kg/m². Must be > 0. Default 1. */
+  density?: number;
+  /** Coulomb friction coefficient ≥ 0. Default 0.6. */
+  friction?: number;
+  /** Restitution (bounciness) ≥ 0. Default 0. */
+  restitution?: number;
+  /** Collision filter; missing fields take the defaults. */
+  filter?: Partial<CollisionFilter>;
+  /** A sensor reports begin/end contact events but produces no collision response. */
+  sensor?: boolean;
+  userData?: unknown;
+}
+
+/** Mass properties of a shape in body-local coordinates. */
+export interface MassData {
+  mass: number;
+  /** Centre of mass, body-local. */
+  cx: number;
+  cy: number;
+  /** Rotational inertia about the body-local origin (not the centroid). */
+  inertia: number;
+}
+
+/** What a shape tells its body when it changes; implemented by Body. */
+export interface ShapeOwner {
+  /** Geometry or density changed: recompute mass, refresh the broadphase, wake. */
+  _shapeGeometryChanged(shape: Shape): void;
+  /** Material/filter changed: wake so the change takes effect. */
+  _shapeMaterialChanged(shape: Shape): void;
+}
+
+export interface RayCastOutput {
+  fraction: number;
+  normalX: number;
+  normalY: number;
+}
+
+let nextShapeId = 1;
+
+export abstract class Shape {
+  abstract readonly kind: ShapeKind;
+  /** Creation-order id; used for deterministic pair keys (never object identity). */
+  readonly id: number = nextShapeId++;
+
+  /** The body this shape is attached to, or null. */
+  body: ShapeOwner | null = null;
+
+  /** World-space AABB, refreshed by `computeAABB` after `updateWorld`. */
+  aabbMinX = 0;
+  aabbMinY = 0;
+  aabbMaxX = 0;
+  aabbMaxY = 0;
+  /** Broadphase proxy id, −1 while the shape is not in a space. Owned by the space. */
+  proxyId = -1;
+
+  private _offsetX = 0;
+  private _offsetY = 0;
+  private _angle = 0;
+  private _density = 1;
+  private _friction = 0.6;
+  private _restitution = 0;
+  private _sensor = false;
+  private _category = DEFAULT_FILTER.category;
+  private _mask = DEFAULT_FILTER.mask;
+  private _group = DEFAULT_FILTER.group;
+  userData: unknown = undefined;
+
+  /** Name used in error messages: "Circle", "Polygon", ... */
+  protected abstract get typeName(): string;
+
+  /**
+   * Validate and apply the common options. Concrete constructors call this after validating
+   * their own geometry, and then call `rebuildLocal()`.
+   */
+  protected applyCommonOptions(opts: ShapeOptions): void {
+    const owner = this.typeName;
+    // Validate everything first so nothing is half-applied.
+    const offset = opts.offset !== undefined ? checkVec2(owner, 'offset', opts.offset) : { x: 0, y: 0 };
+    const angle = opts.angle !== undefined ? checkFinite(owner, 'angle', opts.angle) : 0;
+    const density = opts.density !== undefined ? checkPositive(owner, 'density', opts.density) : 1;
+    const friction = opts.friction !== undefined ? checkNonNegative(owner, 'friction', opts.friction) : 0.6;
+    const restitution = opts.restitution !== undefined ? checkNonNegative(owner, 'restitution', opts.restitution) : 0;
+    const sensor = opts.sensor !== undefined ? checkBoolean(owner, 'sensor', opts.sensor) : false;
+    const f = opts.filter ?? {};
+    const category = f.category !== undefined ? checkInteger(owner, 'filter.category', f.category, 0, 0xffffffff) : DEFAULT_FILTER.category;
+    const mask = f.mask !== undefined ? checkInteger(owner, 'filter.mask', f.mask, 0, 0xffffffff) : DEFAULT_FILTER.mask;
+    const group = f.group !== undefined ? checkInteger(owner, 'filter.group', f.group, -0x7fffffff, 0x7fffffff) : 0;
+    this._offsetX = offset.x;
+    this._offsetY = offset.y;
+    this._angle = angle;
+    this._density = density;
+    this._friction = friction;
+    this._restitution = restitution;
+    this._sensor = sensor;
+    this._category = category;
+    this._mask = mask;
+    this._group = group;
+    this.userData = opts.userData;
+  }
+
+  get offset(): Vec2 {
+    return { x: this._offsetX, y: this._offsetY };
+  }
+  set offset(v: Vec2Like) {
+    const o = checkVec2(this.typeName, 'offset', v);
+    this._offsetX = o.x;
+    this._offsetY = o.y;
+    this.geometryChanged();
+  }
+  get offsetX(): number {
+    return this._offsetX;
+  }
+  get offsetY(): number {
+    return this._offsetY;
+  }
+
+  get angle(): number {
+    return this._angle;
+  }
+  set angle(v: number) {
+    this._angle = checkFinite(this.typeName, 'angle', v);
+    this.geometryChanged();
+  }
+
+  get density(): number {
+    return this._density;
+  }
+  set density(v: number) {
+    this._density = checkPositive(this.typeName, 'density', v);
+    this.body?._shapeGeometryChanged(this);
+  }
+
+  get friction(): number {
+    return this._friction;
+  }
+  set friction(v: number) {
+    this._friction = checkNonNegative(this.typeName, 'friction', v);
+    this.body?._shapeMaterialChanged(this);
+  }
+
+  get restitution(): number {
+    return this._restitution;
+  }
+  set restitution(v: number) {
+    this._restitution = checkNonNegative(this.typeName, 'restitution', v);
+    this.body?._shapeMaterialChanged(this);
+  }
+
+  get sensor(): boolean {
+    return this._sensor;
+  }
+  set sensor(v: boolean) {
+    this._sensor = checkBoolean(this.typeName, 'sensor', v);
+    this.body?._shapeMaterialChanged(this);
+  }
+
+  /** A copy of the filter; assign a (partial) filter object to change it. */
+  get filter(): CollisionFilter {
+    return { category: this._category, mask: this._mask, group: this._group };
+  }
+  set filter(f: Partial<CollisionFilter>) {
+    if (f === null || typeof f !== 'object') fail(this.typeName, 'filter', f, 'must be an object {category?, mask?, group?}');
+    const category = f.category !== undefined ? checkInteger(this.typeName, 'filter.category', f.category, 0, 0xffffffff) : this._category;
+    const mask = f.mask !== undefined ? checkInteger(this.typeName, 'filter.mask', f.mask, 0, 0xffffffff) : this._mask;
+    const group = f.group !== undefined ? checkInteger(this.typeName, 'filter.group', f.group, -0x7fffffff, 0x7fffffff) : this._group;
+    this._category = category;
+    this._mask = mask;
+    this._group = group;
+    this.body?._shapeMaterialChanged(this);
+  }
+  /** Filter fields without allocation, for the broadphase pair test. */
+  get category(): number {
+    return this._category;
+  }
+  get mask(): number {
+    return this._mask;
+  }
+  get group(): number {
+    return this._group;
+  }
+
+  /** Call after any geometry change: rebuild the body-local cache and tell the body. */
+  protected geometryChanged(): void {
+    this.rebuildLocal();
+    this.body?._shapeGeometryChanged(this);
+  }
+
+  /** Rebuild body-local geometry from the shape's own parameters, offset and angle. */
+  protected abstract rebuildLocal(): void;
+
+  /** Mass properties at this shape's density, body-local. */
+  abstract computeMass(): MassData;
+
+  /**
+   * Refresh the world-space cache from the body's transform: origin (x, y), rotation cos c, sin s.
+   * Must also refresh the AABB fields (aabbMin/Max, tight, no margin).
+   */
+  abstract updateWorld(x: number, y: number, c: number, s: number): void;
+
+  /** True if the world point lies inside the shape (uses the world cache). */
+  abstract containsPoint(x: number, y: number): boolean;
+
+  /**
+   * Ray p1 → p2 against the shape (world cache). Hits only from outside.
+   * Returns true and fills `out` when it hits at fraction ≤ maxFraction.
+   */
+  abstract rayCast(p1x: number, p1y: number, p2x: number, p2y: number, maxFraction: number, out: RayCastOutput): boolean;
+
+  /** Distance from the body's centre of mass to the farthest point of the shape (sleep test). */
+  abstract maxExtent(localCenterX: number, localCenterY: number): number;
+}

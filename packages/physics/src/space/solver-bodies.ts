@@ -1,0 +1,145 @@
+/**
+ * Struct-of-arrays body state for one step. Awake dynamic bodies and moving kinematic bodies
+ * are gathered here at the start of a step and scattered back at the end. Index 0 is a dummy
+ * body with zero velocity and zero inverse mass that stands in for every static or non-moving
+ * body, so the solvers need no "is static" branch (Box2D v3's trick).
+ *
+ * Within a step, positions are tracked as deltas from the step's start (dp, dθ), as Box2D v3
+ * does: contact anchors stay fixed and the current separation is recovered from the deltas.
+ */
+import type { Body } from '../body/body';
+
+export class SolverBodies {
+  count = 1;
+  capacity = 0;
+  vx = new Float64Array(0);
+  vy = new Float64Array(0);
+  w = new Float64Array(0);
+  dpx = new Float64Array(0);
+  dpy = new Float64Array(0);
+  /** Accumulated rotation and its cos/sin. */
+  dq = new Float64Array(0);
+  dqc = new Float64Array(0);
+  dqs = new Float64Array(0);
+  invMass = new Float64Array(0);
+  invI = new Float64Array(0);
+  /** Constant acceleration over the step: force·invMass + gravity·scale (0 if pinned). */
+  ax = new Float64Array(0);
+  ay = new Float64Array(0);
+  alpha = new Float64Array(0);
+  linearDamp = new Float64Array(0);
+  angularDamp = new Float64Array(0);
+  /** 1 for dynamic bodies (integrated), 0 for kinematic bodies (constant velocity). */
+  dynamic = new Uint8Array(0);
+  /** World centre of mass at the start of the step. */
+  cx = new Float64Array(0);
+  cy = new Float64Array(0);
+  readonly bodies: (Body | null)[] = [null];
+
+  constructor() {
+    this.reserve(64);
+    this.reset();
+  }
+
+  reset(): void {
+    this.count = 1;
+    this.bodies.length = 1;
+    // Dummy static body: identity everything, zero mass.
+    this.vx[0] = this.vy[0] = this.w[0] = 0;
+    this.dpx[0] = this.dpy[0] = this.dq[0] = 0;
+    this.dqc[0] = 1;
+    this.dqs[0] = 0;
+    this.invMass[0] = this.invI[0] = 0;
+    this.dynamic[0] = 0;
+  }
+
+  reserve(n: number): void {
+    if (n <= this.capacity) return;
+    let cap = Math.max(64, this.capacity);
+    while (cap < n) cap *= 2;
+    const grow = <T extends Float64Array | Uint8Array>(a: T): T => {
+      const b = new (a.constructor as { new (n: number): T })(cap);
+      b.set(a);
+      return b;
+    };
+    this.vx = grow(this.vx);
+    this.vy = grow(this.vy);
+    this.w = grow(this.w);
+    this.dpx = grow(this.dpx);
+    this.dpy = grow(this.dpy);
+    this.dq = grow(this.dq);
+    this.dqc = grow(this.dqc);
+    this.dqs = grow(this.dqs);
+    this.invMass = grow(this.invMass);
+    this.invI = grow(this.invI);
+    this.ax = grow(this.ax);
+    this.ay = grow(this.ay);
+    this.alpha = grow(this.alpha);
+    this.linearDamp = grow(this.linearDamp);
+    this.angularDamp = grow(this.angularDamp);
+    this.dynamic = grow(this.dynamic);
+    this.cx = grow(this.cx);
+    this.cy = grow(this.cy);
+    this.capacity = cap;
+  }
+
+  /** Gather one body; returns its solver index. */
+  add(b: Body, gx: number, gy: number): number {
+    const i = this.count++;
+    if (i >= this.capacity) this.reserve(i + 1);
+    this.bodies[i] = b;
+    this.vx[i] = b._vx;
+    this.vy[i] = b._vy;
+    this.w[i] = b._w;
+    this.dpx[i] = 0;
+    this.dpy[i] = 0;
+    this.dq[i] = 0;
+    this.dqc[i] = 1;
+    this.dqs[i] = 0;
+    const im = b._invMass;
+    const ii = b._invInertia;
+    this.invMass[i] = im;
+    this.invI[i] = ii;
+    const dyn = b._type === 'dynamic';
+    this.dynamic[i] = dyn ? 1 : 0;
+    const gs = b._gravityScale;
+    this.ax[i] = dyn && im > 0 ? b._fx * im + gx * gs : 0;
+    this.ay[i] = dyn && im > 0 ? b._fy * im + gy * gs : 0;
+    this.alpha[i] = dyn ? b._torque * ii : 0;
+    this.linearDamp[i] = b._linearDrag;
+    this.angularDamp[i] = b._angularDrag;
+    this.cx[i] = b._x + b._c * b._lcx - b._s * b._lcy;
+    this.cy[i] = b._y + b._s * b._lcx + b._c * b._lcy;
+    b._solverIndex = i;
+    return i;
+  }
+
+  /** Substep velocity integration: v ← (v + h·a) / (1 + h·drag). Kinematic bodies keep theirs. */
+  integrateVelocities(h: number): void {
+    const { vx, vy, w, ax, ay, alpha, linearDamp, angularDamp, dynamic } = this;
+    for (let i = 1, n = this.count; i < n; i++) {
+      if (dynamic[i] === 0) continue;
+      const ld = 1 / (1 + h * linearDamp[i]!);
+      const ad = 1 / (1 + h * angularDamp[i]!);
+      vx[i] = (vx[i]! + h * ax[i]!) * ld;
+      vy[i] = (vy[i]! + h * ay[i]!) * ld;
+      w[i] = (w[i]! + h * alpha[i]!) * ad;
+    }
+  }
+
+  /** Substep position integration (symplectic Euler on the deltas; exact rotation). */
+  integratePositions(h: number): void {
+    const { vx, vy, w, dpx, dpy, dq, dqc, dqs } = this;
+    for (let i = 1, n = this.count; i < n; i++) {
+      dpx[i] = dpx[i]! + h * vx[i]!;
+      dpy[i] = dpy[i]! + h * vy[i]!;
+      const wi = w[i]!;
+      if (wi !== 0) {
+        const a = dq[i]! + h * wi;
+        dq[i] = a;
+        dqc[i] = Math.cos(a);
+        dqs[i] = Math.sin(a);
+      }
+    }
+  }
+}

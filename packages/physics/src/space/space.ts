@@ -1,0 +1,832 @@
+/**
+ * Space: owns bodies, shapes' broadphase proxies, contacts and constraints, and steps them.
+ *
+ * Step order (also in packages/physics/README.md):
+ *  1. validate constraints            6. substeps: integrate velocities, warm start,
+ *  2. broadphase: new pairs → contacts    biased solve ×positionIterations, integrate
+ *  3. narrowphase for contacts with an    positions, relax (unbiased solve)
+ *     awake side; touching sleeping   7. restitution; store impulses
+ *     islands wake                    8. write bodies back, refresh shapes & broadphase
+ *  4. gather awake bodies (SoA)       9. constraints finish (breaking)
+ *  5. prepare contacts & constraints 10. islands & sleeping; then queued events fire
+ *
+ * Mutations (addBody, setters, ...) are rejected with a clear error while a step runs
+ * (from inside a constraint hook); event handlers run after the step and may mutate freely.
+ */
+import { Body } from '../body/body';
+import type { BodySpaceLink, SleepingIsland } from '../body/body';
+import { BroadPhase } from '../broadphase/broadphase';
+import { collideShapes } from '../collision/collide';
+import { shouldCollide } from '../collision/filter';
+import { Constraint } from '../constraint/constraint';
+import type { ConstraintSpaceLink } from '../constraint/constraint';
+import { Contact, pairKey } from '../contact/contact';
+import { ContactSolver, makeSoft } from '../contact/contact-solver';
+import type { Vec2, Vec2Like } from '../math/vec2';
+import type { RayCastOutput, Shape } from '../shape/shape';
+import { checkFinite, checkInteger, checkNonNegative, checkPositive, checkVec2, fail, FulcrumInputError } from '../util/validate';
+import { EventHub } from './events';
+import type { SpaceEventHandler, SpaceEventType } from './events';
+import { SolverBodies } from './solver-bodies';
+import type { StepContext } from './step-context';
+import { drawSpace } from '../debug/draw-space';
+import type { DebugDraw, DebugDrawOptions } from '../debug/debug-draw';
+
+export interface SpaceOptions {
+  /** m/s². Default (0, 0), as Nape. */
+  gravity?: Vec2Like;
+  /** Seconds every body of an island must be at rest before it sleeps. Default 0.5. */
+  sleepDelay?: number;
+  /** Speed (m/s) under which a body counts as at rest; applied to |v| and to |ω|·extent. Default 0.05. */
+  sleepThreshold?: number;
+  /** Turn sleeping off for the whole space. Default true. */
+  allowSleep?: boolean;
+  /** Contact stiffness (Hz) and damping ratio of the soft contact solver. Defaults 30 and 10. */
+  contactHertz?: number;
+  contactDampingRatio?: number;
+}
+
+export interface RayHit {
+  shape: Shape;
+  body: Body;
+  point: Vec2;
+  normal: Vec2;
+  /** Fraction along from → to. */
+  fraction: number;
+}
+
+export interface QueryOptions {
+  /** Return false to skip a shape. */
+  filter?: (shape: Shape) => boolean;
+  /** Include sensor shapes (default false for ray casts, true for point/AABB queries). */
+  includeSensors?: boolean;
+}
+
+export class Space implements BodySpaceLink, ConstraintSpaceLink {
+  private _gx = 0;
+  private _gy = 0;
+  private _sleepDelay = 0.5;
+  private _sleepThreshold = 0.05;
+  private _allowSleep = true;
+  private _contactHertz = 30;
+  private _contactDamping = 10;
+
+  private readonly _bodies: Body[] = [];
+  private readonly _constraints: Constraint[] = [];
+  private readonly _contacts: Contact[] = [];
+  private readonly _contactMap = new Map<number, Contact>();
+  private readonly _shapeById = new Map<number, Shape>();
+  private readonly _broadphase = new BroadPhase();
+  private readonly _events = new EventHub();
+  private readonly _solverBodies = new SolverBodies();
+  private readonly _contactSolver = new ContactSolver();
+  private readonly _activeConstraints: Constraint[] = [];
+  private readonly _ctx: StepContext;
+  private _locked = false;
+  private _time = 0;
+  private _stepCount = 0;
+  private readonly _pairCallback = (a: number, b: number): void => this._addPair(a, b);
+  // island scratch
+  private _parent = new Int32Array(64);
+  private _minSleep = new Float64Array(64);
+
+  constructor(options: SpaceOptions = {}) {
+    if (options === null || typeof options !== 'object') fail('Space', 'options', options, 'must be an object');
+    const g = options.gravity !== undefined ? checkVec2('Space', 'gravity', options.gravity) : { x: 0, y: 0 };
+    const sd = options.sleepDelay !== undefined ? checkNonNegative('Space', 'sleepDelay', options.sleepDelay) : 0.5;
+    const st = options.sleepThreshold !== undefined ? checkNonNegative('Space', 'sleepThreshold', options.sleepThreshold) : 0.05;
+    const as = options.allowSleep !== undefined ? checkBool('allowSleep', options.allowSleep) : true;
+    const ch = options.contactHertz !== undefined ? checkPositive('Space', 'contactHertz', options.contactHertz) : 30;
+    const cd = options.contactDampingRatio !== undefined ? checkNonNegative('Space', 'contactDampingRatio', options.contactDampingRatio) : 10;
+    this._gx = g.x;
+    this._gy = g.y;
+    this._sleepDelay = sd;
+    this._sleepThreshold = st;
+    this._allowSleep = as;
+    this._contactHertz = ch;
+    this._contactDamping = cd;
+    this._ctx = {
+      dt: 0,
+      h: 0,
+      invH: 0,
+      substeps: 0,
+      bodies: this._solverBodies,
+      jointSoftness: { biasRate: 0, massScale: 1, impulseScale: 0 },
+    };
+  }
+
+  // ------------------------------------------------------------------ settings
+
+  get gravity(): Vec2 {
+    return { x: this._gx, y: this._gy };
+  }
+  set gravity(v: Vec2Like) {
+    const g = checkVec2('Space', 'gravity', v);
+    this._assertUnlocked('Space.gravity');
+    this._gx = g.x;
+    this._gy = g.y;
+    this.wakeAll();
+  }
+  get sleepDelay(): number {
+    return this._sleepDelay;
+  }
+  set sleepDelay(v: number) {
+    this._sleepDelay = checkNonNegative('Space', 'sleepDelay', v);
+  }
+  get sleepThreshold(): number {
+    return this._sleepThreshold;
+  }
+  set sleepThreshold(v: number) {
+    this._sleepThreshold = checkNonNegative('Space', 'sleepThreshold', v);
+  }
+  get allowSleep(): boolean {
+    return this._allowSleep;
+  }
+  set allowSleep(v: boolean) {
+    this._allowSleep = checkBool('allowSleep', v);
+    if (!this._allowSleep) this.wakeAll();
+  }
+
+  /** Simulated seconds so far. */
+  get time(): number {
+    return this._time;
+  }
+  /** Steps taken so far. */
+  get stepCount(): number {
+    return this._stepCount;
+  }
+  /** True while `step()` runs. */
+  get isStepping(): boolean {
+    return this._locked;
+  }
+
+  get bodies(): readonly Body[] {
+    return this._bodies;
+  }
+  get constraints(): readonly Constraint[] {
+    return this._constraints;
+  }
+  /** Number of live contacts (pairs of shapes whose fat AABBs overlap). */
+  get contactCount(): number {
+    return this._contacts.length;
+  }
+
+  // ------------------------------------------------------------------ events
+
+  /** Subscribe to an event; returns the unsubscribe function. */
+  on<K extends SpaceEventType>(type: K, handler: SpaceEventHandler<K>): () => void {
+    if (!this._events.isEventType(type)) fail('Space', 'on(type)', type, "must be 'beginContact', 'endContact', 'sleep', 'wake' or 'constraintBreak'");
+    if (typeof handler !== 'function') fail('Space', 'on(handler)', handler, 'must be a function');
+    return this._events.on(type, handler);
+  }
+
+  // ------------------------------------------------------------------ bodies
+
+  addBody(body: Body): Body {
+    if (!(body instanceof Body)) fail('Space', 'addBody(body)', body, 'must be a Body');
+    this._assertUnlocked('Space.addBody');
+    if (body._space === this) fail('Space', 'addBody(body)', `Body#${body.id}`, 'is already in this space');
+    if (body._space !== null) fail('Space', 'addBody(body)', `Body#${body.id}`, 'is in another space; remove it there first');
+    body._space = this;
+    body._sleeping = false;
+    body._island = null;
+    body._sleepTime = 0;
+    body._solverIndex = -1;
+    this._bodies.push(body);
+    for (const s of body._shapes) this._createProxy(body, s);
+    // Constraints added before their bodies: link them now.
+    for (const c of body._constraints as Constraint[]) void c;
+    return body;
+  }
+
+  removeBody(body: Body): void {
+    if (!(body instanceof Body)) fail('Space', 'removeBody(body)', body, 'must be a Body');
+    this._assertUnlocked('Space.removeBody');
+    if (body._space !== this) fail('Space', 'removeBody(body)', `Body#${body.id}`, 'is not in this space');
+    this._invalidateBody(body);
+    for (const s of body._shapes) this._destroyProxy(s);
+    const i = this._bodies.indexOf(body);
+    this._bodies.splice(i, 1);
+    body._space = null;
+    body._sleeping = false;
+    body._island = null;
+    body._solverIndex = -1;
+  }
+
+  // ------------------------------------------------------------------ constraints
+
+  addConstraint<C extends Constraint>(c: C): C {
+    if (!(c instanceof Constraint)) fail('Space', 'addConstraint(constraint)', c, 'must be a Constraint');
+    this._assertUnlocked('Space.addConstraint');
+    if (c._space === this) fail('Space', 'addConstraint(constraint)', `${c.typeName}#${c.id}`, 'is already in this space');
+    if (c._space !== null) fail('Space', 'addConstraint(constraint)', `${c.typeName}#${c.id}`, 'is in another space; remove it there first');
+    c._space = this;
+    this._constraints.push(c);
+    this._linkConstraint(c);
+    c.clearCache();
+    this._invalidateConstraint(c);
+    return c;
+  }
+
+  removeConstraint(c: Constraint): void {
+    if (!(c instanceof Constraint)) fail('Space', 'removeConstraint(constraint)', c, 'must be a Constraint');
+    this._assertUnlocked('Space.removeConstraint');
+    if (c._space !== this) fail('Space', 'removeConstraint(constraint)', `${c.typeName}#${c.id}`, 'is not in this space');
+    this._invalidateConstraint(c);
+    this._unlinkConstraint(c);
+    this._constraints.splice(this._constraints.indexOf(c), 1);
+    c._space = null;
+    c.clearCache();
+    if (c._ignore) this._touchBodies(c.bodies);
+  }
+
+  /** @internal A constraint's bodies are about to change (called by joints). */
+  _constraintBodiesChanging(c: Constraint): void {
+    this._invalidateConstraint(c);
+    this._unlinkConstraint(c);
+    if (c._ignore) this._touchBodies(c.bodies);
+  }
+  /** @internal A constraint's bodies changed (called by joints). */
+  _constraintBodiesChanged(c: Constraint): void {
+    this._linkConstraint(c);
+    this._invalidateConstraint(c);
+  }
+
+  private _linkConstraint(c: Constraint): void {
+    for (const b of c.bodies) (b._constraints as Constraint[]).push(c);
+    if (c._ignore) this._destroyIgnoredContacts(c);
+  }
+  private _unlinkConstraint(c: Constraint): void {
+    for (const b of c.bodies) {
+      const list = b._constraints as Constraint[];
+      const i = list.indexOf(c);
+      if (i >= 0) list.splice(i, 1);
+    }
+  }
+
+  // ------------------------------------------------------------------ stepping
+
+  /**
+   * Advance the simulation by dt seconds.
+   * @param velocityIterations substeps per step (default 4): each substep integrates, warm
+   *   starts, solves, moves bodies and relaxes.
+   * @param positionIterations biased (position-correcting) solver passes per substep (default 1).
+   */
+  step(dt: number, velocityIterations = 4, positionIterations = 1): void {
+    if (typeof dt !== 'number' || !Number.isFinite(dt) || dt <= 0) fail('Space', 'step(dt)', dt, 'must be a positive finite number of seconds');
+    checkInteger('Space', 'step(velocityIterations)', velocityIterations, 1, 1000);
+    checkInteger('Space', 'step(positionIterations)', positionIterations, 1, 1000);
+    if (this._locked) throw new FulcrumInputError('Space.step() cannot be called while the space is already stepping');
+    // Validate before locking so a bad constraint leaves the space untouched and steppable.
+    for (const c of this._constraints) if (c._active) c._validateForStep();
+    this._locked = true;
+    this._events.deferring = true;
+    try {
+      this._step(dt, velocityIterations, positionIterations);
+    } finally {
+      this._locked = false;
+      this._events.deferring = false;
+    }
+    this._events.flush();
+  }
+
+  private _step(dt: number, substeps: number, biasIterations: number): void {
+    const ctx = this._ctx;
+    const h = dt / substeps;
+    ctx.dt = dt;
+    ctx.h = h;
+    ctx.invH = 1 / h;
+    ctx.substeps = substeps;
+    // Contact stiffness is capped at a quarter of the substep rate for stability.
+    const hertz = Math.min(this._contactHertz, 0.25 * ctx.invH);
+    const cs = this._contactSolver;
+    makeSoft(hertz, this._contactDamping, h, cs.soft);
+    makeSoft(2 * hertz, this._contactDamping, h, cs.staticSoft);
+    makeSoft(2 * hertz, 2, h, ctx.jointSoftness);
+
+    // 2. broadphase
+    this._broadphase.updatePairs(this._pairCallback);
+    // 3. narrowphase
+    this._collide();
+
+    // 4. gather awake bodies
+    const sb = this._solverBodies;
+    sb.reset();
+    const gx = this._gx;
+    const gy = this._gy;
+    for (const b of this._bodies) {
+      b._solverIndex = -1;
+      if (b._sleeping) continue;
+      if (b._type === 'dynamic' || (b._type === 'kinematic' && (b._vx !== 0 || b._vy !== 0 || b._w !== 0))) sb.add(b, gx, gy);
+    }
+
+    // 5. prepare contacts and constraints
+    cs.begin();
+    for (const c of this._contacts) {
+      if (!c.touching || c.manifold.pointCount === 0 || c.isSensor) continue;
+      if (c.bodyA._solverIndex < 0 && c.bodyB._solverIndex < 0) continue;
+      cs.add(c, sb);
+    }
+    const active = this._activeConstraints;
+    active.length = 0;
+    for (const c of this._constraints) {
+      if (!c._active) continue;
+      let awake = false;
+      for (const b of c.bodies) if (b._solverIndex > 0) awake = true;
+      if (awake) active.push(c);
+    }
+    for (const c of active) c._prepare(ctx);
+
+    // 6. substeps
+    for (let i = 0; i < substeps; i++) {
+      sb.integrateVelocities(h);
+      for (const c of active) c._warmStart(ctx);
+      cs.warmStart(sb);
+      for (let k = 0; k < biasIterations; k++) {
+        for (const c of active) c._solve(ctx, true);
+        cs.solve(sb, ctx.invH, true);
+      }
+      sb.integratePositions(h);
+      for (const c of active) c._solve(ctx, false);
+      cs.solve(sb, ctx.invH, false);
+    }
+    // 7. restitution, warm-start cache
+    cs.applyRestitution(sb);
+    cs.store();
+
+    // 8. write back
+    this._finalizeBodies(dt);
+    // 9. constraints
+    for (const c of active) c._finish(ctx);
+    // 10. islands
+    this._updateSleep(dt);
+
+    this._time += dt;
+    this._stepCount++;
+  }
+
+  private _finalizeBodies(dt: number): void {
+    const sb = this._solverBodies;
+    const thr2 = this._sleepThreshold * this._sleepThreshold;
+    const allowSleep = this._allowSleep;
+    for (let i = 1; i < sb.count; i++) {
+      const b = sb.bodies[i]!;
+      const vx = sb.vx[i]!;
+      const vy = sb.vy[i]!;
+      const w = sb.w[i]!;
+      b._vx = vx;
+      b._vy = vy;
+      b._w = w;
+      const moved = sb.dpx[i] !== 0 || sb.dpy[i] !== 0 || sb.dq[i] !== 0;
+      if (moved) {
+        const angle = b._angle + sb.dq[i]!;
+        b._setAngle(angle);
+        // New centre of mass, then back to the origin through the new rotation.
+        const cx = sb.cx[i]! + sb.dpx[i]!;
+        const cy = sb.cy[i]! + sb.dpy[i]!;
+        b._x = cx - (b._c * b._lcx - b._s * b._lcy);
+        b._y = cy - (b._s * b._lcx + b._c * b._lcy);
+        this._syncShapes(b);
+      }
+      if (b._type === 'dynamic') {
+        const rim = w * b._maxExtent;
+        if (allowSleep && vx * vx + vy * vy <= thr2 && rim * rim <= thr2) b._sleepTime += dt;
+        else b._sleepTime = 0;
+      }
+    }
+  }
+
+  /** Union-find over awake dynamic bodies; islands at rest for sleepDelay fall asleep. */
+  private _updateSleep(dt: number): void {
+    void dt;
+    if (!this._allowSleep) return;
+    const sb = this._solverBodies;
+    const n = sb.count;
+    if (this._parent.length < n) {
+      this._parent = new Int32Array(n * 2);
+      this._minSleep = new Float64Array(n * 2);
+    }
+    const parent = this._parent;
+    for (let i = 0; i < n; i++) parent[i] = i;
+    const find = (i: number): number => {
+      while (parent[i] !== i) {
+        parent[i] = parent[parent[i]!]!;
+        i = parent[i]!;
+      }
+      return i;
+    };
+    const union = (a: number, b: number): void => {
+      const ra = find(a);
+      const rb = find(b);
+      // Smaller index becomes root: deterministic.
+      if (ra < rb) parent[rb] = ra;
+      else if (rb < ra) parent[ra] = rb;
+    };
+    for (const c of this._contacts) {
+      if (!c.touching || c.isSensor) continue;
+      const a = c.bodyA._solverIndex;
+      const b = c.bodyB._solverIndex;
+      if (a <= 0 || b <= 0) {
+        // A moving kinematic body keeps what it touches awake.
+        if (a > 0 && sb.dynamic[a] === 0 && b > 0 === false && c.bodyB._type === 'dynamic') c.bodyB._sleepTime = 0;
+        if (b > 0 && sb.dynamic[b] === 0 && a > 0 === false && c.bodyA._type === 'dynamic') c.bodyA._sleepTime = 0;
+        continue;
+      }
+      const dynA = sb.dynamic[a] === 1;
+      const dynB = sb.dynamic[b] === 1;
+      if (dynA && dynB) union(a, b);
+      else if (dynA) c.bodyA._sleepTime = 0;
+      else if (dynB) c.bodyB._sleepTime = 0;
+    }
+    for (const c of this._activeConstraints) {
+      let first = -1;
+      for (const b of c.bodies) {
+        const i = b._solverIndex;
+        if (i <= 0 || sb.dynamic[i] === 0) continue;
+        if (first < 0) first = i;
+        else union(first, i);
+      }
+    }
+    const minSleep = this._minSleep;
+    for (let i = 1; i < n; i++) minSleep[i] = Infinity;
+    for (let i = 1; i < n; i++) {
+      if (sb.dynamic[i] === 0) continue;
+      const r = find(i);
+      const t = sb.bodies[i]!._sleepTime;
+      if (t < minSleep[r]!) minSleep[r] = t;
+    }
+    let islands: Map<number, Body[]> | null = null;
+    for (let i = 1; i < n; i++) {
+      if (sb.dynamic[i] === 0) continue;
+      const r = find(i);
+      if (minSleep[r]! < this._sleepDelay) continue;
+      islands ??= new Map();
+      let list = islands.get(r);
+      if (!list) islands.set(r, (list = []));
+      list.push(sb.bodies[i]!);
+    }
+    if (!islands) return;
+    for (const bodies of islands.values()) {
+      bodies.sort((p, q) => p.id - q.id);
+      const island: SleepingIsland = { bodies };
+      for (const b of bodies) {
+        b._sleeping = true;
+        b._island = island;
+        b._vx = b._vy = b._w = 0;
+        b._sleepTime = 0;
+      }
+      if (this._events.has('sleep')) this._events.emit({ type: 'sleep', bodies });
+    }
+  }
+
+  // ------------------------------------------------------------------ contacts
+
+  private _addPair(idA: number, idB: number): void {
+    const sA = this._shapeById.get(idA);
+    const sB = this._shapeById.get(idB);
+    if (!sA || !sB) return;
+    const bA = sA.body as Body;
+    const bB = sB.body as Body;
+    if (bA === bB) return;
+    if (bA._type !== 'dynamic' && bB._type !== 'dynamic') return;
+    if (!shouldCollide(sA, sB)) return;
+    const key = pairKey(sA.id, sB.id);
+    if (this._contactMap.has(key)) return;
+    if (bodiesIgnoreEachOther(bA, bB)) return;
+    // Order shapes by id so the pair's orientation never depends on discovery order.
+    const c = sA.id < sB.id ? new Contact(sA, sB, bA, bB, key) : new Contact(sB, sA, bB, bA, key);
+    c.index = this._contacts.length;
+    this._contacts.push(c);
+    this._contactMap.set(key, c);
+    (bA._contacts as Contact[]).push(c);
+    (bB._contacts as Contact[]).push(c);
+  }
+
+  private _collide(): void {
+    const contacts = this._contacts;
+    let destroyed = false;
+    for (let i = 0; i < contacts.length; i++) {
+      const c = contacts[i]!;
+      const bA = c.bodyA;
+      const bB = c.bodyB;
+      if (!isSimulated(bA) && !isSimulated(bB)) continue;
+      if (!this._broadphase.testOverlap(c.shapeA.proxyId, c.shapeB.proxyId)) {
+        c.index = -1; // mark for destruction
+        destroyed = true;
+        continue;
+      }
+      const old = c.beginUpdate();
+      collideShapes(c.shapeA, c.shapeB, c.manifold);
+      c.endUpdate(old);
+      let touching = c.manifold.pointCount > 0;
+      if (touching && c.isSensor) touching = minSeparation(c) < 0;
+      if (touching !== c.touching) {
+        c.touching = touching;
+        this._emitContact(touching ? 'beginContact' : 'endContact', c);
+      }
+      if (touching && !c.isSensor) {
+        if (bA._sleeping) this._wakeIsland(bA);
+        if (bB._sleeping) this._wakeIsland(bB);
+      }
+    }
+    if (destroyed) {
+      let w = 0;
+      for (let r = 0; r < contacts.length; r++) {
+        const c = contacts[r]!;
+        if (c.index === -1) {
+          this._detachContact(c);
+          continue;
+        }
+        c.index = w;
+        contacts[w++] = c;
+      }
+      contacts.length = w;
+    }
+  }
+
+  private _emitContact(type: 'beginContact' | 'endContact', c: Contact): void {
+    if (!this._events.has(type)) return;
+    this._events.emit({ type, shapeA: c.shapeA, shapeB: c.shapeB, bodyA: c.bodyA, bodyB: c.bodyB });
+  }
+
+  /** Remove a contact from the maps and body lists (not from _contacts); end event if touching. */
+  private _detachContact(c: Contact): void {
+    this._contactMap.delete(c.key);
+    removeFrom(c.bodyA._contacts, c);
+    removeFrom(c.bodyB._contacts, c);
+    if (c.touching) {
+      c.touching = false;
+      this._emitContact('endContact', c);
+    }
+  }
+
+  /** Destroy every contact of a shape (shape removed, or its filter changed). */
+  private _destroyShapeContacts(shape: Shape): void {
+    const body = shape.body as Body | null;
+    if (!body) return;
+    const list = (body._contacts as Contact[]).filter((c) => c.shapeA === shape || c.shapeB === shape);
+    for (const c of list) this._destroyContact(c);
+  }
+
+  private _destroyContact(c: Contact): void {
+    // Wake both sides: something they were resting on may be gone.
+    if (c.touching) {
+      this._invalidateBody(c.bodyA);
+      this._invalidateBody(c.bodyB);
+    }
+    this._detachContact(c);
+    const contacts = this._contacts;
+    const i = c.index;
+    const last = contacts.pop()!;
+    if (last !== c) {
+      contacts[i] = last;
+      last.index = i;
+    }
+    c.index = -1;
+  }
+
+  private _destroyIgnoredContacts(c: Constraint): void {
+    const bodies = c.bodies;
+    for (const b of bodies) {
+      for (const k of (b._contacts as Contact[]).slice()) {
+        const other = k.bodyA === b ? k.bodyB : k.bodyA;
+        if (bodies.includes(other)) this._destroyContact(k);
+      }
+    }
+  }
+
+  private _touchBodies(bodies: readonly Body[]): void {
+    for (const b of bodies) for (const s of b._shapes) if (s.proxyId >= 0) this._broadphase.touchProxy(s.proxyId);
+  }
+
+  // ------------------------------------------------------------------ proxies
+
+  private _createProxy(body: Body, s: Shape): void {
+    s.updateWorld(body._x, body._y, body._c, body._s);
+    s.proxyId = this._broadphase.createProxy(s.aabbMinX, s.aabbMinY, s.aabbMaxX, s.aabbMaxY, s.id);
+    this._shapeById.set(s.id, s);
+  }
+
+  private _destroyProxy(s: Shape): void {
+    this._destroyShapeContacts(s);
+    if (s.proxyId >= 0) this._broadphase.destroyProxy(s.proxyId);
+    s.proxyId = -1;
+    this._shapeById.delete(s.id);
+  }
+
+  private _syncShapes(b: Body): void {
+    for (const s of b._shapes) {
+      s.updateWorld(b._x, b._y, b._c, b._s);
+      this._broadphase.moveProxy(s.proxyId, s.aabbMinX, s.aabbMinY, s.aabbMaxX, s.aabbMaxY);
+    }
+  }
+
+  // ------------------------------------------------------------------ BodySpaceLink
+
+  /** @internal */
+  _assertUnlocked(what: string): void {
+    if (this._locked) {
+      throw new FulcrumInputError(
+        `${what} cannot be changed while the space is stepping (called from inside a constraint hook?); ` +
+          'change it from an event handler or between steps',
+      );
+    }
+  }
+
+  /** @internal The single wake path for bodies. */
+  _invalidateBody(body: Body): void {
+    if (body._space !== this) return;
+    if (body._sleeping) this._wakeIsland(body);
+    body._sleepTime = 0;
+    if (body._type !== 'dynamic') {
+      // A static or kinematic body changed: what rests on it must re-evaluate.
+      for (const c of body._contacts as Contact[]) {
+        const other = c.bodyA === body ? c.bodyB : c.bodyA;
+        if (other._sleeping) this._wakeIsland(other);
+        other._sleepTime = 0;
+      }
+    }
+  }
+
+  /** @internal */
+  _bodyTransformChanged(body: Body): void {
+    if (body._space !== this) return;
+    for (const s of body._shapes) {
+      s.updateWorld(body._x, body._y, body._c, body._s);
+      this._broadphase.moveProxy(s.proxyId, s.aabbMinX, s.aabbMinY, s.aabbMaxX, s.aabbMaxY);
+      this._broadphase.touchProxy(s.proxyId);
+    }
+    this._invalidateBody(body);
+  }
+
+  /** @internal */
+  _shapeAdded(body: Body, shape: Shape): void {
+    this._createProxy(body, shape);
+  }
+  /** @internal */
+  _shapeRemoved(body: Body, shape: Shape): void {
+    void body;
+    this._destroyProxy(shape);
+  }
+  /** @internal */
+  _shapeChanged(body: Body, shape: Shape, geometry: boolean): void {
+    if (geometry) {
+      this._bodyTransformChanged(body);
+    } else {
+      // Filter or sensor may have changed: re-pair from scratch.
+      this._destroyShapeContacts(shape);
+      if (shape.proxyId >= 0) this._broadphase.touchProxy(shape.proxyId);
+    }
+  }
+
+  // ------------------------------------------------------------------ ConstraintSpaceLink
+
+  /** @internal */
+  _invalidateConstraint(c: Constraint): void {
+    for (const b of c.bodies) this._invalidateBody(b);
+  }
+  /** @internal */
+  _constraintIgnoreChanged(c: Constraint): void {
+    if (c._ignore) this._destroyIgnoredContacts(c);
+    else this._touchBodies(c.bodies);
+  }
+
+  // ------------------------------------------------------------------ sleeping
+
+  private _wakeIsland(body: Body): void {
+    const island = body._island;
+    const woken: Body[] = [];
+    if (island === null) {
+      body._sleeping = false;
+      body._sleepTime = 0;
+      woken.push(body);
+    } else {
+      for (const b of island.bodies) {
+        if (b._island !== island) continue;
+        b._sleeping = false;
+        b._island = null;
+        b._sleepTime = 0;
+        if (b._space === this) woken.push(b);
+      }
+    }
+    if (woken.length > 0 && this._events.has('wake')) this._events.emit({ type: 'wake', bodies: woken });
+  }
+
+  /** Wake every sleeping body. */
+  wakeAll(): void {
+    for (const b of this._bodies) if (b._sleeping) this._wakeIsland(b);
+  }
+
+  // ------------------------------------------------------------------ queries
+
+  /** Shapes that contain the world point. */
+  queryPoint(point: Vec2Like, options: QueryOptions = {}): Shape[] {
+    const p = checkVec2('Space', 'queryPoint(point)', point);
+    const out: Shape[] = [];
+    this._broadphase.query(p.x, p.y, p.x, p.y, (proxy) => {
+      const s = this._shapeFromProxy(proxy);
+      if (s && accepts(s, options, true) && s.containsPoint(p.x, p.y)) out.push(s);
+      return true;
+    });
+    return out.sort((a, b) => a.id - b.id);
+  }
+
+  /** Shapes whose bounding box overlaps the box [min, max]. */
+  queryAABB(min: Vec2Like, max: Vec2Like, options: QueryOptions = {}): Shape[] {
+    const lo = checkVec2('Space', 'queryAABB(min)', min);
+    const hi = checkVec2('Space', 'queryAABB(max)', max);
+    if (lo.x > hi.x || lo.y > hi.y) fail('Space', 'queryAABB(min, max)', [lo, hi], 'needs min ≤ max on both axes');
+    const out: Shape[] = [];
+    this._broadphase.query(lo.x, lo.y, hi.x, hi.y, (proxy) => {
+      const s = this._shapeFromProxy(proxy);
+      if (s && accepts(s, options, true) && s.aabbMinX <= hi.x && s.aabbMaxX >= lo.x && s.aabbMinY <= hi.y && s.aabbMaxY >= lo.y) out.push(s);
+      return true;
+    });
+    return out.sort((a, b) => a.id - b.id);
+  }
+
+  /** The closest shape hit by the segment from → to, or null. */
+  rayCast(from: Vec2Like, to: Vec2Like, options: QueryOptions = {}): RayHit | null {
+    const hits = this._rayCast(from, to, options, true);
+    return hits[0] ?? null;
+  }
+
+  /** Every shape hit by the segment from → to, nearest first. */
+  rayCastAll(from: Vec2Like, to: Vec2Like, options: QueryOptions = {}): RayHit[] {
+    return this._rayCast(from, to, options, false);
+  }
+
+  private _rayCast(from: Vec2Like, to: Vec2Like, options: QueryOptions, closest: boolean): RayHit[] {
+    const a = checkVec2('Space', 'rayCast(from)', from);
+    const b = checkVec2('Space', 'rayCast(to)', to);
+    const hits: RayHit[] = [];
+    const out: RayCastOutput = { fraction: 0, normalX: 0, normalY: 0 };
+    if (a.x === b.x && a.y === b.y) return hits;
+    this._broadphase.rayCast(a.x, a.y, b.x, b.y, 1, (proxy, p1x, p1y, p2x, p2y, maxFraction) => {
+      const s = this._shapeFromProxy(proxy);
+      if (!s || !accepts(s, options, false)) return -1;
+      if (!s.rayCast(p1x, p1y, p2x, p2y, maxFraction, out)) return -1;
+      const f = out.fraction;
+      const hit: RayHit = {
+        shape: s,
+        body: s.body as Body,
+        point: { x: a.x + (b.x - a.x) * f, y: a.y + (b.y - a.y) * f },
+        normal: { x: out.normalX, y: out.normalY },
+        fraction: f,
+      };
+      if (closest) {
+        hits[0] = hit;
+        return f; // clip the ray: only closer hits from now on
+      }
+      hits.push(hit);
+      return maxFraction;
+    });
+    return hits.sort((p, q) => p.fraction - q.fraction || p.shape.id - q.shape.id);
+  }
+
+  private _shapeFromProxy(proxy: number): Shape | undefined {
+    return this._shapeById.get(this._broadphase.getUserData(proxy));
+  }
+
+  // ------------------------------------------------------------------ debug
+
+  /** Describe the space to a DebugDraw sink (shapes, contacts, AABBs, constraints). */
+  debugDraw(sink: DebugDraw, options: DebugDrawOptions = {}): void {
+    drawSpace(this, this._contacts, sink, options);
+  }
+}
+
+function isSimulated(b: Body): boolean {
+  return !b._sleeping && b._type !== 'static';
+}
+
+function minSeparation(c: Contact): number {
+  const m = c.manifold;
+  let s = Infinity;
+  for (let i = 0; i < m.pointCount; i++) s = Math.min(s, m.separation[i]!);
+  return s;
+}
+
+function bodiesIgnoreEachOther(a: Body, b: Body): boolean {
+  for (const c of a._constraints as Constraint[]) {
+    if (c._ignore && c.bodies.includes(b)) return true;
+  }
+  return false;
+}
+
+function removeFrom(list: unknown[], item: unknown): void {
+  const i = list.indexOf(item);
+  if (i >= 0) list.splice(i, 1);
+}
+
+function accepts(s: Shape, o: QueryOptions, sensorsByDefault: boolean): boolean {
+  if (s.sensor && !(o.includeSensors ?? sensorsByDefault)) return false;
+  return o.filter ? o.filter(s) !== false : true;
+}
+
+function checkBool(prop: string, v: unknown): boolean {
+  if (typeof v !== 'boolean') fail('Space', prop, v, 'must be a boolean');
+  return v;
+}
+
+export { checkFinite };

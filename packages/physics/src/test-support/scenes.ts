@@ -1,0 +1,81 @@
+/**
+ * Scene builders shared by the engine's tests (and later the benchmarks). Not exported from
+ * the package index.
+ */
+import { Body } from '../body/body';
+import { Circle } from '../shape/circle';
+import { Polygon } from '../shape/polygon';
+import { Space } from '../space/space';
+
+export function groundBody(width = 100, y = -0.5, friction = 0.6): Body {
+  return new Body({ type: 'static', position: [0, y], shapes: [Polygon.box(width, 1, { friction })] });
+}
+
+/** A pyramid of `rows` rows of 1 m boxes standing on a ground whose top is y = 0. */
+export function pyramid(space: Space, rows: number, size = 1, friction = 0.6): Body[] {
+  space.addBody(groundBody(Math.max(100, rows * 2 * size)));
+  const boxes: Body[] = [];
+  for (let row = 0; row < rows; row++) {
+    const n = rows - row;
+    for (let i = 0; i < n; i++) {
+      const x = (i - (n - 1) / 2) * size;
+      const y = size / 2 + row * size;
+      const b = new Body({ position: [x, y], shapes: [Polygon.box(size, size, { friction })] });
+      space.addBody(b);
+      boxes.push(b);
+    }
+  }
+  return boxes;
+}
+
+/** A mixed scene of boxes and circles dropped on a ground: used for determinism. */
+export function mixedScene(space: Space): Body[] {
+  space.addBody(groundBody());
+  const out: Body[] = [];
+  for (let i = 0; i < 40; i++) {
+    const x = ((i * 37) % 11) - 5 + 0.1 * (i % 3);
+    const y = 1 + i * 0.9;
+    const shape = i % 2 === 0 ? Polygon.box(0.8, 0.6, { friction: 0.5 }) : new Circle({ radius: 0.35, restitution: 0.2 });
+    const b = new Body({ position: [x, y], rotation: 0.1 * i, angularVel: 0.05 * (i % 5), shapes: [shape] });
+    space.addBody(b);
+    out.push(b);
+  }
+  return out;
+}
+
+/** FNV-1a over the exact bits of every body's state. */
+export function hashState(bodies: readonly Body[]): string {
+  const f = new Float64Array(6);
+  const u = new Uint32Array(f.buffer);
+  let h = 0x811c9dc5;
+  for (const b of bodies) {
+    f[0] = b.x;
+    f[1] = b.y;
+    f[2] = b.rotation;
+    f[3] = b.velocity.x;
+    f[4] = b.velocity.y;
+    f[5] = b.angularVel;
+    for (let i = 0; i < u.length; i++) {
+      h ^= u[i]!;
+      h = Math.imul(h, 0x01000193) >>> 0;
+    }
+  }
+  return h.toString(16).padStart(8, '0');
+}
+
+export function stepFor(space: Space, seconds: number, dt = 1 / 60): void {
+  const n = Math.round(seconds / dt);
+  for (let i = 0; i < n; i++) space.step(dt);
+}
+
+export function allFinite(bodies: readonly Body[]): boolean {
+  return bodies.every(
+    (b) =>
+      Number.isFinite(b.x) &&
+      Number.isFinite(b.y) &&
+      Number.isFinite(b.rotation) &&
+      Number.isFinite(b.velocity.x) &&
+      Number.isFinite(b.velocity.y) &&
+      Number.isFinite(b.angularVel),
+  );
+}

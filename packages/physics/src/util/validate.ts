@@ -1,0 +1,97 @@
+/**
+ * Input validation for the public API. Every check throws a `FulcrumInputError` that names
+ * the owner (e.g. "Body", "Circle"), the property and the offending value, so a user can
+ * find the bad line from the message alone. Checks run before anything is assigned, so a
+ * failed call leaves the object untouched (nothing is half-applied).
+ */
+import type { Vec2, Vec2Like } from '../math/vec2';
+
+export class FulcrumInputError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'FulcrumInputError';
+  }
+}
+
+/** Renders a value for an error message: keeps NaN/Infinity visible, abbreviates objects. */
+export function describeValue(value: unknown): string {
+  if (typeof value === 'number') return Object.is(value, -0) ? '-0' : String(value);
+  if (typeof value === 'string') return JSON.stringify(value);
+  if (value === null || value === undefined) return String(value);
+  if (Array.isArray(value)) return `[${value.map(describeValue).join(', ')}]`;
+  if (typeof value === 'object') {
+    const v = value as Record<string, unknown>;
+    if ('x' in v && 'y' in v) return `{x: ${describeValue(v.x)}, y: ${describeValue(v.y)}}`;
+    try {
+      return JSON.stringify(value);
+    } catch {
+      return Object.prototype.toString.call(value);
+    }
+  }
+  return String(value);
+}
+
+export function fail(owner: string, prop: string, value: unknown, requirement: string): never {
+  throw new FulcrumInputError(`${owner}.${prop} ${requirement}, got ${describeValue(value)}`);
+}
+
+export function checkFinite(owner: string, prop: string, value: unknown): number {
+  if (typeof value !== 'number' || !Number.isFinite(value)) fail(owner, prop, value, 'must be a finite number');
+  return value;
+}
+
+export function checkPositive(owner: string, prop: string, value: unknown): number {
+  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
+    fail(owner, prop, value, 'must be a positive finite number');
+  }
+  return value;
+}
+
+export function checkNonNegative(owner: string, prop: string, value: unknown): number {
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
+    fail(owner, prop, value, 'must be a non-negative finite number');
+  }
+  return value;
+}
+
+/** A number that may be +Infinity (maxForce, maxError) but not NaN or negative. */
+export function checkNonNegativeOrInfinity(owner: string, prop: string, value: unknown): number {
+  if (typeof value !== 'number' || Number.isNaN(value) || value < 0) {
+    fail(owner, prop, value, 'must be a non-negative number (Infinity allowed)');
+  }
+  return value;
+}
+
+export function checkBoolean(owner: string, prop: string, value: unknown): boolean {
+  if (typeof value !== 'boolean') fail(owner, prop, value, 'must be a boolean');
+  return value;
+}
+
+export function checkInteger(owner: string, prop: string, value: unknown, min: number, max: number): number {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
+    fail(owner, prop, value, `must be an integer in [${min}, ${max}]`);
+  }
+  return value;
+}
+
+/** Accepts `{x, y}` or `[x, y]` with finite components; returns a fresh `{x, y}`. */
+export function checkVec2(owner: string, prop: string, value: unknown): Vec2 {
+  let x: unknown;
+  let y: unknown;
+  if (Array.isArray(value)) {
+    if (value.length !== 2) fail(owner, prop, value, 'must be a vector {x, y} or [x, y]');
+    x = value[0];
+    y = value[1];
+  } else if (value !== null && typeof value === 'object') {
+    x = (value as Vec2).x;
+    y = (value as Vec2).y;
+  } else {
+    fail(owner, prop, value, 'must be a vector {x, y} or [x, y]');
+  }
+  if (typeof x !== 'number' || typeof y !== 'number' || !Number.isFinite(x) || !Number.isFinite(y)) {
+    fail(owner, prop, value, 'must be a vector with finite components');
+  }
+  return { x, y };
+}
+
+export type { Vec2Like };

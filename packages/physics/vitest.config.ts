@@ -1,0 +1,13 @@
+import { defaultClientConditions } from 'vite';
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  resolve: {
+    conditions: ['@fulcrum/source', ...defaultClientConditions],
+  },
+  test: {
+    name: 'physics',
+    environment: 'node',
+    include: ['src/**/*.test.ts'],
+  },
+});
