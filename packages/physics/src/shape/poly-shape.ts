@@ -77,8 +77,8 @@ export abstract class PolyShape extends Shape {
       const ex = lv[2 * j]! - lv[2 * i]!;
       const ey = lv[2 * j + 1]! - lv[2 * i + 1]!;
       const len = Math.sqrt(ex * ex + ey * ey);
-      ln[2 * i] = ey / len;
-      ln[2 * i + 1] = -ex / len;
+      ln[2 * i] = ey / len + 0; // + 0 turns −0 into +0
+      ln[2 * i + 1] = -ex / len + 0;
     }
     if (count >= 3) {
       const rx = lv[0]!;
@@ -245,8 +245,8 @@ export abstract class PolyShape extends Shape {
     const u = hx * ex + hy * ey;
     if (u < 0 || u > ex * ex + ey * ey) return false;
     if (denominator > 0) {
-      nx = -nx;
-      ny = -ny;
+      nx = 0 - nx; // 0 − x rather than −x: no −0 components
+      ny = 0 - ny;
     }
     out.fraction = t;
     out.normalX = nx;

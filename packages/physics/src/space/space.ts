@@ -194,8 +194,6 @@ export class Space implements BodySpaceLink, ConstraintSpaceLink {
     body._solverIndex = -1;
     this._bodies.push(body);
     for (const s of body._shapes) this._createProxy(body, s);
-    // Constraints added before their bodies: link them now.
-    for (const c of body._constraints as Constraint[]) void c;
     return body;
   }
 
@@ -359,7 +357,7 @@ export class Space implements BodySpaceLink, ConstraintSpaceLink {
     // 9. constraints
     for (const c of active) c._finish(ctx);
     // 10. islands
-    this._updateSleep(dt);
+    this._updateSleep();
 
     this._time += dt;
     this._stepCount++;
@@ -397,8 +395,7 @@ export class Space implements BodySpaceLink, ConstraintSpaceLink {
   }
 
   /** Union-find over awake dynamic bodies; islands at rest for sleepDelay fall asleep. */
-  private _updateSleep(dt: number): void {
-    void dt;
+  private _updateSleep(): void {
     if (!this._allowSleep) return;
     const sb = this._solverBodies;
     const n = sb.count;
@@ -408,28 +405,16 @@ export class Space implements BodySpaceLink, ConstraintSpaceLink {
     }
     const parent = this._parent;
     for (let i = 0; i < n; i++) parent[i] = i;
-    const find = (i: number): number => {
-      while (parent[i] !== i) {
-        parent[i] = parent[parent[i]!]!;
-        i = parent[i]!;
-      }
-      return i;
-    };
-    const union = (a: number, b: number): void => {
-      const ra = find(a);
-      const rb = find(b);
-      // Smaller index becomes root: deterministic.
-      if (ra < rb) parent[rb] = ra;
-      else if (rb < ra) parent[ra] = rb;
-    };
+    const find = this._find;
+    const union = this._union;
     for (const c of this._contacts) {
       if (!c.touching || c.isSensor) continue;
       const a = c.bodyA._solverIndex;
       const b = c.bodyB._solverIndex;
       if (a <= 0 || b <= 0) {
         // A moving kinematic body keeps what it touches awake.
-        if (a > 0 && sb.dynamic[a] === 0 && b > 0 === false && c.bodyB._type === 'dynamic') c.bodyB._sleepTime = 0;
-        if (b > 0 && sb.dynamic[b] === 0 && a > 0 === false && c.bodyA._type === 'dynamic') c.bodyA._sleepTime = 0;
+        if (a > 0 && sb.dynamic[a] === 0 && c.bodyB._type === 'dynamic') c.bodyB._sleepTime = 0;
+        if (b > 0 && sb.dynamic[b] === 0 && c.bodyA._type === 'dynamic') c.bodyA._sleepTime = 0;
         continue;
       }
       const dynA = sb.dynamic[a] === 1;
@@ -478,6 +463,23 @@ export class Space implements BodySpaceLink, ConstraintSpaceLink {
       if (this._events.has('sleep')) this._events.emit({ type: 'sleep', bodies });
     }
   }
+
+  /** Union-find with path halving over `_parent` (methods, not closures: no per-step allocation). */
+  private readonly _find = (i: number): number => {
+    const parent = this._parent;
+    while (parent[i] !== i) {
+      parent[i] = parent[parent[i]!]!;
+      i = parent[i]!;
+    }
+    return i;
+  };
+  private readonly _union = (a: number, b: number): void => {
+    const ra = this._find(a);
+    const rb = this._find(b);
+    // The smaller index becomes the root, so islands never depend on discovery order.
+    if (ra < rb) this._parent[rb] = ra;
+    else if (rb < ra) this._parent[ra] = rb;
+  };
 
   // ------------------------------------------------------------------ contacts
 

@@ -1,0 +1,191 @@
+import { describe, expect, it } from 'vitest';
+import { Body } from '../body/body';
+import { Circle } from '../shape/circle';
+import { Polygon } from '../shape/polygon';
+import { Segment } from '../shape/segment';
+import { Capsule } from '../shape/capsule';
+import { Constraint } from '../constraint/constraint';
+import type { DebugDraw } from '../debug/debug-draw';
+import { FulcrumInputError } from '../util/validate';
+import { Space } from './space';
+import { groundBody, stepFor } from '../test-support/scenes';
+
+describe('contact events', () => {
+  it('begin fires once on landing, end fires once on lift-off; unsubscribe works', () => {
+    const space = new Space({ gravity: [0, -10] });
+    const ground = space.addBody(groundBody());
+    const ball = space.addBody(new Body({ position: [0, 1.5], shapes: [new Circle({ radius: 0.5 })] }));
+    const begins: string[] = [];
+    const ends: string[] = [];
+    const off = space.on('beginContact', (e) => begins.push(`${e.bodyA.id}-${e.bodyB.id}`));
+    space.on('endContact', (e) => ends.push(`${e.bodyA.id}-${e.bodyB.id}`));
+    stepFor(space, 1.5);
+    expect(begins).toHaveLength(1);
+    expect(begins[0]!.split('-').map(Number).sort()).toEqual([ground.id, ball.id].sort());
+    expect(ends).toHaveLength(0);
+    ball.velocity = [0, 6];
+    stepFor(space, 0.3);
+    expect(ends).toHaveLength(1);
+    off();
+    stepFor(space, 2);
+    expect(begins).toHaveLength(1); // landed again, but unsubscribed
+  });
+
+  it('sensors report overlap but do not collide', () => {
+    const space = new Space({ gravity: [0, -10] });
+    space.addBody(new Body({ type: 'static', position: [0, 0], shapes: [Polygon.box(4, 1, { sensor: true })] }));
+    space.addBody(groundBody(20, -5));
+    const ball = space.addBody(new Body({ position: [0, 3], shapes: [new Circle({ radius: 0.25 })] }));
+    const events: string[] = [];
+    space.on('beginContact', () => events.push('begin'));
+    space.on('endContact', () => events.push('end'));
+    stepFor(space, 2);
+    expect(ball.y).toBeLessThan(-4); // fell through the sensor onto the ground
+    expect(events.slice(0, 2)).toEqual(['begin', 'end']);
+  });
+
+  it('handlers may mutate the space: events are delivered after the step', () => {
+    const space = new Space({ gravity: [0, -10] });
+    space.addBody(groundBody());
+    const ball = space.addBody(new Body({ position: [0, 1], shapes: [new Circle({ radius: 0.5 })] }));
+    space.on('beginContact', () => {
+      if (ball.space) space.removeBody(ball);
+    });
+    stepFor(space, 1);
+    expect(ball.space).toBe(null);
+    expect(space.bodies).toHaveLength(1);
+  });
+
+  it('collision filters and groups are honoured', () => {
+    const space = new Space({ gravity: [0, -10] });
+    space.addBody(new Body({ type: 'static', position: [0, -0.5], shapes: [Polygon.box(20, 1, { filter: { category: 2 } })] }));
+    const ghost = space.addBody(new Body({ position: [0, 1], shapes: [new Circle({ radius: 0.5, filter: { mask: ~2 >>> 0 } })] }));
+    const solid = space.addBody(new Body({ position: [3, 1], shapes: [new Circle({ radius: 0.5 })] }));
+    stepFor(space, 1);
+    expect(ghost.y).toBeLessThan(-1);
+    expect(solid.y).toBeCloseTo(0.5, 1);
+  });
+});
+
+describe('queries', () => {
+  function world(): { space: Space; box: Body; ball: Body } {
+    const space = new Space();
+    const box = space.addBody(new Body({ type: 'static', position: [0, 0], shapes: [Polygon.box(2, 2)] }));
+    const ball = space.addBody(new Body({ position: [5, 0], shapes: [new Circle({ radius: 1 })] }));
+    space.addBody(new Body({ type: 'static', position: [0, 10], shapes: [new Segment({ p1: [-1, 0], p2: [1, 0] })] }));
+    space.addBody(new Body({ position: [-5, 0], shapes: [new Capsule({ length: 2, radius: 0.5 })] }));
+    return { space, box, ball };
+  }
+
+  it('point query finds exactly the shapes containing the point', () => {
+    const { space, box, ball } = world();
+    expect(space.queryPoint([0.9, -0.9]).map((s) => s.body)).toEqual([box]);
+    expect(space.queryPoint([5.7, 0.7]).map((s) => s.body)).toEqual([ball]);
+    expect(space.queryPoint([5.8, 0.8])).toEqual([]); // inside the AABB, outside the circle
+    expect(space.queryPoint([-5.9, 0.2])).toHaveLength(1); // capsule cap
+  });
+
+  it('AABB query returns shapes whose boxes overlap', () => {
+    const { space } = world();
+    expect(space.queryAABB([-0.5, -0.5], [4.5, 0.5])).toHaveLength(2);
+    expect(space.queryAABB([-100, -100], [100, 100])).toHaveLength(4);
+    expect(space.queryAABB([20, 20], [21, 21])).toHaveLength(0);
+    expect(() => space.queryAABB([1, 1], [0, 0])).toThrow(FulcrumInputError);
+  });
+
+  it('ray cast returns the closest hit with point, normal and fraction; rayCastAll returns all in order', () => {
+    const { space, box, ball } = world();
+    const hit = space.rayCast([10, 0], [-10, 0])!;
+    expect(hit.body).toBe(ball);
+    expect(hit.point.x).toBeCloseTo(6, 9);
+    expect(hit.normal.x).toBeCloseTo(1, 9);
+    expect(hit.fraction).toBeCloseTo(0.2, 9);
+    const all = space.rayCastAll([10, 0], [-10, 0]);
+    expect(all.map((h) => h.body)).toEqual([ball, box, space.bodies[3]]);
+    expect(all[1]!.point.x).toBeCloseTo(1, 9);
+    expect(space.rayCast([10, 5], [-10, 5])).toBe(null);
+    const down = space.rayCast([0.3, 20], [0.3, 0])!;
+    expect(down.point.y).toBeCloseTo(10, 9); // the segment
+  });
+
+  it('queries see a body moved by hand immediately', () => {
+    const { space, ball } = world();
+    ball.position = [0, 50];
+    expect(space.queryPoint([0, 50]).map((s) => s.body)).toEqual([ball]);
+  });
+});
+
+describe('debug draw', () => {
+  it('describes every shape to the sink, and contacts when asked', () => {
+    const space = new Space({ gravity: [0, -10] });
+    space.addBody(groundBody());
+    space.addBody(new Body({ position: [0, 0.5], shapes: [new Circle({ radius: 0.5 })] }));
+    space.addBody(new Body({ position: [2, 0.5], shapes: [new Capsule({ length: 1, radius: 0.25 })] }));
+    stepFor(space, 1);
+    const calls: Record<string, number> = { polygon: 0, circle: 0, segment: 0, point: 0 };
+    const sink: DebugDraw = {
+      drawPolygon: (v, n) => {
+        expect(n).toBe(4);
+        expect(v.length).toBeGreaterThanOrEqual(8);
+        calls.polygon!++;
+      },
+      drawCircle: () => void calls.circle!++,
+      drawSegment: () => void calls.segment!++,
+      drawPoint: () => void calls.point!++,
+    };
+    space.debugDraw(sink);
+    expect(calls).toEqual({ polygon: 1, circle: 3, segment: 2, point: 0 });
+    space.debugDraw(sink, { shapes: false, contacts: true });
+    expect(calls.point).toBe(3); // one for the ball, two for the capsule lying flat
+  });
+});
+
+/** A do-nothing constraint whose solve hook tries to mutate the space. */
+class MeddlingConstraint extends Constraint {
+  constructor(private readonly b: Body, private readonly act: () => void) {
+    super();
+  }
+  get typeName(): string {
+    return 'MeddlingConstraint';
+  }
+  get bodies(): readonly Body[] {
+    return [this.b];
+  }
+  clearCache(): void {}
+  _validateForStep(): void {}
+  _prepare(): void {}
+  _warmStart(): void {}
+  _solve(): void {
+    this.act();
+  }
+  _finish(): void {}
+}
+
+describe('mutation during a step', () => {
+  it('is rejected with a clear error, and the space keeps working', () => {
+    const space = new Space({ gravity: [0, -10] });
+    space.addBody(groundBody());
+    const ball = space.addBody(new Body({ position: [0, 3], shapes: [new Circle({ radius: 0.5 })] }));
+    const c = space.addConstraint(new MeddlingConstraint(ball, () => space.addBody(new Body())));
+    expect(() => space.step(1 / 60)).toThrow(/Space.addBody cannot be changed while the space is stepping/);
+    expect(space.isStepping).toBe(false);
+    space.removeConstraint(c);
+    stepFor(space, 2);
+    expect(ball.y).toBeCloseTo(0.5, 1);
+    expect(space.bodies).toHaveLength(2);
+  });
+
+  it('adding or removing a constraint wakes its bodies', () => {
+    const space = new Space({ gravity: [0, -10] });
+    space.addBody(groundBody());
+    const ball = space.addBody(new Body({ position: [0, 0.5], shapes: [new Circle({ radius: 0.5 })] }));
+    stepFor(space, 2);
+    expect(ball.isSleeping).toBe(true);
+    const c = space.addConstraint(new MeddlingConstraint(ball, () => {}));
+    expect(ball.isSleeping).toBe(false);
+    stepFor(space, 2);
+    expect(ball.isSleeping).toBe(true);
+    space.removeConstraint(c);
+    expect(ball.isSleeping).toBe(false);
+  });
+});
