@@ -190,11 +190,11 @@ describe('capsule / segment vs circle', () => {
     place(c, 0, 1.49);
     let r = collide(seg, c);
     expectNormal(r, 0, 1);
-    expectPoints(r, [[0, 1.495, -0.01]]);
+    expectPoints(r, [[0, 0.995, -0.01]]);
     place(c, 0.5, 0.51);
     r = collide(c, seg);
     expectNormal(r, 0, 1); // from circle (below) to segment
-    expectPoints(r, [[0.5, 1.005, 0.01]]);
+    expectPoints(r, [[0.5, 1.005, -0.01]]);
     place(c, 1 + 0.3, 1 - 0.4);
     r = collide(seg, c);
     expectNormal(r, 0.6, -0.8);
@@ -299,7 +299,7 @@ describe('polygon vs polygon', () => {
       [-0.5, 0.545, -0.01],
       [0.5, 0.545, -0.01],
     ]);
-    place(rb, 1.1 + 0.6 * 0.11, 1.1 + 0.8 * 0.11); // corners (0.5,0.5) and (0.566,0.588)
+    place(rb, 1 + 0.6 * 0.11, 1 + 0.8 * 0.11); // core corners (0.5,0.5) and (0.566,0.588)
     const v = collide(ra, rb);
     expectNormal(v, 0.6, 0.8);
     expect(v.count).toBe(1);
@@ -378,7 +378,7 @@ describe('capsule and segment pairs', () => {
       [1.5, -0.005, -0.01],
     ]);
     expectSymmetric(ground, b);
-    place(b, 1, -0.51); // below the two-sided segment
+    place(b, 1, -0.49); // below the two-sided segment, overlapping it by 1 cm
     r = collide(ground, b);
     expectNormal(r, 0, -1);
     expect(r.count).toBe(2);
@@ -399,15 +399,16 @@ describe('capsule and segment pairs', () => {
     expect(collide(ground, seg).count).toBe(0);
   });
   it('far apart: every pair of kinds reports nothing', () => {
-    const shapes = [
+    const make = (): Shape[] => [
       new Circle({ radius: 0.5 }),
       Polygon.box(1, 1),
       new Capsule({ length: 1, radius: 0.2 }),
       new Segment({ p1: [-0.5, 0], p2: [0.5, 0] }),
       Polygon.regular(0.5, 5, { radius: 0.05 }),
     ];
-    for (const s of shapes) {
-      for (const t of shapes) {
+    const others = make();
+    for (const s of make()) {
+      for (const t of others) {
         place(s, 0, 0);
         place(t, 3, 1);
         expect(collide(s, t).count).toBe(0);

@@ -2,7 +2,10 @@
  * Narrowphase: `collideShapes(a, b, m)` writes the contact manifold of any two shapes.
  * Why this shape: every non-circle shape is a rounded convex polygon (PolyShape), so there are
  * only three routines — circle/circle, rounded-polygon/circle and rounded-polygon pairs (the
- * latter after Box2D v3's b2CollidePolygons, re-derived). Either argument order works: the
+ * latter after Box2D v3's b2CollidePolygons, re-derived) — plus one for two 2-vertex cores
+ * (capsule/segment pairs), where SAT over face normals alone is incomplete: two collinear
+ * segments are separated only along their common direction, which is no face normal.
+ * Either argument order works: the
  * normal always points from A to B, and swapping the arguments negates it.
  *
  * Conventions (see manifold.ts): contact points are world points midway between the two
@@ -33,6 +36,8 @@ export function collideShapes(a: Shape, b: Shape, m: Manifold): void {
     }
   } else if (b.kind === 'circle') {
     collidePolygonCircle(a as PolyShape, b as Circle, m);
+  } else if ((a as PolyShape).count === 2 && (b as PolyShape).count === 2) {
+    collideCapsules(a as PolyShape, b as PolyShape, m);
   } else {
     collidePolygons(a as PolyShape, b as PolyShape, m);
   }
@@ -321,4 +326,143 @@ export function collidePolygons(a: PolyShape, b: PolyShape, m: Manifold): void {
   }
   addPoint(m, lowX + kLow * nx, lowY + kLow * ny, sepLow - radius, idLow);
   addPoint(m, upX + kUp * nx, upY + kUp * ny, sepUp - radius, idUp);
+}
+
+/**
+ * Two 2-vertex cores (Capsule/Segment pairs). Closest points of the two core segments first.
+ * If each core's projection overlaps the other's extent and the closest-point direction agrees
+ * with A's perpendicular (within 0.1·LINEAR_SLOP of the gap), B's core is clipped to A's extent
+ * for up to 2 points along A's perpendicular (parallel capsules resting on each other).
+ * Otherwise one point along the closest-point direction (ends, steep or collinear contacts).
+ * Ids: clipped points (sideOfA << 8) | vertexOfB; the single point (featureA << 8) | featureB
+ * with feature 0/1 = vertex, 2 = edge interior.
+ */
+export function collideCapsules(a: PolyShape, b: PolyShape, m: Manifold): void {
+  m.pointCount = 0;
+  const va = a.worldVerts;
+  const vb = b.worldVerts;
+  const p1x = va[0]!;
+  const p1y = va[1]!;
+  const q1x = va[2]!;
+  const q1y = va[3]!;
+  const p2x = vb[0]!;
+  const p2y = vb[1]!;
+  const q2x = vb[2]!;
+  const q2y = vb[3]!;
+  const ra = a.radius;
+  const rb = b.radius;
+  const radius = ra + rb;
+
+  segmentDistance(p1x, p1y, q1x, q1y, p2x, p2y, q2x, q2y);
+  const sd = segmentDistanceResult;
+  const dist2 = sd.distanceSquared;
+  const maxDist = radius + SPECULATIVE_DISTANCE;
+  if (!(dist2 < maxDist * maxDist)) return;
+  const dist = Math.sqrt(dist2);
+  const c1x = sd.x1;
+  const c1y = sd.y1;
+  const c2x = sd.x2;
+  const c2y = sd.y2;
+  const f1 = sd.fraction1;
+  const f2 = sd.fraction2;
+
+  const d1x = q1x - p1x;
+  const d1y = q1y - p1y;
+  const len1 = Math.sqrt(d1x * d1x + d1y * d1y);
+  const ux = d1x / len1;
+  const uy = d1y / len1;
+  const d2x = q2x - p2x;
+  const d2y = q2y - p2y;
+  const len2 = Math.sqrt(d2x * d2x + d2y * d2y);
+  // B's end points along A, and A's end points along B.
+  const fp2 = (p2x - p1x) * ux + (p2y - p1y) * uy;
+  const fq2 = (q2x - p1x) * ux + (q2y - p1y) * uy;
+  const fp1 = ((p1x - p2x) * d2x + (p1y - p2y) * d2y) / len2;
+  const fq1 = ((q1x - p2x) * d2x + (q1y - p2y) * d2y) / len2;
+  const outsideA = (fp2 <= 0 && fq2 <= 0) || (fp2 >= len1 && fq2 >= len1);
+  const outsideB = (fp1 <= 0 && fq1 <= 0) || (fp1 >= len2 && fq1 >= len2);
+
+  if (!outsideA && !outsideB) {
+    // Clip B to A's extent [0, len1] along u. "lo" is B's end with the smaller projection.
+    const loIsP = fp2 <= fq2;
+    const sLo = loIsP ? fp2 : fq2;
+    const sHi = loIsP ? fq2 : fp2;
+    const jLo = loIsP ? 0 : 1;
+    const loX0 = loIsP ? p2x : q2x;
+    const loY0 = loIsP ? p2y : q2y;
+    const hiX0 = loIsP ? q2x : p2x;
+    const hiY0 = loIsP ? q2y : p2y;
+    let loX = loX0;
+    let loY = loY0;
+    let hiX = hiX0;
+    let hiY = hiY0;
+    const span = sHi - sLo;
+    if (span > 1e-12) {
+      if (sLo < 0) {
+        const t = -sLo / span;
+        loX = loX0 + t * (hiX0 - loX0);
+        loY = loY0 + t * (hiY0 - loY0);
+      }
+      if (sHi > len1) {
+        const t = (len1 - sLo) / span;
+        hiX = loX0 + t * (hiX0 - loX0);
+        hiY = loY0 + t * (hiY0 - loY0);
+      }
+    }
+    let nx = -uy; // A's perpendicular, oriented towards B below
+    let ny = ux;
+    let sepLo = (loX - p1x) * nx + (loY - p1y) * ny;
+    let sepHi = (hiX - p1x) * nx + (hiY - p1y) * ny;
+    const along = (c2x - c1x) * nx + (c2y - c1y) * ny;
+    const flipN = dist > DISJOINT_TOLERANCE ? along < 0 : sepLo + sepHi < 0;
+    if (flipN) {
+      nx = -nx;
+      ny = -ny;
+      sepLo = -sepLo;
+      sepHi = -sepHi;
+    }
+    if (dist <= DISJOINT_TOLERANCE || Math.abs(along) >= dist - DISJOINT_TOLERANCE) {
+      m.nx = nx;
+      m.ny = ny;
+      const kLo = 0.5 * (ra - rb - sepLo);
+      const kHi = 0.5 * (ra - rb - sepHi);
+      const idLo = jLo; // (side 0 << 8) | vertex of B
+      const idHi = (1 << 8) | (1 - jLo);
+      const dx = hiX - loX;
+      const dy = hiY - loY;
+      if (dx * dx + dy * dy < MERGE_DISTANCE * MERGE_DISTANCE) {
+        if (sepHi < sepLo) addPoint(m, hiX + kHi * nx, hiY + kHi * ny, sepHi - radius, idHi);
+        else addPoint(m, loX + kLo * nx, loY + kLo * ny, sepLo - radius, idLo);
+        return;
+      }
+      addPoint(m, loX + kLo * nx, loY + kLo * ny, sepLo - radius, idLo);
+      addPoint(m, hiX + kHi * nx, hiY + kHi * ny, sepHi - radius, idHi);
+      return;
+    }
+  }
+
+  // Single point along the closest-point direction.
+  let nx: number;
+  let ny: number;
+  if (dist > 1e-12) {
+    nx = (c2x - c1x) / dist;
+    ny = (c2y - c1y) / dist;
+  } else {
+    // Cores touch exactly: push along the midpoints' offset, else along A's perpendicular.
+    const mx = 0.5 * (p2x + q2x - p1x - q1x);
+    const my = 0.5 * (p2y + q2y - p1y - q1y);
+    const ml = Math.sqrt(mx * mx + my * my);
+    if (ml > 1e-12) {
+      nx = mx / ml;
+      ny = my / ml;
+    } else {
+      nx = -uy;
+      ny = ux;
+    }
+  }
+  m.nx = nx;
+  m.ny = ny;
+  const fa = f1 === 0 ? 0 : f1 === 1 ? 1 : 2;
+  const fb = f2 === 0 ? 0 : f2 === 1 ? 1 : 2;
+  addPoint(m, 0.5 * (c1x + ra * nx + c2x - rb * nx), 0.5 * (c1y + ra * ny + c2y - rb * ny), dist - radius, (fa << 8) | fb);
 }
