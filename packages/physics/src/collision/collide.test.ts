@@ -417,6 +417,45 @@ describe('capsule and segment pairs', () => {
   });
 });
 
+describe('capsule pairs: flat vs tilted, crossing', () => {
+  it('near-parallel capsules keep 2 points; a clearly tilted one gets 1 with the same id for the touching end', () => {
+    const a = place(new Capsule({ length: 3, radius: 0.2 }));
+    const b = new Capsule({ length: 1, radius: 0.2 });
+    // B's end 0 (left) is the lower one when tilted by a positive angle
+    const lowEndY = (tilt: number): number => 0.39 + 0.5 * Math.sin(tilt);
+    place(b, 0, lowEndY(0.01), 0.01);
+    const flat = collide(a, b);
+    expectNormal(flat, 0, 1);
+    expect(flat.count).toBe(2);
+    const lowFlat = flat.points.reduce((p, q) => (p.sep < q.sep ? p : q));
+    expect(lowFlat.sep).toBeCloseTo(-0.01, 10);
+    place(b, 0, lowEndY(0.3), 0.3);
+    const tilted = collide(a, b);
+    expect(tilted.count).toBe(1);
+    expectNormal(tilted, 0, 1);
+    expect(tilted.points[0]!.sep).toBeCloseTo(-0.01, 10);
+    expect(tilted.points[0]!.id).toBe(lowFlat.id);
+  });
+  it('crossing cores: unit normal and a deep point', () => {
+    const a = place(new Capsule({ length: 2, radius: 0.1 }));
+    const b = place(new Capsule({ length: 2, radius: 0.1 }), 0, 0.3, 1.2);
+    const r = collide(a, b);
+    expect(r.count).toBeGreaterThan(0);
+    expect(Math.hypot(r.nx, r.ny)).toBeCloseTo(1, 12);
+    expect(Math.min(...r.points.map((p) => p.sep))).toBeLessThan(-0.2);
+  });
+  it('rounded polygon vs capsule', () => {
+    const p = place(Polygon.box(2, 1, { radius: 0.1 }));
+    const cap = place(new Capsule({ length: 1, radius: 0.2 }), 0.2, 0.5 + 0.1 + 0.2 - 0.01);
+    const r = collide(p, cap);
+    expectNormal(r, 0, 1);
+    expectPoints(r, [
+      [-0.3, 0.595, -0.01],
+      [0.7, 0.595, -0.01],
+    ]);
+  });
+});
+
 describe('feature ids', () => {
   it('stable under small motion for box on ground', () => {
     const ground = place(Polygon.box(10, 1), 0, -0.5);

@@ -5,13 +5,14 @@
  * latter after Box2D v3's b2CollidePolygons, re-derived) — plus one for two 2-vertex cores
  * (capsule/segment pairs), where SAT over face normals alone is incomplete: two collinear
  * segments are separated only along their common direction, which is no face normal.
- * Either argument order works: the
- * normal always points from A to B, and swapping the arguments negates it.
+ * Either argument order works: the normal always points from A to B, and swapping the
+ * arguments negates it (the dispatch does not depend on SHAPE_KIND_INDEX order).
  *
  * Conventions (see manifold.ts): contact points are world points midway between the two
  * surfaces; separation is the signed surface distance along the normal; only points with
- * separation < SPECULATIVE_DISTANCE are reported. Feature ids are (vertexOfA << 8) | vertexOfB
- * for polygon pairs, and 0 for the single point of any pair involving a circle.
+ * separation < SPECULATIVE_DISTANCE are reported. Feature ids (distinct within a manifold):
+ * 0 for the single point of any pair with a circle; (vertexOfA << 8) | vertexOfB for polygon
+ * pairs; see collideCapsules for two 2-vertex cores.
  * Reads only the world caches (updateWorld must have run); allocates nothing.
  */
 import type { Circle } from '../shape/circle';
@@ -24,6 +25,8 @@ import { LINEAR_SLOP, SPECULATIVE_DISTANCE, type Manifold } from './manifold';
 const MERGE_DISTANCE = 0.1 * LINEAR_SLOP;
 /** Core separation above which two rounded polygons are treated as disjoint. */
 const DISJOINT_TOLERANCE = 0.1 * LINEAR_SLOP;
+/** Two capsules get a clipped 2-point manifold only within ~3.6° of A's perpendicular. */
+const FLAT_COSINE = 0.998;
 
 export function collideShapes(a: Shape, b: Shape, m: Manifold): void {
   m.pointCount = 0;
@@ -198,8 +201,8 @@ function findMaxSeparation(p1: PolyShape, p2: PolyShape): number {
  *    of 0.1·LINEAR_SLOP keeps the choice, and so the feature ids, stable).
  * 2. The incident edge is the other core's edge most anti-parallel to the reference normal.
  * 3. Cores disjoint: closest points of the reference and incident edges. If both are vertices
- *    and their distance clearly exceeds the face separation, the contact is vertex–vertex: one
- *    point along the vertex-to-vertex direction (e.g. a capsule end over a box corner).
+ *    and not squarely facing each other, the contact is vertex–vertex: one point along the
+ *    vertex-to-vertex direction (e.g. a capsule end over a box corner).
  * 4. Otherwise clip the incident edge to the reference edge's side planes: up to 2 points.
  */
 export function collidePolygons(a: PolyShape, b: PolyShape, m: Manifold): void {
@@ -257,8 +260,12 @@ export function collidePolygons(a: PolyShape, b: PolyShape, m: Manifold): void {
     const f2 = r.fraction2;
     if ((f1 === 0 || f1 === 1) && (f2 === 0 || f2 === 1)) {
       const distance = Math.sqrt(r.distanceSquared);
-      if (distance > separation + DISJOINT_TOLERANCE) {
-        // Vertex–vertex. distance > 0 here, so the direction is well defined.
+      // Offset of the incident vertex along the reference face. When it is (numerically) zero
+      // the vertices face each other squarely, as with equal boxes stacked exactly: the face
+      // normal is then exact and clipping keeps both points.
+      const along = (r.x2 - r.x1) * -ny + (r.y2 - r.y1) * nx;
+      if (Math.abs(along) > 1e-6 * distance) {
+        // Vertex–vertex. distance ≥ separation > 0 here, so the direction is well defined.
         if (!(distance - radius < SPECULATIVE_DISTANCE)) return;
         let ux = (r.x2 - r.x1) / distance; // reference → incident
         let uy = (r.y2 - r.y1) / distance;
@@ -329,13 +336,12 @@ export function collidePolygons(a: PolyShape, b: PolyShape, m: Manifold): void {
 }
 
 /**
- * Two 2-vertex cores (Capsule/Segment pairs). Closest points of the two core segments first.
- * If each core's projection overlaps the other's extent and the closest-point direction agrees
- * with A's perpendicular (within 0.1·LINEAR_SLOP of the gap), B's core is clipped to A's extent
- * for up to 2 points along A's perpendicular (parallel capsules resting on each other).
- * Otherwise one point along the closest-point direction (ends, steep or collinear contacts).
- * Ids: clipped points (sideOfA << 8) | vertexOfB; the single point (featureA << 8) | featureB
- * with feature 0/1 = vertex, 2 = edge interior.
+ * Two 2-vertex cores (Capsule/Segment pairs). Closest points of the two core segments first;
+ * cores that touch or cross go to the polygon routine. If each core's projection overlaps the
+ * other's extent and the cores are near parallel, B's core is clipped to A's extent for up to
+ * 2 points along A's perpendicular (capsules resting on each other). Otherwise one point along
+ * the closest-point direction (ends, steep or collinear contacts).
+ * Ids: 0/1 for a point coming from B's end 0/1; (endOfA << 8) | 2 for A's end against B's side.
  */
 export function collideCapsules(a: PolyShape, b: PolyShape, m: Manifold): void {
   m.pointCount = 0;
@@ -365,6 +371,12 @@ export function collideCapsules(a: PolyShape, b: PolyShape, m: Manifold): void {
   const c2y = sd.y2;
   const f1 = sd.fraction1;
   const f2 = sd.fraction2;
+  if (dist <= DISJOINT_TOLERANCE) {
+    // Cores touch or cross: the cores' face normals now give a complete SAT (crossing cores
+    // are not parallel, and parallel touching cores are equally well served by either face).
+    collidePolygons(a, b, m);
+    return;
+  }
 
   const d1x = q1x - p1x;
   const d1y = q1y - p1y;
@@ -409,25 +421,27 @@ export function collideCapsules(a: PolyShape, b: PolyShape, m: Manifold): void {
         hiY = loY0 + t * (hiY0 - loY0);
       }
     }
-    let nx = -uy; // A's perpendicular, oriented towards B below
+    let nx = -uy; // A's perpendicular, oriented towards B
     let ny = ux;
-    let sepLo = (loX - p1x) * nx + (loY - p1y) * ny;
-    let sepHi = (hiX - p1x) * nx + (hiY - p1y) * ny;
-    const along = (c2x - c1x) * nx + (c2y - c1y) * ny;
-    const flipN = dist > DISJOINT_TOLERANCE ? along < 0 : sepLo + sepHi < 0;
-    if (flipN) {
+    let along = (c2x - c1x) * nx + (c2y - c1y) * ny;
+    if (along < 0) {
       nx = -nx;
       ny = -ny;
-      sepLo = -sepLo;
-      sepHi = -sepHi;
+      along = -along;
     }
-    if (dist <= DISJOINT_TOLERANCE || Math.abs(along) >= dist - DISJOINT_TOLERANCE) {
+    const sepLo = (loX - p1x) * nx + (loY - p1y) * ny;
+    const sepHi = (hiX - p1x) * nx + (hiY - p1y) * ny;
+    // Clipping along A's perpendicular is right when the closest-point direction is (nearly)
+    // that perpendicular, and when the nearer clipped point is (almost) the closest point:
+    // each lies within A's extent, so it is at least `dist` from A's core, and the gap is then
+    // overstated by at most DISJOINT_TOLERANCE.
+    if (along >= FLAT_COSINE * dist && (sepLo < sepHi ? sepLo : sepHi) <= dist + DISJOINT_TOLERANCE) {
       m.nx = nx;
       m.ny = ny;
       const kLo = 0.5 * (ra - rb - sepLo);
       const kHi = 0.5 * (ra - rb - sepHi);
-      const idLo = jLo; // (side 0 << 8) | vertex of B
-      const idHi = (1 << 8) | (1 - jLo);
+      const idLo = jLo; // the B end each point comes from
+      const idHi = 1 - jLo;
       const dx = hiX - loX;
       const dy = hiY - loY;
       if (dx * dx + dy * dy < MERGE_DISTANCE * MERGE_DISTANCE) {
@@ -441,28 +455,13 @@ export function collideCapsules(a: PolyShape, b: PolyShape, m: Manifold): void {
     }
   }
 
-  // Single point along the closest-point direction.
-  let nx: number;
-  let ny: number;
-  if (dist > 1e-12) {
-    nx = (c2x - c1x) / dist;
-    ny = (c2y - c1y) / dist;
-  } else {
-    // Cores touch exactly: push along the midpoints' offset, else along A's perpendicular.
-    const mx = 0.5 * (p2x + q2x - p1x - q1x);
-    const my = 0.5 * (p2y + q2y - p1y - q1y);
-    const ml = Math.sqrt(mx * mx + my * my);
-    if (ml > 1e-12) {
-      nx = mx / ml;
-      ny = my / ml;
-    } else {
-      nx = -uy;
-      ny = ux;
-    }
-  }
+  // Single point along the closest-point direction (dist > DISJOINT_TOLERANCE here).
+  const nx = (c2x - c1x) / dist;
+  const ny = (c2y - c1y) / dist;
   m.nx = nx;
   m.ny = ny;
+  // Same id as the clipped point of that B end, so a 2 → 1 point change keeps warm starting.
   const fa = f1 === 0 ? 0 : f1 === 1 ? 1 : 2;
-  const fb = f2 === 0 ? 0 : f2 === 1 ? 1 : 2;
-  addPoint(m, 0.5 * (c1x + ra * nx + c2x - rb * nx), 0.5 * (c1y + ra * ny + c2y - rb * ny), dist - radius, (fa << 8) | fb);
+  const id = f2 === 0 ? 0 : f2 === 1 ? 1 : (fa << 8) | 2;
+  addPoint(m, 0.5 * (c1x + ra * nx + c2x - rb * nx), 0.5 * (c1y + ra * ny + c2y - rb * ny), dist - radius, id);
 }

@@ -56,6 +56,32 @@ describe('world cache and AABB', () => {
   });
 });
 
+describe('factories', () => {
+  it('box: full width × height, vertex 0 bottom-left, CCW', () => {
+    const b = Polygon.box(4, 2, { offset: [1, 1] });
+    expect(b.vertices).toEqual([{ x: -2, y: -1 }, { x: 2, y: -1 }, { x: 2, y: 1 }, { x: -2, y: 1 }]);
+    expect(Array.from(b.localVerts)).toEqual([-1, 0, 3, 0, 3, 2, -1, 2]);
+    expect([b.localCentroidX, b.localCentroidY]).toEqual([1, 1]);
+  });
+  it('regular: circumradius, flat bottom edge, options passed through', () => {
+    const p = Polygon.regular(1, 6, { radius: 0.05, density: 2 });
+    expect(p.count).toBe(6);
+    expect(p.radius).toBe(0.05);
+    expect(p.density).toBe(2);
+    const last = p.count - 1;
+    expect(p.localNormals[2 * last]).toBeCloseTo(0, 12); // edge (n−1 → 0) is the bottom
+    expect(p.localNormals[2 * last + 1]).toBeCloseTo(-1, 12);
+    for (let i = 0; i < p.count; i++) expect(Math.hypot(p.localVerts[2 * i]!, p.localVerts[2 * i + 1]!)).toBeCloseTo(1, 12);
+  });
+  it('capsule length setter keeps midpoint and direction', () => {
+    const c = new Capsule({ p1: [0, 0], p2: [0, 2], radius: 0.1 });
+    c.length = 4;
+    expect(c.p1.x).toBeCloseTo(0, 12);
+    expect(c.p1.y).toBeCloseTo(-1, 12);
+    expect(c.p2.y).toBeCloseTo(3, 12);
+  });
+});
+
 describe('containsPoint', () => {
   it('circle', () => {
     const c = place(new Circle({ radius: 1 }), 5, 5);
