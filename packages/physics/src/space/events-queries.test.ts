@@ -142,14 +142,14 @@ describe('debug draw', () => {
 
 /** A do-nothing constraint whose solve hook tries to mutate the space. */
 class MeddlingConstraint extends Constraint {
-  constructor(private readonly b: Body, private readonly act: () => void) {
+  constructor(private readonly linked: Body[], private readonly act: () => void) {
     super();
   }
   get typeName(): string {
     return 'MeddlingConstraint';
   }
   get bodies(): readonly Body[] {
-    return [this.b];
+    return this.linked;
   }
   clearCache(): void {}
   _validateForStep(): void {}
@@ -166,7 +166,7 @@ describe('mutation during a step', () => {
     const space = new Space({ gravity: [0, -10] });
     space.addBody(groundBody());
     const ball = space.addBody(new Body({ position: [0, 3], shapes: [new Circle({ radius: 0.5 })] }));
-    const c = space.addConstraint(new MeddlingConstraint(ball, () => space.addBody(new Body())));
+    const c = space.addConstraint(new MeddlingConstraint([ball], () => space.addBody(new Body())));
     expect(() => space.step(1 / 60)).toThrow(/Space.addBody cannot be changed while the space is stepping/);
     expect(space.isStepping).toBe(false);
     space.removeConstraint(c);
@@ -181,11 +181,29 @@ describe('mutation during a step', () => {
     const ball = space.addBody(new Body({ position: [0, 0.5], shapes: [new Circle({ radius: 0.5 })] }));
     stepFor(space, 2);
     expect(ball.isSleeping).toBe(true);
-    const c = space.addConstraint(new MeddlingConstraint(ball, () => {}));
+    const c = space.addConstraint(new MeddlingConstraint([ball], () => {}));
     expect(ball.isSleeping).toBe(false);
     stepFor(space, 2);
     expect(ball.isSleeping).toBe(true);
     space.removeConstraint(c);
     expect(ball.isSleeping).toBe(false);
+  });
+});
+
+describe('constraint ignore', () => {
+  it('a constraint with ignore = true stops its bodies colliding; turning it off restores collisions', () => {
+    const space = new Space({ gravity: [0, -10] });
+    space.addBody(groundBody(20, -10.5));
+    const floor = space.addBody(new Body({ type: 'static', position: [0, -0.5], shapes: [Polygon.box(4, 1)] }));
+    const box = space.addBody(new Body({ position: [0, 0.5], shapes: [Polygon.box(1, 1)] }));
+    const c = space.addConstraint(new MeddlingConstraint([box, floor], () => {}));
+    c.ignore = true;
+    stepFor(space, 0.5);
+    expect(box.y).toBeLessThan(-0.5); // fell through the floor
+    c.ignore = false;
+    box.position = [0, 3];
+    box.velocity = [0, 0];
+    stepFor(space, 2);
+    expect(box.y).toBeCloseTo(0.5, 1); // lands on the floor again
   });
 });
