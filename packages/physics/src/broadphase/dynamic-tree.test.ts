@@ -4,19 +4,9 @@
  * sorted worst-case layouts, and determinism.
  */
 import { describe, expect, it } from 'vitest';
+import { mulberry32 } from '../test-support/random';
 import { AABB_MARGIN } from '../collision/manifold';
 import { DynamicTree } from './dynamic-tree';
-
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 interface Box {
   minX: number;
