@@ -33,6 +33,22 @@ export type {
 } from './space/events';
 
 export { Constraint } from './constraint/constraint';
+export type { ConstraintOptions, BreakReason } from './constraint/constraint';
+export { Joint } from './constraint/joint';
+export { PivotJoint } from './constraint/joints/pivot-joint';
+export type { PivotJointOptions } from './constraint/joints/pivot-joint';
+export { WeldJoint } from './constraint/joints/weld-joint';
+export type { WeldJointOptions } from './constraint/joints/weld-joint';
+export { AngleJoint } from './constraint/joints/angle-joint';
+export type { AngleJointOptions } from './constraint/joints/angle-joint';
+export { DistanceJoint } from './constraint/joints/distance-joint';
+export type { DistanceJointOptions } from './constraint/joints/distance-joint';
+export { LineJoint } from './constraint/joints/line-joint';
+export type { LineJointOptions } from './constraint/joints/line-joint';
+export { MotorJoint } from './constraint/joints/motor-joint';
+export type { MotorJointOptions } from './constraint/joints/motor-joint';
+export { PulleyJoint } from './constraint/joints/pulley-joint';
+export type { PulleyJointOptions } from './constraint/joints/pulley-joint';
 
 export { DebugColors } from './debug/debug-draw';
 export type { DebugDraw, DebugDrawOptions } from './debug/debug-draw';

@@ -1,26 +1,57 @@
 /**
- * Constraint base: the lifecycle every joint and user constraint shares (space membership,
- * bodies, `active`, `ignore`, waking) and the solver contract the space calls each step.
+ * Constraint base: what every joint and user constraint shares.
  *
- * Solver contract, per step (see packages/physics/README.md for the full step order):
- *   prepare(ctx)           once, after awake bodies are gathered into ctx.bodies
+ * - Nape's properties and defaults: active, stiff, frequency (10 Hz), damping (1), maxForce,
+ *   maxError, breakUnderForce, breakUnderError, removeOnBreak, ignore, userData.
+ * - The single wake path: every setter calls `invalidate()`, except that frequency/damping do
+ *   not wake a stiff constraint and removeOnBreak wakes nothing (as in Nape).
+ * - Read-outs: `impulse()` (the impulse applied over the last step, one entry per row) and
+ *   `bodyImpulse(body)`.
+ *
+ * How a constraint is solved inside the soft step (see packages/physics/README.md):
+ *   prepare(ctx)            once per step
  *   per substep:
- *     warmStart(ctx)       apply the accumulated impulse
- *     solve(ctx, true)     biased pass: removes velocity error and corrects position error
- *     relax(ctx) ≡ solve(ctx, false)   unbiased pass
- *   finish(ctx)            once, after the substeps (breaking tests, store impulses)
+ *     warmStart(ctx)        re-apply the accumulated (per-substep) impulse
+ *     solve(ctx, true)      biased pass: velocity error + position error through a soft bias
+ *     solve(ctx, false)     relax pass: velocity error only (springs still act)
+ *   finish(ctx)             once: records the step impulse, returns a break reason or null
+ * "Stiff" rows are rigid in both passes; their position drift is removed only in the biased
+ * pass, with the space's joint softness. "Soft" rows are springs with the constraint's own
+ * frequency and damping, applied in both passes (Catto's soft constraint: identical to Nape's
+ * soft_gamma parameters, see makeSoft).
  */
 import type { Body } from '../body/body';
+import { makeSoft, type Softness } from '../contact/contact-solver';
 import type { DebugDraw } from '../debug/debug-draw';
+import type { Vec3 } from '../math/vec2';
 import type { StepContext } from '../space/step-context';
-import { checkBoolean } from '../util/validate';
+import { checkBoolean, checkNonNegative, checkNonNegativeOrInfinity, checkPositive, fail } from '../util/validate';
 
 /** What a constraint needs from its space; implemented by Space. */
 export interface ConstraintSpaceLink {
   _assertUnlocked(what: string): void;
   _invalidateConstraint(c: Constraint): void;
   _constraintIgnoreChanged(c: Constraint): void;
+  _constraintBodiesChanging(c: Constraint): void;
+  _constraintBodiesChanged(c: Constraint): void;
 }
+
+/** The options every constraint accepts; keys equal property names (they become JSX props). */
+export interface ConstraintOptions {
+  active?: boolean;
+  stiff?: boolean;
+  frequency?: number;
+  damping?: number;
+  maxForce?: number;
+  maxError?: number;
+  breakUnderForce?: boolean;
+  breakUnderError?: boolean;
+  removeOnBreak?: boolean;
+  ignore?: boolean;
+  userData?: unknown;
+}
+
+export type BreakReason = 'force' | 'error';
 
 let nextConstraintId = 1;
 
@@ -29,17 +60,64 @@ export abstract class Constraint {
   /** @internal */ _space: ConstraintSpaceLink | null = null;
   /** @internal */ _active = true;
   /** @internal */ _ignore = false;
+  /** @internal */ _stiff = true;
+  /** @internal */ _frequency = 10;
+  /** @internal */ _damping = 1;
+  /** @internal */ _maxForce = Infinity;
+  /** @internal */ _maxError = Infinity;
+  /** @internal */ _breakUnderForce = false;
+  /** @internal */ _breakUnderError = false;
+  /** @internal */ _removeOnBreak = true;
   userData: unknown = undefined;
+  /** @internal Softness of the constraint's own spring for the current substep length. */
+  protected readonly _soft: Softness = { biasRate: 0, massScale: 1, impulseScale: 0 };
+  /** @internal Substep length of the previous step, to rescale warm starting when dt changes. */
+  protected _lastH = 0;
 
   /** Name used in error messages, e.g. "PivotJoint". */
   abstract get typeName(): string;
 
-  /** The distinct bodies this constraint links (nulls excluded), in a stable order. */
+  /** The number of rows (Nape's "dimension"). */
+  abstract get dimension(): number;
+
+  /** The distinct non-null bodies this constraint links, in a stable order. */
   abstract get bodies(): readonly Body[];
+
+  /** Describes this constraint in error messages: "PivotJoint#3". */
+  get label(): string {
+    return `${this.typeName}#${this.id}`;
+  }
 
   get space(): unknown {
     return this._space;
   }
+
+  /** Apply the base options (validated first by the caller's `validateBaseOptions`). */
+  protected applyBaseOptions(o: ConstraintOptions): void {
+    const v = this.validateBaseOptions(o);
+    Object.assign(this, v);
+    this.userData = o.userData;
+  }
+
+  /** Validate the base options without applying them (so joints validate everything first). */
+  protected validateBaseOptions(o: ConstraintOptions): Partial<Record<string, unknown>> {
+    if (o === null || typeof o !== 'object') fail(this.typeName, 'options', o, 'must be an object');
+    const n = this.typeName;
+    const out: Record<string, unknown> = {};
+    if (o.active !== undefined) out._active = checkBoolean(n, 'active', o.active);
+    if (o.stiff !== undefined) out._stiff = checkBoolean(n, 'stiff', o.stiff);
+    if (o.frequency !== undefined) out._frequency = checkPositive(n, 'frequency', o.frequency);
+    if (o.damping !== undefined) out._damping = checkNonNegative(n, 'damping', o.damping);
+    if (o.maxForce !== undefined) out._maxForce = checkNonNegativeOrInfinity(n, 'maxForce', o.maxForce);
+    if (o.maxError !== undefined) out._maxError = checkNonNegativeOrInfinity(n, 'maxError', o.maxError);
+    if (o.breakUnderForce !== undefined) out._breakUnderForce = checkBoolean(n, 'breakUnderForce', o.breakUnderForce);
+    if (o.breakUnderError !== undefined) out._breakUnderError = checkBoolean(n, 'breakUnderError', o.breakUnderError);
+    if (o.removeOnBreak !== undefined) out._removeOnBreak = checkBoolean(n, 'removeOnBreak', o.removeOnBreak);
+    if (o.ignore !== undefined) out._ignore = checkBoolean(n, 'ignore', o.ignore);
+    return out;
+  }
+
+  // ------------------------------------------------------------------ properties
 
   get active(): boolean {
     return this._active;
@@ -55,6 +133,74 @@ export abstract class Constraint {
     this.invalidate();
   }
 
+  get stiff(): boolean {
+    return this._stiff;
+  }
+  set stiff(v: boolean) {
+    this._stiff = checkBoolean(this.typeName, 'stiff', v);
+    this.invalidate();
+  }
+
+  /** Spring frequency (Hz) of a soft constraint. Does not wake a stiff constraint. */
+  get frequency(): number {
+    return this._frequency;
+  }
+  set frequency(v: number) {
+    this._frequency = checkPositive(this.typeName, 'frequency', v);
+    if (!this._stiff) this.invalidate();
+  }
+
+  /** Damping ratio of a soft constraint (1 = critical). Does not wake a stiff constraint. */
+  get damping(): number {
+    return this._damping;
+  }
+  set damping(v: number) {
+    this._damping = checkNonNegative(this.typeName, 'damping', v);
+    if (!this._stiff) this.invalidate();
+  }
+
+  /** Largest force (N or N·m) a soft constraint may apply; with breakUnderForce, the break threshold. */
+  get maxForce(): number {
+    return this._maxForce;
+  }
+  set maxForce(v: number) {
+    this._maxForce = checkNonNegativeOrInfinity(this.typeName, 'maxForce', v);
+    this.invalidate();
+  }
+
+  /** Largest error a soft constraint corrects at once; with breakUnderError, the break threshold. */
+  get maxError(): number {
+    return this._maxError;
+  }
+  set maxError(v: number) {
+    this._maxError = checkNonNegativeOrInfinity(this.typeName, 'maxError', v);
+    this.invalidate();
+  }
+
+  get breakUnderForce(): boolean {
+    return this._breakUnderForce;
+  }
+  set breakUnderForce(v: boolean) {
+    this._breakUnderForce = checkBoolean(this.typeName, 'breakUnderForce', v);
+    this.invalidate();
+  }
+
+  get breakUnderError(): boolean {
+    return this._breakUnderError;
+  }
+  set breakUnderError(v: boolean) {
+    this._breakUnderError = checkBoolean(this.typeName, 'breakUnderError', v);
+    this.invalidate();
+  }
+
+  /** On breaking: true removes the constraint from its space, false only deactivates it. Wakes nothing. */
+  get removeOnBreak(): boolean {
+    return this._removeOnBreak;
+  }
+  set removeOnBreak(v: boolean) {
+    this._removeOnBreak = checkBoolean(this.typeName, 'removeOnBreak', v);
+  }
+
   /** When true, the constraint's bodies do not collide with each other. */
   get ignore(): boolean {
     return this._ignore;
@@ -68,6 +214,36 @@ export abstract class Constraint {
     this.invalidate();
   }
 
+  /** True when every dynamic body of the constraint is asleep (false when not in a space). */
+  get isSleeping(): boolean {
+    if (!this._space || !this._active) return false;
+    let any = false;
+    for (const b of this.bodies) {
+      if (b._type !== 'dynamic') continue;
+      if (!b._sleeping) return false;
+      any = true;
+    }
+    return any;
+  }
+
+  // ------------------------------------------------------------------ read-outs
+
+  /** The impulse applied over the last step, one entry per row (N·s, or N·m·s for angular rows). */
+  impulse(): number[] {
+    return Array.from(this._stepImpulse());
+  }
+
+  /** The impulse the constraint applied to `body` over the last step: x, y linear and z angular. */
+  bodyImpulse(body: Body): Vec3 {
+    if (!this.bodies.includes(body)) fail(this.typeName, 'bodyImpulse(body)', body ? `Body#${body.id}` : body, 'must be one of the constraint\'s bodies');
+    const out: Vec3 = { x: 0, y: 0, z: 0 };
+    if (!this._active) return out;
+    this._bodyImpulse(body, out);
+    return out;
+  }
+
+  // ------------------------------------------------------------------ lifecycle
+
   /** Wake this constraint's bodies (and so their islands). The single wake path. */
   invalidate(): void {
     this._space?._invalidateConstraint(this);
@@ -76,18 +252,63 @@ export abstract class Constraint {
   /** Forget warm-start state (accumulated impulses). */
   abstract clearCache(): void;
 
-  /** @internal Checked when the space steps; throws a clear error if the constraint cannot be solved. */
-  abstract _validateForStep(): void;
-  /** @internal */
+  /** @internal The last step's impulse, one entry per row. */
+  protected abstract _stepImpulse(): Float64Array;
+  /** @internal Fill `out` with the last step's Jᵀλ for `body`. */
+  protected abstract _bodyImpulse(body: Body, out: Vec3): void;
+
+  /**
+   * @internal Checked before every step: every body must be set and in this space, else a
+   * clear error names the constraint. (Chosen over silently ignoring the constraint.)
+   */
+  _validateForStep(space: unknown): void {
+    for (const [name, b] of this._bodySlots()) {
+      if (b === null || b === undefined) {
+        throw new Error(`${this.label}.${name} is not set: set it before stepping, or deactivate the constraint (active = false)`);
+      }
+      if (b._space !== space) {
+        throw new Error(`${this.label}.${name} (Body#${b.id}) is ${b._space ? 'in another space' : 'not in the space'}: add the body to the constraint's space first`);
+      }
+    }
+    this._validateParameters();
+  }
+
+  /** @internal Body slots by property name, nulls included (for validation messages). */
+  abstract _bodySlots(): [string, Body | null][];
+
+  /** @internal Extra per-step checks (UserConstraint.validate). */
+  protected _validateParameters(): void {}
+
+  /** @internal Called once at the start of a step. */
   abstract _prepare(ctx: StepContext): void;
   /** @internal */
   abstract _warmStart(ctx: StepContext): void;
   /** @internal */
   abstract _solve(ctx: StepContext, useBias: boolean): void;
-  /** @internal */
-  abstract _finish(ctx: StepContext): void;
+  /** @internal Called once after the substeps; returns why the constraint broke, or null. */
+  abstract _finish(ctx: StepContext): BreakReason | null;
+  /** @internal The break hook (UserConstraint.broken). */
+  _broken(): void {}
+
   /** @internal Describe the constraint to a debug sink. Joints override it. */
   _debugDraw(sink: DebugDraw): void {
     void sink;
+  }
+
+  /** @internal Refresh this step's spring softness and rescale warm starting if dt changed. */
+  protected _beginStep(ctx: StepContext): number {
+    makeSoft(this._frequency, this._damping, ctx.h, this._soft);
+    const ratio = this._lastH > 0 ? ctx.h / this._lastH : 1;
+    this._lastH = ctx.h;
+    return ratio;
+  }
+
+  /** @internal Change a body slot safely: validates, unlinks, assigns, relinks, wakes. */
+  protected _swapBody(assign: () => void): void {
+    this._space?._assertUnlocked(`${this.typeName} body`);
+    this._space?._constraintBodiesChanging(this);
+    assign();
+    this.clearCache();
+    this._space?._constraintBodiesChanged(this);
   }
 }

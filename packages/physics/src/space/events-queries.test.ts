@@ -148,17 +148,28 @@ class MeddlingConstraint extends Constraint {
   get typeName(): string {
     return 'MeddlingConstraint';
   }
+  get dimension(): number {
+    return 0;
+  }
   get bodies(): readonly Body[] {
     return this.linked;
   }
+  _bodySlots(): [string, Body | null][] {
+    return this.linked.map((b, i) => [`body${i + 1}`, b]);
+  }
+  protected _stepImpulse(): Float64Array {
+    return new Float64Array(0);
+  }
+  protected _bodyImpulse(): void {}
   clearCache(): void {}
-  _validateForStep(): void {}
   _prepare(): void {}
   _warmStart(): void {}
   _solve(): void {
     this.act();
   }
-  _finish(): void {}
+  _finish(): null {
+    return null;
+  }
 }
 
 describe('mutation during a step', () => {

@@ -34,6 +34,8 @@ export class SolverBodies {
   /** World centre of mass at the start of the step. */
   cx = new Float64Array(0);
   cy = new Float64Array(0);
+  /** Angle at the start of the step. */
+  a0 = new Float64Array(0);
   readonly bodies: (Body | null)[] = [null];
 
   constructor() {
@@ -80,6 +82,7 @@ export class SolverBodies {
     this.dynamic = grow(this.dynamic);
     this.cx = grow(this.cx);
     this.cy = grow(this.cy);
+    this.a0 = grow(this.a0);
     this.capacity = cap;
   }
 
@@ -110,6 +113,7 @@ export class SolverBodies {
     this.angularDamp[i] = b._angularDrag;
     this.cx[i] = b._x + b._c * b._lcx - b._s * b._lcy;
     this.cy[i] = b._y + b._s * b._lcx + b._c * b._lcy;
+    this.a0[i] = b._angle;
     b._solverIndex = i;
     return i;
   }

@@ -1,0 +1,442 @@
+/**
+ * Joint: the shared solver for the built-in joints. A joint only describes its rows: for each
+ * row, its kind, its value (C) and its Jacobian J over the joint's body slots (linear x, y and
+ * angular entries per slot). Everything else is derived here, once, for every joint:
+ *
+ *   V   = J v                                   (velocity error of each row)
+ *   K   = J M⁻¹ Jᵀ, with K_ab = Σ_s Σ_t [body_s = body_t] (m_s (J_a,s · J_b,t)_lin + i_s J_a,s,ang J_b,t,ang)
+ *         (the bracket adds the cross terms when two slots share a body, as in the pulley)
+ *   Jᵀλ : v_s += m_s Σ_r J_r,s,lin λ_r,  ω_s += i_s Σ_r J_r,s,ang λ_r
+ *
+ * Row kinds:
+ *  - equality: C = 0, solved as one block (Pivot 2×2, Weld 3×3, Line 2×2 when min = max);
+ *  - limit: lo ≤ value ≤ hi, each side a one-sided speculative row (Box2D v3 style): while the
+ *    side is not reached the bias lets the gap close in one substep and no further, so the joint
+ *    is slack between its limits and never overshoots them;
+ *  - motor: V = target, impulse clamped to ±maxForce·h (Nape's MotorJoint always clamps);
+ *  - slack: skipped (a degenerate geometry, e.g. a distance joint at zero length).
+ *
+ * Stiff: rigid in both passes, position error corrected by the space's joint softness in the
+ * biased pass. Soft: spring with the joint's frequency/damping in both passes, error clamped to
+ * maxError, accumulated impulse clamped to maxForce·h.
+ */
+import type { Body } from '../body/body';
+import type { DebugDraw } from '../debug/debug-draw';
+import { DebugColors } from '../debug/debug-draw';
+import type { Vec3 } from '../math/vec2';
+import type { StepContext } from '../space/step-context';
+import { fail } from '../util/validate';
+import { AnchorSlot } from './anchor-slot';
+import { Constraint, type BreakReason } from './constraint';
+import { solveSymmetric } from './dense';
+
+export const ROW_EQUALITY = 0;
+export const ROW_LIMIT = 1;
+export const ROW_MOTOR = 2;
+export const ROW_SLACK = 3;
+
+const MAX_ROWS = 3;
+
+/** Snapshot of a joint's rows at the current geometry, for tests and debugging. */
+export interface JointRowsSnapshot {
+  kinds: number[];
+  /** Equality rows: the error C; limit rows: the value; motor rows: the target velocity. */
+  values: number[];
+  /** J[r][s] = [jx, jy, jω] for row r and body slot s. */
+  J: number[][][];
+  /** V = J v for each row. */
+  V: number[];
+  /** K = J M⁻¹ Jᵀ (all rows). */
+  K: number[][];
+}
+
+export abstract class Joint extends Constraint {
+  /** @internal */ readonly _slots: AnchorSlot[];
+  private readonly _slotNames: string[];
+  private _bodiesCache: Body[] = [];
+
+  // rows, written by computeRows()
+  protected readonly rowKind = new Uint8Array(MAX_ROWS);
+  protected readonly rowC = new Float64Array(MAX_ROWS);
+  protected readonly rowLo = new Float64Array(MAX_ROWS);
+  protected readonly rowHi = new Float64Array(MAX_ROWS);
+  /** J[(r * S + s) * 3 + {0,1,2}] */
+  protected readonly J: Float64Array;
+
+  // accumulated impulses per row (per substep), and the step totals
+  private readonly acc = new Float64Array(MAX_ROWS);
+  private readonly accLo = new Float64Array(MAX_ROWS);
+  private readonly accHi = new Float64Array(MAX_ROWS);
+  private readonly stepImp = new Float64Array(MAX_ROWS);
+  // scratch
+  private readonly K = new Float64Array(MAX_ROWS * MAX_ROWS);
+  private readonly rhs = new Float64Array(MAX_ROWS);
+  private readonly lam = new Float64Array(MAX_ROWS);
+  private readonly eqRows = new Int32Array(MAX_ROWS);
+
+  protected constructor(slotNames: string[]) {
+    super();
+    this._slotNames = slotNames;
+    this._slots = slotNames.map(() => new AnchorSlot());
+    this.J = new Float64Array(MAX_ROWS * slotNames.length * 3);
+  }
+
+  /** Fill rowKind/rowC/rowLo/rowHi/J for the slots' current geometry (slots are updated). */
+  protected abstract computeRows(): void;
+
+  // ------------------------------------------------------------------ bodies
+
+  get bodies(): readonly Body[] {
+    return this._bodiesCache;
+  }
+
+  /** @internal */
+  _bodySlots(): [string, Body | null][] {
+    return this._slots.map((s, i) => [this._slotNames[i]!, s.body]);
+  }
+
+  protected getBody(slot: number): Body | null {
+    return this._slots[slot]!.body;
+  }
+
+  /** Validate a body value for a slot (Body or null). */
+  protected checkBody(name: string, b: unknown): Body | null {
+    if (b === null || b === undefined) return null;
+    if (typeof b !== 'object' || !('_shapes' in (b as object)) || typeof (b as Body).applyImpulse !== 'function') {
+      fail(this.typeName, name, b, 'must be a Body or null');
+    }
+    return b as Body;
+  }
+
+  /** Assign bodies to slots, keeping the space's links and wake state right. */
+  protected assignBodies(assign: Array<[number, Body | null]>): void {
+    this._swapBody(() => {
+      for (const [slot, b] of assign) this._slots[slot]!.body = b;
+      this._rebuildBodies();
+    });
+  }
+
+  private _rebuildBodies(): void {
+    const out: Body[] = [];
+    for (const s of this._slots) if (s.body && !out.includes(s.body)) out.push(s.body);
+    this._bodiesCache = out;
+  }
+
+  /** Anchor setters share this: validate, assign, wake. */
+  protected setAnchor(slot: number, x: number, y: number): void {
+    const s = this._slots[slot]!;
+    s.ax = x;
+    s.ay = y;
+    this.invalidate();
+  }
+
+  // ------------------------------------------------------------------ read-outs
+
+  clearCache(): void {
+    this.acc.fill(0);
+    this.accLo.fill(0);
+    this.accHi.fill(0);
+    this.stepImp.fill(0);
+    for (const s of this._slots) s.ix = s.iy = s.iz = 0;
+    this._lastH = 0;
+  }
+
+  protected _stepImpulse(): Float64Array {
+    return this.stepImp.subarray(0, this.dimension);
+  }
+
+  protected _bodyImpulse(body: Body, out: Vec3): void {
+    for (const s of this._slots) {
+      if (s.body !== body) continue;
+      out.x += s.ix;
+      out.y += s.iy;
+      out.z += s.iz;
+    }
+  }
+
+  // ------------------------------------------------------------------ solver
+
+  /** @internal */
+  _prepare(ctx: StepContext): void {
+    const ratio = this._beginStep(ctx);
+    for (const s of this._slots) s.prepare(ctx.bodies);
+    for (let r = 0; r < MAX_ROWS; r++) {
+      this.acc[r] = this.acc[r]! * ratio;
+      this.accLo[r] = this.accLo[r]! * ratio;
+      this.accHi[r] = this.accHi[r]! * ratio;
+      this.stepImp[r] = 0;
+    }
+  }
+
+  private refresh(ctx: StepContext): void {
+    const sb = ctx.bodies;
+    for (const s of this._slots) s.update(sb);
+    this.computeRows();
+  }
+
+  /** @internal */
+  _warmStart(ctx: StepContext): void {
+    this.refresh(ctx);
+    const lam = this.lam;
+    for (let r = 0; r < this.dimension; r++) lam[r] = this.rowKind[r] === ROW_SLACK ? 0 : this.acc[r]! + this.accLo[r]! - this.accHi[r]!;
+    this.apply(ctx, lam);
+  }
+
+  /** @internal */
+  _solve(ctx: StepContext, useBias: boolean): void {
+    this.refresh(ctx);
+    const dim = this.dimension;
+    const soft = !this._stiff;
+    const h = ctx.h;
+    const maxImpulse = this._maxForce * h;
+    const lam = this.lam;
+
+    // --- equality block
+    let m = 0;
+    for (let r = 0; r < dim; r++) if (this.rowKind[r] === ROW_EQUALITY) this.eqRows[m++] = r;
+    if (m > 0) {
+      let biasRate = 0;
+      let massScale = 1;
+      let impulseScale = 0;
+      let errScale = 1;
+      if (soft) {
+        ({ biasRate, massScale, impulseScale } = this._soft);
+        // Clamp the error used for the spring bias to maxError (Nape).
+        if (this._maxError !== Infinity) {
+          let e2 = 0;
+          for (let a = 0; a < m; a++) e2 += this.rowC[this.eqRows[a]!]! ** 2;
+          const e = Math.sqrt(e2);
+          if (e > this._maxError) errScale = this._maxError / e;
+        }
+      } else if (useBias) {
+        ({ biasRate, massScale, impulseScale } = ctx.jointSoftness);
+      }
+      const K = this.K;
+      const rhs = this.rhs;
+      for (let a = 0; a < m; a++) {
+        const ra = this.eqRows[a]!;
+        for (let b = a; b < m; b++) {
+          const v = this.kEntry(ra, this.eqRows[b]!);
+          K[a * m + b] = v;
+          K[b * m + a] = v;
+        }
+        rhs[a] = -(this.rowVelocity(ctx, ra) + biasRate * errScale * this.rowC[ra]!);
+      }
+      solveSymmetric(K, rhs, m);
+      lam.fill(0);
+      let n2 = 0;
+      for (let a = 0; a < m; a++) {
+        const r = this.eqRows[a]!;
+        const next = this.acc[r]! + massScale * rhs[a]! - impulseScale * this.acc[r]!;
+        lam[r] = next;
+        n2 += next * next;
+      }
+      // Soft rows cannot exceed maxForce (a vector clamp over the block).
+      const clamp = soft && n2 > maxImpulse * maxImpulse ? maxImpulse / Math.sqrt(n2) : 1;
+      for (let a = 0; a < m; a++) {
+        const r = this.eqRows[a]!;
+        const next = lam[r]! * clamp;
+        lam[r] = next - this.acc[r]!;
+        this.acc[r] = next;
+      }
+      this.apply(ctx, lam);
+    }
+
+    // --- motor and limit rows, one at a time (Gauss-Seidel after the block)
+    for (let r = 0; r < dim; r++) {
+      const kind = this.rowKind[r];
+      if (kind === ROW_MOTOR) {
+        const k = this.kEntry(r, r);
+        if (k <= 0) continue;
+        const old = this.acc[r]!;
+        let next = old - (this.rowVelocity(ctx, r) - this.rowC[r]!) / k;
+        next = next < -maxImpulse ? -maxImpulse : next > maxImpulse ? maxImpulse : next;
+        this.applyRow(ctx, r, next - old);
+        this.acc[r] = next;
+      } else if (kind === ROW_LIMIT) {
+        const value = this.rowC[r]!;
+        if (this.rowLo[r]! > -Infinity) {
+          const next = this.solveSide(ctx, r, value - this.rowLo[r]!, 1, this.accLo[r]!, useBias);
+          this.accLo[r] = next;
+        }
+        if (this.rowHi[r]! < Infinity) {
+          const next = this.solveSide(ctx, r, this.rowHi[r]! - value, -1, this.accHi[r]!, useBias);
+          this.accHi[r] = next;
+        }
+      }
+    }
+
+    // The relax pass ends a substep: the accumulated impulse was applied over that substep.
+    if (!useBias) {
+      for (let r = 0; r < dim; r++) this.stepImp[r] = this.stepImp[r]! + this.acc[r]! + this.accLo[r]! - this.accHi[r]!;
+    }
+  }
+
+  /**
+   * One side of a limit: C ≥ 0 must hold, with C = value − lo (sign +1) or hi − value (sign −1).
+   * Returns the new accumulated (non-negative) impulse.
+   */
+  private solveSide(ctx: StepContext, r: number, C: number, sign: number, accOld: number, useBias: boolean): number {
+    const k = this.kEntry(r, r);
+    if (k <= 0) return accOld;
+    const cdot = sign * this.rowVelocity(ctx, r);
+    let bias = 0;
+    let massScale = 1;
+    let impulseScale = 0;
+    if (C > 0) {
+      bias = C * ctx.invH; // not reached: may close the gap, no more
+    } else if (!this._stiff) {
+      const s = this._soft;
+      bias = s.biasRate * Math.max(C, -this._maxError);
+      massScale = s.massScale;
+      impulseScale = s.impulseScale;
+    } else if (useBias) {
+      const s = ctx.jointSoftness;
+      bias = s.biasRate * C;
+      massScale = s.massScale;
+      impulseScale = s.impulseScale;
+    }
+    let next = Math.max(accOld - (massScale * (cdot + bias)) / k - impulseScale * accOld, 0);
+    if (!this._stiff) next = Math.min(next, this._maxForce * ctx.h);
+    this.applyRow(ctx, r, sign * (next - accOld));
+    return next;
+  }
+
+  /** K_ab = Σ over slot pairs on the same body of m (J_a·J_b)_lin + i J_a,ang J_b,ang. */
+  private kEntry(a: number, b: number): number {
+    const S = this._slots.length;
+    const J = this.J;
+    let sum = 0;
+    for (let s = 0; s < S; s++) {
+      const ss = this._slots[s]!;
+      if (ss.m === 0 && ss.i === 0) continue;
+      const ia = (a * S + s) * 3;
+      for (let t = 0; t < S; t++) {
+        if (this._slots[t]!.k !== ss.k) continue;
+        const ib = (b * S + t) * 3;
+        sum += ss.m * (J[ia]! * J[ib]! + J[ia + 1]! * J[ib + 1]!) + ss.i * J[ia + 2]! * J[ib + 2]!;
+      }
+    }
+    return sum;
+  }
+
+  private rowVelocity(ctx: StepContext, r: number): number {
+    const { vx, vy, w } = ctx.bodies;
+    const S = this._slots.length;
+    const J = this.J;
+    let v = 0;
+    for (let s = 0; s < S; s++) {
+      const k = this._slots[s]!.k;
+      const i = (r * S + s) * 3;
+      v += J[i]! * vx[k]! + J[i + 1]! * vy[k]! + J[i + 2]! * w[k]!;
+    }
+    return v;
+  }
+
+  /** Apply Jᵀλ for a full row vector λ. */
+  private apply(ctx: StepContext, lam: Float64Array): void {
+    const dim = this.dimension;
+    for (let r = 0; r < dim; r++) if (lam[r] !== 0) this.applyRow(ctx, r, lam[r]!);
+  }
+
+  private applyRow(ctx: StepContext, r: number, lambda: number): void {
+    if (lambda === 0) return;
+    const { vx, vy, w } = ctx.bodies;
+    const S = this._slots.length;
+    const J = this.J;
+    for (let s = 0; s < S; s++) {
+      const slot = this._slots[s]!;
+      const i = (r * S + s) * 3;
+      const px = J[i]! * lambda;
+      const py = J[i + 1]! * lambda;
+      const pz = J[i + 2]! * lambda;
+      slot.ix += px;
+      slot.iy += py;
+      slot.iz += pz;
+      const k = slot.k;
+      vx[k] = vx[k]! + slot.m * px;
+      vy[k] = vy[k]! + slot.m * py;
+      w[k] = w[k]! + slot.i * pz;
+    }
+  }
+
+  /** @internal */
+  _finish(ctx: StepContext): BreakReason | null {
+    const dim = this.dimension;
+    if (this._breakUnderForce) {
+      let n2 = 0;
+      for (let r = 0; r < dim; r++) n2 += (this.acc[r]! + this.accLo[r]! - this.accHi[r]!) ** 2;
+      const limit = this._maxForce * ctx.h;
+      if (n2 > limit * limit) return 'force';
+    }
+    if (this._breakUnderError) {
+      this.refresh(ctx);
+      if (this.errorMagnitude() > this._maxError) return 'error';
+    }
+    return null;
+  }
+
+  /** |C| over the rows at the current geometry: equality errors and limit violations. */
+  protected errorMagnitude(): number {
+    let e2 = 0;
+    for (let r = 0; r < this.dimension; r++) {
+      const kind = this.rowKind[r];
+      const v = this.rowC[r]!;
+      if (kind === ROW_EQUALITY) e2 += v * v;
+      else if (kind === ROW_LIMIT) {
+        if (v < this.rowLo[r]!) e2 += (this.rowLo[r]! - v) ** 2;
+        else if (v > this.rowHi[r]!) e2 += (v - this.rowHi[r]!) ** 2;
+      }
+    }
+    return Math.sqrt(e2);
+  }
+
+  // ------------------------------------------------------------------ inspection (tests)
+
+  /**
+   * @internal The joint's rows at the bodies' current state, outside of any step: C, J, V, K.
+   * Used by the property tests that check every derivation against finite differences.
+   */
+  _inspect(ctx: StepContext): JointRowsSnapshot {
+    for (const s of this._slots) s.prepare(ctx.bodies);
+    this.refresh(ctx);
+    const dim = this.dimension;
+    const S = this._slots.length;
+    const snap: JointRowsSnapshot = { kinds: [], values: [], J: [], V: [], K: [] };
+    for (let r = 0; r < dim; r++) {
+      snap.kinds.push(this.rowKind[r]!);
+      snap.values.push(this.rowC[r]!);
+      const row: number[][] = [];
+      for (let s = 0; s < S; s++) row.push(Array.from(this.J.subarray((r * S + s) * 3, (r * S + s) * 3 + 3)));
+      snap.J.push(row);
+      snap.V.push(this.rowVelocity(ctx, r));
+      const kr: number[] = [];
+      for (let c = 0; c < dim; c++) kr.push(this.kEntry(r, c));
+      snap.K.push(kr);
+    }
+    return snap;
+  }
+
+  /** @internal Apply Jᵀλ at the current geometry (tests). */
+  _applyForTest(ctx: StepContext, lambda: readonly number[]): void {
+    for (let r = 0; r < lambda.length; r++) this.applyRow(ctx, r, lambda[r]!);
+  }
+
+  // ------------------------------------------------------------------ debug
+
+  override _debugDraw(sink: DebugDraw): void {
+    const n = this._slots.length;
+    for (let i = 0; i < n; i += 2) {
+      const a = this._slots[i]!;
+      const b = this._slots[i + 1];
+      if (!a.body) continue;
+      const pa = a.body.localPointToWorld([a.ax, a.ay]);
+      sink.drawPoint(pa.x, pa.y, 0.08, DebugColors.constraint);
+      if (b?.body) {
+        const pb = b.body.localPointToWorld([b.ax, b.ay]);
+        sink.drawPoint(pb.x, pb.y, 0.08, DebugColors.constraint);
+        sink.drawSegment(pa.x, pa.y, pb.x, pb.y, DebugColors.constraint);
+      }
+    }
+  }
+}

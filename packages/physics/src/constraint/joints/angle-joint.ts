@@ -1,0 +1,91 @@
+/**
+ * AngleJoint: jointMin ≤ ratio·θ2 − θ1 ≤ jointMax.
+ *
+ *   C   = ratio θ2 − θ1 (− jointMin when jointMin = jointMax: a bilateral row)
+ *   V   = ratio ω2 − ω1
+ *   J   = [ 0 0 −1   0 0 ratio ]
+ *   K   = i1 + ratio² i2
+ *   Jᵀλ : ω1 −= i1 λ,  ω2 += i2 ratio λ
+ * With jointMin < jointMax each limit is a one-sided row and the joint is slack in between.
+ */
+import type { Body } from '../../body/body';
+import { checkFinite } from '../../util/validate';
+import type { AnchorSlot } from '../anchor-slot';
+import { ROW_EQUALITY, ROW_LIMIT } from '../joint';
+import { checkLimits, TwoBodyJoint, type TwoBodyOptions } from './two-body-joint';
+
+export interface AngleJointOptions extends TwoBodyOptions {
+  jointMin?: number;
+  jointMax?: number;
+  /** Default 1. */
+  ratio?: number;
+}
+
+export class AngleJoint extends TwoBodyJoint {
+  private _min = 0;
+  private _max = 0;
+  private _ratio = 1;
+
+  constructor(options: AngleJointOptions = {}) {
+    super();
+    this.init(options, () => {
+      const [lo, hi] = checkLimits('AngleJoint', options.jointMin ?? 0, options.jointMax ?? 0, true);
+      const ratio = options.ratio !== undefined ? checkFinite('AngleJoint', 'ratio', options.ratio) : 1;
+      return () => {
+        this._min = lo;
+        this._max = hi;
+        this._ratio = ratio;
+      };
+    });
+  }
+  get typeName(): string {
+    return 'AngleJoint';
+  }
+  get dimension(): number {
+    return 1;
+  }
+  get jointMin(): number {
+    return this._min;
+  }
+  set jointMin(v: number) {
+    [this._min] = checkLimits('AngleJoint', v, this._max, true);
+    this.invalidate();
+  }
+  get jointMax(): number {
+    return this._max;
+  }
+  set jointMax(v: number) {
+    [, this._max] = checkLimits('AngleJoint', this._min, v, true);
+    this.invalidate();
+  }
+  get ratio(): number {
+    return this._ratio;
+  }
+  set ratio(v: number) {
+    this._ratio = checkFinite('AngleJoint', 'ratio', v);
+    this.invalidate();
+  }
+  /** True when the joint is between its limits (no impulse applied last step). */
+  isSlack(): boolean {
+    return this.impulse()[0] === 0;
+  }
+
+  protected computeRows(): void {
+    const a = this._slots[0] as AnchorSlot;
+    const b = this._slots[1] as AnchorSlot;
+    const value = this._ratio * b.angle - a.angle;
+    if (this._min === this._max) {
+      this.rowKind[0] = ROW_EQUALITY;
+      this.rowC[0] = value - this._min;
+    } else {
+      this.rowKind[0] = ROW_LIMIT;
+      this.rowC[0] = value;
+      this.rowLo[0] = this._min;
+      this.rowHi[0] = this._max;
+    }
+    const J = this.J;
+    J[0] = 0; J[1] = 0; J[2] = -1;
+    J[3] = 0; J[4] = 0; J[5] = this._ratio;
+  }
+}
+export type { Body };

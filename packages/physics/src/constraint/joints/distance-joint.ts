@@ -1,0 +1,90 @@
+/**
+ * DistanceJoint: jointMin ≤ |p2 − p1| ≤ jointMax.
+ *
+ * With d = p2 − p1, L = |d| and n = d / L:
+ *   C   = L (− jointMin when jointMin = jointMax)
+ *   V   = dL/dt = n · (v2 + ω2 × r2 − v1 − ω1 × r1)       (since dL/dt = d·ḋ / L)
+ *   J   = [ −n   −(r1 × n)   n   r2 × n ]                 (ω × r · n = ω (r × n))
+ *   K   = m1 + m2 + i1 (r1 × n)² + i2 (r2 × n)²
+ *   Jᵀλ : v1 −= m1 λ n,  ω1 −= i1 λ (r1 × n);  v2 += m2 λ n,  ω2 += i2 λ (r2 × n)
+ * Degenerate case: when L² < 1e-8 the direction is undefined, so the row is slack for that pass
+ * (Nape zeroes the normal the same way). For a rigid zero-length joint use a PivotJoint.
+ */
+import type { AnchorSlot } from '../anchor-slot';
+import { ROW_EQUALITY, ROW_LIMIT, ROW_SLACK } from '../joint';
+import { AnchoredJoint, checkLimits, type AnchoredOptions } from './two-body-joint';
+
+export interface DistanceJointOptions extends AnchoredOptions {
+  jointMin?: number;
+  jointMax?: number;
+}
+
+export class DistanceJoint extends AnchoredJoint {
+  private _min = 0;
+  private _max = 0;
+
+  constructor(options: DistanceJointOptions = {}) {
+    super();
+    this.init(options, () => {
+      const anchors = this.validateAnchors(options);
+      const [lo, hi] = checkLimits('DistanceJoint', options.jointMin ?? 0, options.jointMax ?? options.jointMin ?? 0, false);
+      return () => {
+        anchors();
+        this._min = lo;
+        this._max = hi;
+      };
+    });
+  }
+  get typeName(): string {
+    return 'DistanceJoint';
+  }
+  get dimension(): number {
+    return 1;
+  }
+  get jointMin(): number {
+    return this._min;
+  }
+  set jointMin(v: number) {
+    [this._min] = checkLimits('DistanceJoint', v, this._max, false);
+    this.invalidate();
+  }
+  get jointMax(): number {
+    return this._max;
+  }
+  set jointMax(v: number) {
+    [, this._max] = checkLimits('DistanceJoint', this._min, v, false);
+    this.invalidate();
+  }
+  isSlack(): boolean {
+    return this.impulse()[0] === 0;
+  }
+
+  protected computeRows(): void {
+    const a = this._slots[0] as AnchorSlot;
+    const b = this._slots[1] as AnchorSlot;
+    const dx = b.px - a.px;
+    const dy = b.py - a.py;
+    const L2 = dx * dx + dy * dy;
+    if (L2 < 1e-8) {
+      this.rowKind[0] = ROW_SLACK;
+      this.rowC[0] = Math.sqrt(L2);
+      this.J.fill(0);
+      return;
+    }
+    const L = Math.sqrt(L2);
+    const nx = dx / L;
+    const ny = dy / L;
+    if (this._min === this._max) {
+      this.rowKind[0] = ROW_EQUALITY;
+      this.rowC[0] = L - this._min;
+    } else {
+      this.rowKind[0] = ROW_LIMIT;
+      this.rowC[0] = L;
+      this.rowLo[0] = this._min;
+      this.rowHi[0] = this._max;
+    }
+    const J = this.J;
+    J[0] = -nx; J[1] = -ny; J[2] = -(a.rx * ny - a.ry * nx);
+    J[3] = nx; J[4] = ny; J[5] = b.rx * ny - b.ry * nx;
+  }
+}

@@ -1,0 +1,130 @@
+/**
+ * LineJoint: anchor2 stays on the line through anchor1 along `direction` (local to body1),
+ * at a signed distance jointMin ≤ n·d ≤ jointMax along it.
+ *
+ * With n = R(θ1) û (û = direction normalised), d = p2 − p1, t = (−n_y, n_x) (so n × v = t · v),
+ * and ṅ = ω1 × n:
+ *   C⊥  = n × d = 0
+ *   C∥  = n · d ∈ [jointMin, jointMax]
+ *   V⊥  = ṅ × d + n × ḋ = t·(v2 − v1) + ω2 (n·r2) − ω1 (n·(r1 + d))      [(ω1×n)×d = −ω1 (n·d)]
+ *   V∥  = ṅ · d + n · ḋ = n·(v2 − v1) + ω2 (r2 × n) − ω1 ((r1 + d) × n)   [(ω1×n)·d = ω1 (n×d)]
+ *   J⊥  = [ −t   −n·(r1 + d)   t   n·r2 ]
+ *   J∥  = [ −n   −(r1 + d) × n   n   r2 × n ]
+ *   so body1's lever arm is r1 + d: the line turns with body1 about body1's centre of mass.
+ *   K   = J M⁻¹ Jᵀ (2×2 when jointMin = jointMax, otherwise K⊥ and the limit rows separately)
+ *   Jᵀλ : v1 −= m1 (λ⊥ t + λ∥ n), ω1 −= i1 (λ⊥ n·(r1+d) + λ∥ (r1+d)×n), and + for body 2.
+ * Verified against finite differences (the seed manual's sign on −ω2·c2 is the one that holds).
+ */
+import type { Vec2, Vec2Like } from '../../math/vec2';
+import { checkVec2, fail } from '../../util/validate';
+import type { AnchorSlot } from '../anchor-slot';
+import { ROW_EQUALITY, ROW_LIMIT } from '../joint';
+import { AnchoredJoint, checkLimits, type AnchoredOptions } from './two-body-joint';
+
+export interface LineJointOptions extends AnchoredOptions {
+  /** Direction of the line in body1's local frame; must be non-zero. Default (1, 0). */
+  direction?: Vec2Like;
+  /** Default −Infinity. */
+  jointMin?: number;
+  /** Default +Infinity. */
+  jointMax?: number;
+}
+
+export class LineJoint extends AnchoredJoint {
+  private _dirX = 1;
+  private _dirY = 0;
+  private _ux = 1;
+  private _uy = 0;
+  private _min = -Infinity;
+  private _max = Infinity;
+
+  constructor(options: LineJointOptions = {}) {
+    super();
+    this.init(options, () => {
+      const anchors = this.validateAnchors(options);
+      const dir = options.direction !== undefined ? checkDirection(options.direction) : { x: 1, y: 0 };
+      const [lo, hi] = checkLimits('LineJoint', options.jointMin ?? -Infinity, options.jointMax ?? Infinity, true);
+      return () => {
+        anchors();
+        this.setDir(dir);
+        this._min = lo;
+        this._max = hi;
+      };
+    });
+  }
+  get typeName(): string {
+    return 'LineJoint';
+  }
+  get dimension(): number {
+    return 2;
+  }
+
+  /** The direction as given (not normalised). */
+  get direction(): Vec2 {
+    return { x: this._dirX, y: this._dirY };
+  }
+  set direction(v: Vec2Like) {
+    this.setDir(checkDirection(v));
+    this.invalidate();
+  }
+  get jointMin(): number {
+    return this._min;
+  }
+  set jointMin(v: number) {
+    [this._min] = checkLimits('LineJoint', v, this._max, true);
+    this.invalidate();
+  }
+  get jointMax(): number {
+    return this._max;
+  }
+  set jointMax(v: number) {
+    [, this._max] = checkLimits('LineJoint', this._min, v, true);
+    this.invalidate();
+  }
+
+  private setDir(d: Vec2): void {
+    this._dirX = d.x;
+    this._dirY = d.y;
+    const l = Math.hypot(d.x, d.y);
+    this._ux = d.x / l;
+    this._uy = d.y / l;
+  }
+
+  protected computeRows(): void {
+    const a = this._slots[0] as AnchorSlot;
+    const b = this._slots[1] as AnchorSlot;
+    const c = Math.cos(a.angle);
+    const s = Math.sin(a.angle);
+    const nx = c * this._ux - s * this._uy;
+    const ny = s * this._ux + c * this._uy;
+    const dx = b.px - a.px;
+    const dy = b.py - a.py;
+    const lx = a.rx + dx; // body1's lever arm r1 + d
+    const ly = a.ry + dy;
+    const J = this.J;
+    // row 0: perpendicular, always an equality
+    this.rowKind[0] = ROW_EQUALITY;
+    this.rowC[0] = nx * dy - ny * dx;
+    J[0] = ny; J[1] = -nx; J[2] = -(nx * lx + ny * ly);
+    J[3] = -ny; J[4] = nx; J[5] = nx * b.rx + ny * b.ry;
+    // row 1: along the line
+    const along = nx * dx + ny * dy;
+    if (this._min === this._max) {
+      this.rowKind[1] = ROW_EQUALITY;
+      this.rowC[1] = along - this._min;
+    } else {
+      this.rowKind[1] = ROW_LIMIT;
+      this.rowC[1] = along;
+      this.rowLo[1] = this._min;
+      this.rowHi[1] = this._max;
+    }
+    J[6] = -nx; J[7] = -ny; J[8] = -(lx * ny - ly * nx);
+    J[9] = nx; J[10] = ny; J[11] = b.rx * ny - b.ry * nx;
+  }
+}
+
+function checkDirection(v: unknown): Vec2 {
+  const d = checkVec2('LineJoint', 'direction', v);
+  if (d.x === 0 && d.y === 0) fail('LineJoint', 'direction', v, 'must be a non-zero vector');
+  return d;
+}

@@ -1,0 +1,70 @@
+/**
+ * MotorJoint: drives ratio·ω2 − ω1 towards `rate`. Velocity-only: no position error, no bias.
+ *
+ *   V   = ratio ω2 − ω1 − rate
+ *   J   = [ 0 0 −1   0 0 ratio ]
+ *   K   = i1 + ratio² i2
+ *   Jᵀλ : ω1 −= i1 λ,  ω2 += i2 ratio λ
+ * The accumulated impulse is always clamped to ±maxForce·h (Nape's MotorJoint always clamps,
+ * stiff or not), so maxForce is the motor's torque limit.
+ */
+import { checkFinite } from '../../util/validate';
+import { ROW_MOTOR } from '../joint';
+import { TwoBodyJoint, type TwoBodyOptions } from './two-body-joint';
+
+export interface MotorJointOptions extends TwoBodyOptions {
+  /** Target value of ratio·ω2 − ω1 (rad/s). Default 0. */
+  rate?: number;
+  /** Default 1. */
+  ratio?: number;
+}
+
+export class MotorJoint extends TwoBodyJoint {
+  private _rate = 0;
+  private _ratio = 1;
+
+  constructor(options: MotorJointOptions = {}) {
+    super();
+    this.init(options, () => {
+      const rate = options.rate !== undefined ? checkFinite('MotorJoint', 'rate', options.rate) : 0;
+      const ratio = options.ratio !== undefined ? checkFinite('MotorJoint', 'ratio', options.ratio) : 1;
+      return () => {
+        this._rate = rate;
+        this._ratio = ratio;
+      };
+    });
+  }
+  get typeName(): string {
+    return 'MotorJoint';
+  }
+  get dimension(): number {
+    return 1;
+  }
+  get rate(): number {
+    return this._rate;
+  }
+  set rate(v: number) {
+    this._rate = checkFinite('MotorJoint', 'rate', v);
+    this.invalidate();
+  }
+  get ratio(): number {
+    return this._ratio;
+  }
+  set ratio(v: number) {
+    this._ratio = checkFinite('MotorJoint', 'ratio', v);
+    this.invalidate();
+  }
+
+  protected computeRows(): void {
+    this.rowKind[0] = ROW_MOTOR;
+    this.rowC[0] = this._rate;
+    const J = this.J;
+    J[0] = 0; J[1] = 0; J[2] = -1;
+    J[3] = 0; J[4] = 0; J[5] = this._ratio;
+  }
+
+  /** A motor has no position error. */
+  protected override errorMagnitude(): number {
+    return 0;
+  }
+}

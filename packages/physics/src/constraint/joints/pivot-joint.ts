@@ -1,0 +1,48 @@
+/**
+ * PivotJoint: anchor1 on body1 and anchor2 on body2 coincide.
+ *
+ * With p_i = c_i + r_i the world anchors (c_i centre of mass, r_i = R(θ_i)(anchor_i − localCenter_i)):
+ *   C   = p2 − p1                                     (2 rows, x and y)
+ *   V   = v2 + ω2 × r2 − v1 − ω1 × r1,   ω × r = (−ω r_y, ω r_x)
+ *   J   = [ −1   0   r1y   1  0  −r2y ]
+ *         [  0  −1  −r1x   0  1   r2x ]
+ *   K   = J M⁻¹ Jᵀ = [ m1+m2 + i1 r1y² + i2 r2y²      −i1 r1x r1y − i2 r2x r2y ]
+ *                    [ −i1 r1x r1y − i2 r2x r2y       m1+m2 + i1 r1x² + i2 r2x² ]
+ *         (m, i inverse mass and inertia; note the off-diagonal takes i1 for body 1's term)
+ *   Jᵀλ : v1 −= m1 λ,  ω1 −= i1 (r1 × λ);   v2 += m2 λ,  ω2 += i2 (r2 × λ)
+ * Verified against finite differences of C in joints.property.test.ts.
+ */
+import { AnchoredJoint, type AnchoredOptions } from './two-body-joint';
+import { ROW_EQUALITY } from '../joint';
+import type { AnchorSlot } from '../anchor-slot';
+
+export type PivotJointOptions = AnchoredOptions;
+
+export class PivotJoint extends AnchoredJoint {
+  constructor(options: PivotJointOptions = {}) {
+    super();
+    this.init(options, () => this.validateAnchors(options));
+  }
+  get typeName(): string {
+    return 'PivotJoint';
+  }
+  get dimension(): number {
+    return 2;
+  }
+
+  protected computeRows(): void {
+    const a = this._slots[0] as AnchorSlot;
+    const b = this._slots[1] as AnchorSlot;
+    const J = this.J;
+    this.rowKind[0] = ROW_EQUALITY;
+    this.rowKind[1] = ROW_EQUALITY;
+    this.rowC[0] = b.px - a.px;
+    this.rowC[1] = b.py - a.py;
+    // row 0 (x): slot 0 then slot 1
+    J[0] = -1; J[1] = 0; J[2] = a.ry;
+    J[3] = 1; J[4] = 0; J[5] = -b.ry;
+    // row 1 (y)
+    J[6] = 0; J[7] = -1; J[8] = -a.rx;
+    J[9] = 0; J[10] = 1; J[11] = b.rx;
+  }
+}
