@@ -285,6 +285,10 @@ export abstract class Constraint {
   abstract _warmStart(ctx: StepContext): void;
   /** @internal */
   abstract _solve(ctx: StepContext, useBias: boolean): void;
+  /** @internal One position pass (after the substeps): move positions to remove error. */
+  _solvePosition(ctx: StepContext): void {
+    void ctx;
+  }
   /** @internal Called once after the substeps; returns why the constraint broke, or null. */
   abstract _finish(ctx: StepContext): BreakReason | null;
   /** @internal The break hook (UserConstraint.broken). */

@@ -73,6 +73,8 @@ export abstract class Joint extends Constraint {
   private readonly rhs = new Float64Array(MAX_ROWS);
   private readonly lam = new Float64Array(MAX_ROWS);
   private readonly eqRows = new Int32Array(MAX_ROWS);
+  /** True once the step's first substep has started (for step-impulse bookkeeping). */
+  private midStep = false;
 
   protected constructor(slotNames: string[]) {
     super();
@@ -166,6 +168,7 @@ export abstract class Joint extends Constraint {
       this.accHi[r] = this.accHi[r]! * ratio;
       this.stepImp[r] = 0;
     }
+    this.midStep = false;
   }
 
   private refresh(ctx: StepContext): void {
@@ -176,6 +179,8 @@ export abstract class Joint extends Constraint {
 
   /** @internal */
   _warmStart(ctx: StepContext): void {
+    if (this.midStep) this.endSubstep();
+    this.midStep = true;
     this.refresh(ctx);
     const lam = this.lam;
     for (let r = 0; r < this.dimension; r++) lam[r] = this.rowKind[r] === ROW_SLACK ? 0 : this.acc[r]! + this.accLo[r]! - this.accHi[r]!;
@@ -266,10 +271,11 @@ export abstract class Joint extends Constraint {
       }
     }
 
-    // The relax pass ends a substep: the accumulated impulse was applied over that substep.
-    if (!useBias) {
-      for (let r = 0; r < dim; r++) this.stepImp[r] = this.stepImp[r]! + this.acc[r]! + this.accLo[r]! - this.accHi[r]!;
-    }
+  }
+
+  /** The accumulated impulse is what was applied over one substep: add it to the step total. */
+  private endSubstep(): void {
+    for (let r = 0; r < this.dimension; r++) this.stepImp[r] = this.stepImp[r]! + this.acc[r]! + this.accLo[r]! - this.accHi[r]!;
   }
 
   /**
@@ -360,8 +366,75 @@ export abstract class Joint extends Constraint {
     }
   }
 
+  /**
+   * @internal Position pass (stiff joints only): non-linear Gauss-Seidel on the position deltas.
+   * Equality rows solve K Δ = −C as a block; violated limit sides are pushed back to the limit.
+   * Positions change, velocities do not, so this removes stretch without adding energy.
+   */
+  override _solvePosition(ctx: StepContext): void {
+    if (!this._stiff) return;
+    this.refresh(ctx);
+    const dim = this.dimension;
+    let m = 0;
+    for (let r = 0; r < dim; r++) if (this.rowKind[r] === ROW_EQUALITY) this.eqRows[m++] = r;
+    const lam = this.lam;
+    lam.fill(0);
+    if (m > 0) {
+      const K = this.K;
+      const rhs = this.rhs;
+      for (let a = 0; a < m; a++) {
+        const ra = this.eqRows[a]!;
+        for (let b = a; b < m; b++) {
+          const v = this.kEntry(ra, this.eqRows[b]!);
+          K[a * m + b] = v;
+          K[b * m + a] = v;
+        }
+        rhs[a] = -this.rowC[ra]!;
+      }
+      solveSymmetric(K, rhs, m);
+      for (let a = 0; a < m; a++) lam[this.eqRows[a]!] = rhs[a]!;
+    }
+    for (let r = 0; r < dim; r++) {
+      if (this.rowKind[r] !== ROW_LIMIT) continue;
+      const k = this.kEntry(r, r);
+      if (k <= 0) continue;
+      const v = this.rowC[r]!;
+      if (v < this.rowLo[r]!) lam[r] = (this.rowLo[r]! - v) / k;
+      else if (v > this.rowHi[r]!) lam[r] = (this.rowHi[r]! - v) / k;
+    }
+    const sb = ctx.bodies;
+    const S = this._slots.length;
+    const J = this.J;
+    for (let s = 0; s < S; s++) {
+      const slot = this._slots[s]!;
+      if (slot.k === 0) continue;
+      let px = 0;
+      let py = 0;
+      let pz = 0;
+      for (let r = 0; r < dim; r++) {
+        const l = lam[r]!;
+        if (l === 0) continue;
+        const i = (r * S + s) * 3;
+        px += J[i]! * l;
+        py += J[i + 1]! * l;
+        pz += J[i + 2]! * l;
+      }
+      const k = slot.k;
+      sb.dpx[k] = sb.dpx[k]! + slot.m * px;
+      sb.dpy[k] = sb.dpy[k]! + slot.m * py;
+      if (pz !== 0 && slot.i !== 0) {
+        const a = sb.dq[k]! + slot.i * pz;
+        sb.dq[k] = a;
+        sb.dqc[k] = Math.cos(a);
+        sb.dqs[k] = Math.sin(a);
+      }
+    }
+  }
+
   /** @internal */
   _finish(ctx: StepContext): BreakReason | null {
+    if (this.midStep) this.endSubstep();
+    this.midStep = false;
     const dim = this.dimension;
     if (this._breakUnderForce) {
       let n2 = 0;

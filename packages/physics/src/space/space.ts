@@ -44,6 +44,19 @@ export interface SpaceOptions {
   /** Contact stiffness (Hz) and damping ratio of the soft contact solver. Defaults 30 and 10. */
   contactHertz?: number;
   contactDampingRatio?: number;
+  /**
+   * Extra relax passes over the joints in every substep (default 4). Joints are cheap next to
+   * contacts, and long chains need the iterations: Gauss-Seidel moves an impulse about one
+   * joint per pass.
+   */
+  jointIterations?: number;
+  /**
+   * 0 (default, Nape's semantics): stiff joints are rigid velocity constraints with no bias, and
+   * the position passes remove drift. > 0: stiff joints also remove drift softly in the biased
+   * pass, with this stiffness (Hz) and `jointDampingRatio` (default 2), as Box2D v3 does.
+   */
+  jointHertz?: number;
+  jointDampingRatio?: number;
 }
 
 export interface RayHit {
@@ -70,6 +83,9 @@ export class Space implements BodySpaceLink, ConstraintSpaceLink {
   private _allowSleep = true;
   private _contactHertz = 30;
   private _contactDamping = 10;
+  private _jointIterations = 4;
+  private _jointHertz = 0;
+  private _jointDamping = 2;
 
   private readonly _bodies: Body[] = [];
   private readonly _constraints: Constraint[] = [];
@@ -98,6 +114,9 @@ export class Space implements BodySpaceLink, ConstraintSpaceLink {
     const as = options.allowSleep !== undefined ? checkBool('allowSleep', options.allowSleep) : true;
     const ch = options.contactHertz !== undefined ? checkPositive('Space', 'contactHertz', options.contactHertz) : 30;
     const cd = options.contactDampingRatio !== undefined ? checkNonNegative('Space', 'contactDampingRatio', options.contactDampingRatio) : 10;
+    const ji = options.jointIterations !== undefined ? checkInteger('Space', 'jointIterations', options.jointIterations, 1, 1000) : 4;
+    const jh = options.jointHertz !== undefined ? checkNonNegative('Space', 'jointHertz', options.jointHertz) : 0;
+    const jd = options.jointDampingRatio !== undefined ? checkNonNegative('Space', 'jointDampingRatio', options.jointDampingRatio) : 2;
     this._gx = g.x;
     this._gy = g.y;
     this._sleepDelay = sd;
@@ -105,6 +124,9 @@ export class Space implements BodySpaceLink, ConstraintSpaceLink {
     this._allowSleep = as;
     this._contactHertz = ch;
     this._contactDamping = cd;
+    this._jointIterations = ji;
+    this._jointHertz = jh;
+    this._jointDamping = jd;
     this._ctx = {
       dt: 0,
       h: 0,
@@ -145,6 +167,25 @@ export class Space implements BodySpaceLink, ConstraintSpaceLink {
   set allowSleep(v: boolean) {
     this._allowSleep = checkBool('allowSleep', v);
     if (!this._allowSleep) this.wakeAll();
+  }
+
+  get jointIterations(): number {
+    return this._jointIterations;
+  }
+  set jointIterations(v: number) {
+    this._jointIterations = checkInteger('Space', 'jointIterations', v, 1, 1000);
+  }
+  get jointHertz(): number {
+    return this._jointHertz;
+  }
+  set jointHertz(v: number) {
+    this._jointHertz = checkNonNegative('Space', 'jointHertz', v);
+  }
+  get jointDampingRatio(): number {
+    return this._jointDamping;
+  }
+  set jointDampingRatio(v: number) {
+    this._jointDamping = checkNonNegative('Space', 'jointDampingRatio', v);
   }
 
   /** Simulated seconds so far. */
@@ -268,15 +309,16 @@ export class Space implements BodySpaceLink, ConstraintSpaceLink {
    * Advance the simulation by dt seconds.
    * @param velocityIterations substeps per step (default 4): each substep integrates, warm
    *   starts, solves, moves bodies and relaxes.
-   * @param positionIterations biased (position-correcting) solver passes per substep (default 1).
+   * @param positionIterations position passes after the substeps (default 2): stiff joints
+   *   project out their remaining error by moving positions directly (Nape's position passes).
    */
-  step(dt: number, velocityIterations = 4, positionIterations = 1): void {
+  step(dt: number, velocityIterations = 4, positionIterations = 2): void {
     if (typeof dt !== 'number' || !Number.isFinite(dt) || dt <= 0) fail('Space', 'step(dt)', dt, 'must be a positive finite number of seconds');
     checkInteger('Space', 'step(velocityIterations)', velocityIterations, 1, 1000);
-    checkInteger('Space', 'step(positionIterations)', positionIterations, 1, 1000);
+    checkInteger('Space', 'step(positionIterations)', positionIterations, 0, 1000);
     if (this._locked) throw new FulcrumInputError('Space.step() cannot be called while the space is already stepping');
     // Validate before locking so a bad constraint leaves the space untouched and steppable.
-    for (const c of this._constraints) if (c._active) c._validateForStep();
+    for (const c of this._constraints) if (c._active) c._validateForStep(this);
     this._locked = true;
     this._events.deferring = true;
     try {
@@ -288,7 +330,7 @@ export class Space implements BodySpaceLink, ConstraintSpaceLink {
     this._events.flush();
   }
 
-  private _step(dt: number, substeps: number, biasIterations: number): void {
+  private _step(dt: number, substeps: number, positionIterations: number): void {
     const ctx = this._ctx;
     const h = dt / substeps;
     ctx.dt = dt;
@@ -300,12 +342,26 @@ export class Space implements BodySpaceLink, ConstraintSpaceLink {
     const cs = this._contactSolver;
     makeSoft(hertz, this._contactDamping, h, cs.soft);
     makeSoft(2 * hertz, this._contactDamping, h, cs.staticSoft);
-    makeSoft(2 * hertz, 2, h, ctx.jointSoftness);
+    // jointHertz 0 (default): stiff joints get no velocity bias; the position passes remove drift.
+    makeSoft(Math.min(this._jointHertz, 0.25 * ctx.invH), this._jointDamping, h, ctx.jointSoftness);
 
     // 2. broadphase
     this._broadphase.updatePairs(this._pairCallback);
     // 3. narrowphase
     this._collide();
+
+    // A constraint links an island: if any of its bodies is awake, all of them are.
+    for (const c of this._constraints) {
+      if (!c._active) continue;
+      let awake = false;
+      let asleep = false;
+      for (const b of c.bodies) {
+        if (b._type !== 'dynamic') continue;
+        if (b._sleeping) asleep = true;
+        else awake = true;
+      }
+      if (awake && asleep) for (const b of c.bodies) if (b._sleeping) this._wakeIsland(b);
+    }
 
     // 4. gather awake bodies
     const sb = this._solverBodies;
@@ -340,27 +396,51 @@ export class Space implements BodySpaceLink, ConstraintSpaceLink {
       sb.integrateVelocities(h);
       for (const c of active) c._warmStart(ctx);
       cs.warmStart(sb);
-      for (let k = 0; k < biasIterations; k++) {
-        for (const c of active) c._solve(ctx, true);
-        cs.solve(sb, ctx.invH, true);
-      }
+      for (const c of active) c._solve(ctx, true);
+      cs.solve(sb, ctx.invH, true);
       sb.integratePositions(h);
-      for (const c of active) c._solve(ctx, false);
+      for (let j = 0; j < this._jointIterations; j++) for (const c of active) c._solve(ctx, false);
       cs.solve(sb, ctx.invH, false);
     }
     // 7. restitution, warm-start cache
     cs.applyRestitution(sb);
     cs.store();
+    // 7b. position passes: stiff joints project out their remaining error (positions only).
+    for (let i = 0; i < positionIterations; i++) {
+      for (const c of active) c._solvePosition(ctx);
+    }
 
     // 8. write back
     this._finalizeBodies(dt);
-    // 9. constraints
-    for (const c of active) c._finish(ctx);
+    // 9. constraints: break tests
+    for (let i = 0; i < active.length; i++) {
+      const c = active[i]!;
+      const reason = c._finish(ctx);
+      if (reason === null) continue;
+      this._breakConstraint(c, reason);
+      active.splice(i--, 1);
+    }
     // 10. islands
     this._updateSleep();
 
     this._time += dt;
     this._stepCount++;
+  }
+
+  /** Nape's break sequence: broken() hook, event, then remove (removeOnBreak) or deactivate. */
+  private _breakConstraint(c: Constraint, reason: 'force' | 'error'): void {
+    c._broken();
+    if (this._events.has('constraintBreak')) this._events.emit({ type: 'constraintBreak', constraint: c, reason });
+    this._invalidateConstraint(c);
+    if (c._removeOnBreak) {
+      this._unlinkConstraint(c);
+      this._constraints.splice(this._constraints.indexOf(c), 1);
+      c._space = null;
+      if (c._ignore) this._touchBodies(c.bodies);
+    } else {
+      c._active = false;
+    }
+    c.clearCache();
   }
 
   private _finalizeBodies(dt: number): void {
@@ -377,7 +457,7 @@ export class Space implements BodySpaceLink, ConstraintSpaceLink {
       b._w = w;
       const moved = sb.dpx[i] !== 0 || sb.dpy[i] !== 0 || sb.dq[i] !== 0;
       if (moved) {
-        const angle = b._angle + sb.dq[i]!;
+        const angle = sb.a0[i]! + sb.dq[i]!;
         b._setAngle(angle);
         // New centre of mass, then back to the origin through the new rotation.
         const cx = sb.cx[i]! + sb.dpx[i]!;

@@ -12,6 +12,9 @@ export interface StepContext {
   invH: number;
   substeps: number;
   bodies: SolverBodies;
-  /** Softness that makes "stiff" joints converge without overshoot (Box2D v3 joint softness). */
+  /**
+   * How stiff joints remove position drift in the biased pass: rigid (massScale 1, impulseScale 0,
+   * so no load-dependent stretch) with bias velocity biasRate·C.
+   */
   jointSoftness: Softness;
 }
