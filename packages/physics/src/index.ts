@@ -49,6 +49,8 @@ export { MotorJoint } from './constraint/joints/motor-joint';
 export type { MotorJointOptions } from './constraint/joints/motor-joint';
 export { PulleyJoint } from './constraint/joints/pulley-joint';
 export type { PulleyJointOptions } from './constraint/joints/pulley-joint';
+export { UserConstraint } from './constraint/user-constraint';
+export type { UserConstraintHooks, UserConstraintOptions } from './constraint/user-constraint';
 
 export { DebugColors } from './debug/debug-draw';
 export type { DebugDraw, DebugDrawOptions } from './debug/debug-draw';

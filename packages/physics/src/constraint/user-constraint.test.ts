@@ -1,0 +1,435 @@
+/**
+ * UserConstraint: the built-in joints re-implemented from an independent derivation move like
+ * the built-in ones; the three ways of describing a constraint agree; the finite-difference
+ * Jacobian is as accurate as documented; call order, errors, softness and breaking work.
+ */
+import { describe, expect, it } from 'vitest';
+import { Body } from '../body/body';
+import type { Vec3 } from '../math/vec2';
+import { Polygon } from '../shape/polygon';
+import { Space } from '../space/space';
+import type { Constraint } from './constraint';
+import { AngleJoint } from './joints/angle-joint';
+import { DistanceJoint } from './joints/distance-joint';
+import { LineJoint } from './joints/line-joint';
+import { MotorJoint } from './joints/motor-joint';
+import { PivotJoint } from './joints/pivot-joint';
+import { PulleyJoint } from './joints/pulley-joint';
+import { WeldJoint } from './joints/weld-joint';
+import { UserConstraint } from './user-constraint';
+
+// ---------------------------------------------------------------- independent derivations
+
+/** World anchor offset r = R(θ)(a − localCenter) and world point p = c + r. */
+function anchorOf(b: Body, ax: number, ay: number): { rx: number; ry: number; px: number; py: number } {
+  const p = b.localPointToWorld([ax, ay]);
+  const c = b.worldCenter;
+  return { rx: p.x - c.x, ry: p.y - c.y, px: p.x, py: p.y };
+}
+
+/** Nape-form pivot: position, velocity, effMass (packed) and impulse, all by hand. */
+class UserPivot extends UserConstraint {
+  b1: Body | null = null;
+  b2: Body | null = null;
+  constructor(b1: Body, b2: Body, readonly a1: [number, number], readonly a2: [number, number]) {
+    super(2);
+    this.b1 = this.registerBody(null, b1);
+    this.b2 = this.registerBody(null, b2);
+  }
+  override position(err: Float64Array): void {
+    const p1 = anchorOf(this.b1!, ...this.a1);
+    const p2 = anchorOf(this.b2!, ...this.a2);
+    err[0] = p2.px - p1.px;
+    err[1] = p2.py - p1.py;
+  }
+  override velocity(err: Float64Array): void {
+    const r1 = anchorOf(this.b1!, ...this.a1);
+    const r2 = anchorOf(this.b2!, ...this.a2);
+    const v1 = this.b1!.constraintVelocity;
+    const v2 = this.b2!.constraintVelocity;
+    err[0] = v2.x - v2.z * r2.ry - (v1.x - v1.z * r1.ry);
+    err[1] = v2.y + v2.z * r2.rx - (v1.y + v1.z * r1.rx); // (the seed's typo used v1.x here)
+  }
+  override effMass(eff: Float64Array): void {
+    const r1 = anchorOf(this.b1!, ...this.a1);
+    const r2 = anchorOf(this.b2!, ...this.a2);
+    const m = this.b1!.constraintMass + this.b2!.constraintMass;
+    const i1 = this.b1!.constraintInertia;
+    const i2 = this.b2!.constraintInertia;
+    eff[0] = m + i1 * r1.ry * r1.ry + i2 * r2.ry * r2.ry;
+    eff[1] = -i1 * r1.rx * r1.ry - i2 * r2.rx * r2.ry;
+    eff[2] = m + i1 * r1.rx * r1.rx + i2 * r2.rx * r2.rx;
+  }
+  // Optional parameters and `any`: the signature that also fits the impulse() read-out (see the docs).
+  override impulse(imp?: Float64Array, body?: Body, out?: Vec3): any {
+    if (!imp || !body || !out) return super.impulse();
+    const first = body === this.b1;
+    const r = first ? anchorOf(body, ...this.a1) : anchorOf(body, ...this.a2);
+    const s = first ? -1 : 1;
+    out.x = s * imp[0]!;
+    out.y = s * imp[1]!;
+    out.z = s * (r.rx * imp[1]! - r.ry * imp[0]!);
+  }
+}
+
+/** Jacobian-form constraint from (C, J) callbacks over [b1, b2] (one row). */
+function jacobianForm(
+  bodies: Body[],
+  dims: number,
+  C: (err: Float64Array) => void,
+  Jfn: (J: Float64Array) => void,
+  clamp?: (j: Float64Array) => void,
+): UserConstraint {
+  return new UserConstraint({ dimensions: dims, bodies, hooks: { position: C, jacobian: Jfn, ...(clamp ? { clamp } : {}) } });
+}
+
+function scene(): { space: Space; ground: Body; a: Body; b: Body } {
+  const space = new Space({ gravity: [0, -10] });
+  const ground = space.addBody(new Body({ type: 'static' }));
+  const a = space.addBody(new Body({ position: [1, 0], rotation: 0.3, angularVel: 1, shapes: [Polygon.box(1, 0.4, { offset: [0.1, 0] })] }));
+  const b = space.addBody(new Body({ position: [2.2, -0.5], rotation: -0.2, velocity: [0.5, 1], shapes: [Polygon.box(0.6, 0.6, { density: 2 })] }));
+  return { space, ground, a, b };
+}
+
+/** Step two copies of a scene, one with the built-in joints, one with user versions; compare. */
+function compare(build: (s: ReturnType<typeof scene>, user: boolean) => Constraint[], seconds: number, tol: number): void {
+  const A = scene();
+  const B = scene();
+  build(A, false).forEach((c) => A.space.addConstraint(c));
+  build(B, true).forEach((c) => B.space.addConstraint(c));
+  const n = Math.round(seconds * 60);
+  let worst = 0;
+  for (let i = 0; i < n; i++) {
+    A.space.step(1 / 60);
+    B.space.step(1 / 60);
+    for (const k of ['a', 'b'] as const) {
+      worst = Math.max(worst, Math.hypot(A[k].x - B[k].x, A[k].y - B[k].y), Math.abs(A[k].rotation - B[k].rotation));
+    }
+  }
+  expect(worst).toBeLessThan(tol);
+  // both really moved
+  expect(Math.hypot(A.a.x - 1, A.a.y)).toBeGreaterThan(0.05);
+}
+
+describe('built-in joints re-implemented as UserConstraints move like the built-in ones', () => {
+  it('PivotJoint, Nape form (effMass + impulse)', () =>
+    compare(
+      ({ ground, a, b }, user) =>
+        user
+          ? [new UserPivot(ground, a, [0, 0], [-0.5, 0]), new UserPivot(a, b, [0.5, 0], [-0.3, 0.3])]
+          : [new PivotJoint({ body1: ground, body2: a, anchor2: [-0.5, 0] }), new PivotJoint({ body1: a, body2: b, anchor1: [0.5, 0], anchor2: [-0.3, 0.3] })],
+      3,
+      1e-6,
+    ));
+
+  it('PivotJoint, position-only form (finite-difference Jacobian)', () =>
+    compare(
+      ({ ground, a }, user) =>
+        user
+          ? [
+              new UserConstraint({
+                dimensions: 2,
+                bodies: [ground, a],
+                hooks: {
+                  position(err) {
+                    const p2 = a.localPointToWorld([-0.5, 0]);
+                    err[0] = p2.x;
+                    err[1] = p2.y;
+                  },
+                },
+              }),
+            ]
+          : [new PivotJoint({ body1: ground, body2: a, anchor2: [-0.5, 0] })],
+      3,
+      1e-4,
+    ));
+
+  it('WeldJoint (jacobian form)', () =>
+    compare(({ a, b }, user) => {
+      if (!user) return [new WeldJoint({ body1: a, body2: b, anchor1: [0.5, 0], anchor2: [-0.3, 0], phase: 0.2 })];
+      return [
+        jacobianForm(
+          [a, b],
+          3,
+          (err) => {
+            const p1 = anchorOf(a, 0.5, 0);
+            const p2 = anchorOf(b, -0.3, 0);
+            err[0] = p2.px - p1.px;
+            err[1] = p2.py - p1.py;
+            err[2] = b.rotation - a.rotation - 0.2;
+          },
+          (J) => {
+            const r1 = anchorOf(a, 0.5, 0);
+            const r2 = anchorOf(b, -0.3, 0);
+            J.set([-1, 0, r1.ry, 1, 0, -r2.ry, 0, -1, -r1.rx, 0, 1, r2.rx, 0, 0, -1, 0, 0, 1]);
+          },
+        ),
+      ];
+    }, 3, 1e-6));
+
+  it('AngleJoint with ratio 2 (bilateral)', () =>
+    compare(({ a, b }, user) => {
+      if (!user) return [new AngleJoint({ body1: a, body2: b, jointMin: 0.1, jointMax: 0.1, ratio: 2 })];
+      return [jacobianForm([a, b], 1, (e) => (e[0] = 2 * b.rotation - a.rotation - 0.1), (J) => J.set([0, 0, -1, 0, 0, 2]))];
+    }, 2, 1e-6));
+
+  it('DistanceJoint (rigid rod)', () =>
+    compare(({ a, b }, user) => {
+      if (!user) return [new DistanceJoint({ body1: a, body2: b, anchor1: [0.5, 0], anchor2: [0, 0.3], jointMin: 1, jointMax: 1 })];
+      return [
+        jacobianForm(
+          [a, b],
+          1,
+          (e) => {
+            const p1 = anchorOf(a, 0.5, 0);
+            const p2 = anchorOf(b, 0, 0.3);
+            e[0] = Math.hypot(p2.px - p1.px, p2.py - p1.py) - 1;
+          },
+          (J) => {
+            const p1 = anchorOf(a, 0.5, 0);
+            const p2 = anchorOf(b, 0, 0.3);
+            const L = Math.hypot(p2.px - p1.px, p2.py - p1.py);
+            const nx = (p2.px - p1.px) / L;
+            const ny = (p2.py - p1.py) / L;
+            J.set([-nx, -ny, -(p1.rx * ny - p1.ry * nx), nx, ny, p2.rx * ny - p2.ry * nx]);
+          },
+        ),
+      ];
+    }, 3, 1e-6));
+
+  it('LineJoint with min = max (a slider locked in place)', () =>
+    compare(({ a, b }, user) => {
+      if (!user) return [new LineJoint({ body1: a, body2: b, anchor1: [0.5, 0], anchor2: [0, 0], direction: [1, 1], jointMin: 0.7, jointMax: 0.7 })];
+      return [
+        jacobianForm(
+          [a, b],
+          2,
+          (e) => {
+            const p1 = anchorOf(a, 0.5, 0);
+            const p2 = anchorOf(b, 0, 0);
+            const n = a.localVectorToWorld([Math.SQRT1_2, Math.SQRT1_2]);
+            const dx = p2.px - p1.px;
+            const dy = p2.py - p1.py;
+            e[0] = n.x * dy - n.y * dx;
+            e[1] = n.x * dx + n.y * dy - 0.7;
+          },
+          (J) => {
+            // independent form: differentiate C⊥ = n×d and C∥ = n·d with ṅ = ω1 × n
+            const p1 = anchorOf(a, 0.5, 0);
+            const p2 = anchorOf(b, 0, 0);
+            const n = a.localVectorToWorld([Math.SQRT1_2, Math.SQRT1_2]);
+            const dx = p2.px - p1.px;
+            const dy = p2.py - p1.py;
+            // ∂(n×d)/∂θ1 = (∂n/∂θ1)×d + n×(−∂p1/∂θ1), ∂n/∂θ1 = n⊥, ∂p1/∂θ1 = r1⊥
+            const nperp = { x: -n.y, y: n.x };
+            const r1p = { x: -p1.ry, y: p1.rx };
+            const r2p = { x: -p2.ry, y: p2.rx };
+            const cross = (ux: number, uy: number, vx: number, vy: number) => ux * vy - uy * vx;
+            J.set([
+              n.y, -n.x, cross(nperp.x, nperp.y, dx, dy) - cross(n.x, n.y, r1p.x, r1p.y), -n.y, n.x, cross(n.x, n.y, r2p.x, r2p.y),
+              -n.x, -n.y, nperp.x * dx + nperp.y * dy - (n.x * r1p.x + n.y * r1p.y), n.x, n.y, n.x * r2p.x + n.y * r2p.y,
+            ]);
+          },
+        ),
+      ];
+    }, 3, 1e-6));
+
+  it('PulleyJoint (3-body form with a shared body)', () =>
+    compare(({ ground, a, b }, user) => {
+      const anchors: [number, number][] = [[0, 2], [0, 0.2], [0, 0.3], [3, 2]];
+      // rope: ground(0,2) — a, a — ground(3,2)... 3 bodies: b1=ground, b2=a, b3=b, b4=ground
+      if (!user) return [new PulleyJoint({ body1: ground, body2: a, body3: b, body4: ground, anchor1: anchors[0], anchor2: anchors[1], anchor3: anchors[2], anchor4: anchors[3], jointMin: 5, jointMax: 5, ratio: 1.5 })];
+      return [
+        jacobianForm(
+          [ground, a, b, ground],
+          1,
+          (e) => {
+            const p1 = anchorOf(ground, ...anchors[0]!);
+            const p2 = anchorOf(a, ...anchors[1]!);
+            const p3 = anchorOf(b, ...anchors[2]!);
+            const p4 = anchorOf(ground, ...anchors[3]!);
+            e[0] = Math.hypot(p2.px - p1.px, p2.py - p1.py) + 1.5 * Math.hypot(p4.px - p3.px, p4.py - p3.py) - 5;
+          },
+          (J) => {
+            const p1 = anchorOf(ground, ...anchors[0]!);
+            const p2 = anchorOf(a, ...anchors[1]!);
+            const p3 = anchorOf(b, ...anchors[2]!);
+            const p4 = anchorOf(ground, ...anchors[3]!);
+            const L1 = Math.hypot(p2.px - p1.px, p2.py - p1.py);
+            const L2 = Math.hypot(p4.px - p3.px, p4.py - p3.py);
+            const u = { x: (p2.px - p1.px) / L1, y: (p2.py - p1.py) / L1 };
+            const v = { x: (1.5 * (p4.px - p3.px)) / L2, y: (1.5 * (p4.py - p3.py)) / L2 };
+            J.set([0, 0, 0, u.x, u.y, p2.rx * u.y - p2.ry * u.x, -v.x, -v.y, -(p3.rx * v.y - p3.ry * v.x), 0, 0, 0]);
+          },
+        ),
+      ];
+    }, 3, 1e-6));
+});
+
+describe('UserConstraint specifics', () => {
+  it('the finite-difference Jacobian matches the analytic pivot Jacobian to 1e-8 (relative)', () => {
+    const { ground, a } = scene();
+    const c = new UserConstraint({
+      dimensions: 2,
+      bodies: [ground, a],
+      hooks: {
+        position(err) {
+          const p = a.localPointToWorld([-0.5, 0.2]);
+          err[0] = p.x;
+          err[1] = p.y;
+        },
+      },
+    });
+    const J = new Float64Array(12);
+    c.jacobian(J);
+    const r = anchorOf(a, -0.5, 0.2);
+    const exact = [0, 0, 0, 1, 0, -r.ry, 0, 0, 0, 0, 1, r.rx];
+    for (let i = 0; i < 12; i++) expect(Math.abs(J[i]! - exact[i]!)).toBeLessThan(1e-8 * Math.max(1, Math.abs(exact[i]!)));
+  });
+
+  it('a velocity-only user motor drives the relative spin to its rate, limited by maxForce', () => {
+    const space = new Space();
+    const base = space.addBody(new Body({ type: 'static' }));
+    const wheel = space.addBody(new Body({ shapes: [Polygon.box(1, 1)] }));
+    const motor = space.addConstraint(
+      new UserConstraint({
+        dimensions: 1,
+        velocityOnly: true,
+        bodies: [base, wheel],
+        maxForce: 0.5,
+        hooks: {
+          velocity: (err) => (err[0] = wheel.angularVel - 3),
+          jacobian: (J) => J.set([0, 0, -1, 0, 0, 1]),
+        },
+      }),
+    );
+    space.step(1 / 60);
+    // limited by maxForce: ω gains at most maxForce·dt / I per step
+    expect(wheel.angularVel).toBeCloseTo((0.5 / 60) / wheel.inertia, 9);
+    for (let i = 0; i < 600; i++) space.step(1 / 60);
+    expect(wheel.angularVel).toBeCloseTo(3, 6);
+    expect(motor.impulse()[0]).toBeCloseTo(0, 9);
+  });
+
+  it('hook call order within a step is as documented', () => {
+    const space = new Space({ gravity: [0, -10] });
+    const ground = space.addBody(new Body({ type: 'static' }));
+    const a = space.addBody(new Body({ position: [0, -1], shapes: [Polygon.box(0.2, 0.2)] }));
+    const calls: string[] = [];
+    const log = (name: string) => calls.push(name);
+    space.jointIterations = 1;
+    space.addConstraint(new UserConstraint({
+      dimensions: 2,
+      bodies: [ground, a],
+      hooks: {
+        validate: () => log('validate'),
+        prepare: () => log('prepare'),
+        position(err) {
+          log('position');
+          const p = a.localPointToWorld([0, 1]);
+          err[0] = p.x;
+          err[1] = p.y;
+        },
+        velocity(err) {
+          log('velocity');
+          const v = a.constraintVelocity;
+          err[0] = v.x - v.z * 1;
+          err[1] = v.y;
+        },
+        effMass(eff) {
+          log('effMass');
+          eff[0] = a.constraintMass + a.constraintInertia;
+          eff[1] = 0;
+          eff[2] = a.constraintMass;
+        },
+        impulse(imp, body, out) {
+          log('impulse');
+          out.x = body === a ? imp[0]! : -imp[0]!;
+          out.y = body === a ? imp[1]! : -imp[1]!;
+          out.z = body === a ? -imp[0]! : 0;
+        },
+        clamp: () => log('clamp'),
+      },
+    }));
+    space.step(1 / 60, 1, 1);
+    // warm start, biased pass, relax pass, position pass
+    expect(calls.join(' ')).toBe(
+      [
+        'validate',
+        'prepare impulse impulse',
+        'prepare effMass velocity clamp impulse impulse',
+        'prepare effMass velocity clamp impulse impulse',
+        'prepare position effMass clamp impulse impulse',
+      ].join(' '),
+    );
+  });
+
+  it('a hook that writes NaN fails with an error naming the constraint; nothing is poisoned', () => {
+    const space = new Space({ gravity: [0, -10] });
+    const ground = space.addBody(new Body({ type: 'static' }));
+    const a = space.addBody(new Body({ position: [0, -1], shapes: [Polygon.box(0.2, 0.2)] }));
+    const bad = space.addConstraint(new UserConstraint({ dimensions: 1, bodies: [ground, a], hooks: { position: (e) => (e[0] = NaN) } }));
+    expect(() => space.step(1 / 60)).toThrow(new RegExp(`UserConstraint#${bad.id}: position\\(\\) wrote a non-finite value`));
+    space.removeConstraint(bad);
+    for (let i = 0; i < 60; i++) space.step(1 / 60);
+    expect(Number.isFinite(a.y) && a.y < -1).toBe(true);
+  });
+
+  it('a soft user constraint is a spring at its frequency; breakUnderError breaks it and fires the event', () => {
+    const space = new Space();
+    const ground = space.addBody(new Body({ type: 'static' }));
+    const a = space.addBody(new Body({ position: [1, 0], allowRotation: false, shapes: [Polygon.box(0.2, 0.2)] }));
+    const spring = space.addConstraint(
+      new UserConstraint({
+        dimensions: 2,
+        bodies: [ground, a],
+        stiff: false,
+        frequency: 2,
+        damping: 0,
+        hooks: { position: (e) => e.set([a.worldCenter.x, a.worldCenter.y]) },
+      }),
+    );
+    let crossings = 0;
+    let last = a.x;
+    for (let i = 0; i < 240; i++) {
+      space.step(1 / 60);
+      if (Math.sign(a.x) !== Math.sign(last)) crossings++;
+      last = a.x;
+    }
+    expect(crossings).toBe(16); // 2 Hz for 4 s: two zero crossings per period
+    const breaks: string[] = [];
+    space.on('constraintBreak', (e) => breaks.push(e.reason));
+    spring.maxError = 0.01;
+    spring.breakUnderError = true;
+    a.position = [3, 0];
+    space.step(1 / 60);
+    expect(breaks).toEqual(['error']);
+    expect(spring.space).toBe(null);
+  });
+
+  it('validates its options', () => {
+    expect(() => new UserConstraint(0)).toThrow(/UserConstraint.dimensions must be an integer in \[1, 64\], got 0/);
+    expect(() => new UserConstraint({ dimensions: 1, hooks: { position: 3 as unknown as () => void } })).toThrow(/hooks.position must be a function, got 3/);
+    expect(() => new UserConstraint({ dimensions: 1, hooks: { postion: () => {} } as never })).toThrow(/hooks.postion is not a hook/);
+    const space = new Space();
+    const b = space.addBody(new Body());
+    const c = space.addConstraint(new UserConstraint({ dimensions: 1, bodies: [b] }));
+    expect(() => space.step(1 / 60)).toThrow(new RegExp(`UserConstraint#${c.id}: position\\(err\\) must be provided`));
+  });
+
+  it('bindVec2 wakes the constraint when mutated', () => {
+    const space = new Space({ gravity: [0, -10] });
+    const ground = space.addBody(new Body({ type: 'static' }));
+    const a = space.addBody(new Body({ position: [0, -1], shapes: [Polygon.box(0.2, 0.2)] }));
+    const u = new UserConstraint({ dimensions: 2, bodies: [ground, a] });
+    const anchor = u.bindVec2(0, 0);
+    u.hooks = { position: (e) => e.set([a.x - anchor.x, a.y - 1 - anchor.y]) };
+    space.addConstraint(u);
+    for (let i = 0; i < 180; i++) space.step(1 / 60);
+    expect(a.isSleeping).toBe(true);
+    anchor.x = 0.5;
+    expect(a.isSleeping).toBe(false);
+    for (let i = 0; i < 120; i++) space.step(1 / 60);
+    expect(a.x).toBeCloseTo(0.5, 3);
+  });
+});
