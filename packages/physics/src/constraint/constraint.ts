@@ -279,8 +279,11 @@ export abstract class Constraint {
   /** @internal Extra per-step checks (UserConstraint.validate). */
   protected _validateParameters(): void {}
 
-  /** @internal Called once at the start of a step. */
-  abstract _prepare(ctx: StepContext): void;
+  /**
+   * @internal Called once at the start of a step. Returns 'error' when breakUnderError is set and
+   * the error already exceeds maxError (Nape tests this in preStep, before anything corrects it).
+   */
+  abstract _prepare(ctx: StepContext): BreakReason | null;
   /** @internal */
   abstract _warmStart(ctx: StepContext): void;
   /** @internal */

@@ -159,9 +159,13 @@ export abstract class Joint extends Constraint {
   // ------------------------------------------------------------------ solver
 
   /** @internal */
-  _prepare(ctx: StepContext): void {
+  _prepare(ctx: StepContext): BreakReason | null {
     const ratio = this._beginStep(ctx);
     for (const s of this._slots) s.prepare(ctx.bodies);
+    if (this._breakUnderError) {
+      this.refresh(ctx);
+      if (this.errorMagnitude() > this._maxError) return 'error';
+    }
     for (let r = 0; r < MAX_ROWS; r++) {
       this.acc[r] = this.acc[r]! * ratio;
       this.accLo[r] = this.accLo[r]! * ratio;
@@ -169,6 +173,7 @@ export abstract class Joint extends Constraint {
       this.stepImp[r] = 0;
     }
     this.midStep = false;
+    return null;
   }
 
   private refresh(ctx: StepContext): void {

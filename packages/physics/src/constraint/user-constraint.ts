@@ -473,12 +473,25 @@ export class UserConstraint extends Constraint {
   }
 
   /** @internal */
-  _prepare(ctx: StepContext): void {
+  _prepare(ctx: StepContext): BreakReason | null {
     const ratio = this._beginStep(ctx);
     for (let r = 0; r < this.dimensions; r++) this.jAcc[r] = this.jAcc[r]! * ratio;
     this.stepImp.fill(0);
     this.bodyImp.fill(0);
     this.midStep = false;
+    return this._breakUnderError && this.errorExceeded(ctx) ? 'error' : null;
+  }
+
+  /** C at the current state exceeds maxError (breakUnderError). */
+  private errorExceeded(ctx: StepContext): boolean {
+    if (this.velocityOnly) return false;
+    this.sync(ctx);
+    this.prepare();
+    this.err.fill(0);
+    this.position(this.err);
+    let e2 = 0;
+    for (let r = 0; r < this.dimensions; r++) e2 += this.err[r]! ** 2;
+    return Math.sqrt(e2) > this._maxError;
   }
 
   /** @internal */
@@ -574,15 +587,7 @@ export class UserConstraint extends Constraint {
       const limit = this._maxForce * ctx.h;
       if (n2 > limit * limit) return 'force';
     }
-    if (this._breakUnderError && !this.velocityOnly) {
-      this.sync(ctx);
-      this.prepare();
-      this.err.fill(0);
-      this.position(this.err);
-      let e2 = 0;
-      for (let r = 0; r < n; r++) e2 += this.err[r]! ** 2;
-      if (Math.sqrt(e2) > this._maxError) return 'error';
-    }
+    if (this._breakUnderError && this.errorExceeded(ctx)) return 'error';
     return null;
   }
 

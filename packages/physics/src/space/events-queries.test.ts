@@ -162,7 +162,9 @@ class MeddlingConstraint extends Constraint {
   }
   protected _bodyImpulse(): void {}
   clearCache(): void {}
-  _prepare(): void {}
+  _prepare(): null {
+    return null;
+  }
   _warmStart(): void {}
   _solve(): void {
     this.act();

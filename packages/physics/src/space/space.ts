@@ -389,7 +389,13 @@ export class Space implements BodySpaceLink, ConstraintSpaceLink {
       for (const b of c.bodies) if (b._solverIndex > 0) awake = true;
       if (awake) active.push(c);
     }
-    for (const c of active) c._prepare(ctx);
+    for (let i = 0; i < active.length; i++) {
+      const c = active[i]!;
+      const reason = c._prepare(ctx);
+      if (reason === null) continue;
+      this._breakConstraint(c, reason);
+      active.splice(i--, 1);
+    }
 
     // 6. substeps
     for (let i = 0; i < substeps; i++) {
