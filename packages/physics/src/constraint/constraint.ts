@@ -262,15 +262,24 @@ export abstract class Constraint {
    * clear error names the constraint. (Chosen over silently ignoring the constraint.)
    */
   _validateForStep(space: unknown): void {
-    for (const [name, b] of this._bodySlots()) {
-      if (b === null || b === undefined) {
-        throw new Error(`${this.label}.${name} is not set: set it before stepping, or deactivate the constraint (active = false)`);
-      }
-      if (b._space !== space) {
-        throw new Error(`${this.label}.${name} (Body#${b.id}) is ${b._space ? 'in another space' : 'not in the space'}: add the body to the constraint's space first`);
+    if (!this._bodiesReady(space)) {
+      // Slow path only when something is wrong: find the slot to name in the message.
+      for (const [name, b] of this._bodySlots()) {
+        if (b === null || b === undefined) {
+          throw new Error(`${this.label}.${name} is not set: set it before stepping, or deactivate the constraint (active = false)`);
+        }
+        if (b._space !== space) {
+          throw new Error(`${this.label}.${name} (Body#${b.id}) is ${b._space ? 'in another space' : 'not in the space'}: add the body to the constraint's space first`);
+        }
       }
     }
     this._validateParameters();
+  }
+
+  /** @internal Allocation-free check that every body slot is set and in `space`. */
+  protected _bodiesReady(space: unknown): boolean {
+    for (const [, b] of this._bodySlots()) if (!b || b._space !== space) return false;
+    return true;
   }
 
   /** @internal Body slots by property name, nulls included (for validation messages). */

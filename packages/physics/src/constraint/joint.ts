@@ -64,17 +64,17 @@ export abstract class Joint extends Constraint {
   protected readonly J: Float64Array;
 
   // accumulated impulses per row (per substep), and the step totals
-  private readonly acc = new Float64Array(MAX_ROWS);
+  protected readonly acc = new Float64Array(MAX_ROWS);
   private readonly accLo = new Float64Array(MAX_ROWS);
   private readonly accHi = new Float64Array(MAX_ROWS);
-  private readonly stepImp = new Float64Array(MAX_ROWS);
+  protected readonly stepImp = new Float64Array(MAX_ROWS);
   // scratch
   private readonly K = new Float64Array(MAX_ROWS * MAX_ROWS);
   private readonly rhs = new Float64Array(MAX_ROWS);
   private readonly lam = new Float64Array(MAX_ROWS);
   private readonly eqRows = new Int32Array(MAX_ROWS);
   /** True once the step's first substep has started (for step-impulse bookkeeping). */
-  private midStep = false;
+  protected midStep = false;
 
   protected constructor(slotNames: string[]) {
     super();
@@ -95,6 +95,15 @@ export abstract class Joint extends Constraint {
   /** @internal */
   _bodySlots(): [string, Body | null][] {
     return this._slots.map((s, i) => [this._slotNames[i]!, s.body]);
+  }
+
+  protected override _bodiesReady(space: unknown): boolean {
+    const slots = this._slots;
+    for (let i = 0; i < slots.length; i++) {
+      const b = slots[i]!.body;
+      if (b === null || b._space !== space) return false;
+    }
+    return true;
   }
 
   protected getBody(slot: number): Body | null {
@@ -279,7 +288,7 @@ export abstract class Joint extends Constraint {
   }
 
   /** The accumulated impulse is what was applied over one substep: add it to the step total. */
-  private endSubstep(): void {
+  protected endSubstep(): void {
     for (let r = 0; r < this.dimension; r++) this.stepImp[r] = this.stepImp[r]! + this.acc[r]! + this.accLo[r]! - this.accHi[r]!;
   }
 

@@ -28,6 +28,8 @@ import { checkFinite, checkInteger, checkNonNegative, checkPositive, checkVec2, 
 import { EventHub } from './events';
 import type { SpaceEventHandler, SpaceEventType } from './events';
 import { SolverBodies } from './solver-bodies';
+import { PivotBatch } from '../constraint/pivot-batch';
+import type { PivotJoint } from '../constraint/joints/pivot-joint';
 import type { StepContext } from './step-context';
 import { drawSpace } from '../debug/draw-space';
 import type { DebugDraw, DebugDrawOptions } from '../debug/debug-draw';
@@ -45,7 +47,7 @@ export interface SpaceOptions {
   contactHertz?: number;
   contactDampingRatio?: number;
   /**
-   * Extra relax passes over the joints in every substep (default 4). Joints are cheap next to
+   * Relax passes over the joints in every substep (default 2). Joints are cheap next to
    * contacts, and long chains need the iterations: Gauss-Seidel moves an impulse about one
    * joint per pass.
    */
@@ -83,7 +85,7 @@ export class Space implements BodySpaceLink, ConstraintSpaceLink {
   private _allowSleep = true;
   private _contactHertz = 30;
   private _contactDamping = 10;
-  private _jointIterations = 4;
+  private _jointIterations = 2;
   private _jointHertz = 0;
   private _jointDamping = 2;
 
@@ -97,6 +99,11 @@ export class Space implements BodySpaceLink, ConstraintSpaceLink {
   private readonly _solverBodies = new SolverBodies();
   private readonly _contactSolver = new ContactSolver();
   private readonly _activeConstraints: Constraint[] = [];
+  /** Active constraints not solved in a batch. */
+  private readonly _looseConstraints: Constraint[] = [];
+  private readonly _pivotBatch = new PivotBatch();
+  /** Solve pivots through the typed-array batch (false: each joint solves itself; for tests). */
+  _batchPivots = true;
   private readonly _ctx: StepContext;
   private _locked = false;
   private _time = 0;
@@ -114,7 +121,7 @@ export class Space implements BodySpaceLink, ConstraintSpaceLink {
     const as = options.allowSleep !== undefined ? checkBool('allowSleep', options.allowSleep) : true;
     const ch = options.contactHertz !== undefined ? checkPositive('Space', 'contactHertz', options.contactHertz) : 30;
     const cd = options.contactDampingRatio !== undefined ? checkNonNegative('Space', 'contactDampingRatio', options.contactDampingRatio) : 10;
-    const ji = options.jointIterations !== undefined ? checkInteger('Space', 'jointIterations', options.jointIterations, 1, 1000) : 4;
+    const ji = options.jointIterations !== undefined ? checkInteger('Space', 'jointIterations', options.jointIterations, 1, 1000) : 2;
     const jh = options.jointHertz !== undefined ? checkNonNegative('Space', 'jointHertz', options.jointHertz) : 0;
     const jd = options.jointDampingRatio !== undefined ? checkNonNegative('Space', 'jointDampingRatio', options.jointDampingRatio) : 2;
     this._gx = g.x;
@@ -353,14 +360,16 @@ export class Space implements BodySpaceLink, ConstraintSpaceLink {
     // A constraint links an island: if any of its bodies is awake, all of them are.
     for (const c of this._constraints) {
       if (!c._active) continue;
+      const bodies = c.bodies;
       let awake = false;
       let asleep = false;
-      for (const b of c.bodies) {
+      for (let i = 0; i < bodies.length; i++) {
+        const b = bodies[i]!;
         if (b._type !== 'dynamic') continue;
         if (b._sleeping) asleep = true;
         else awake = true;
       }
-      if (awake && asleep) for (const b of c.bodies) if (b._sleeping) this._wakeIsland(b);
+      if (awake && asleep) for (const b of bodies) if (b._sleeping) this._wakeIsland(b);
     }
 
     // 4. gather awake bodies
@@ -385,9 +394,13 @@ export class Space implements BodySpaceLink, ConstraintSpaceLink {
     active.length = 0;
     for (const c of this._constraints) {
       if (!c._active) continue;
-      let awake = false;
-      for (const b of c.bodies) if (b._solverIndex > 0) awake = true;
-      if (awake) active.push(c);
+      const bodies = c.bodies;
+      for (let i = 0; i < bodies.length; i++) {
+        if (bodies[i]!._solverIndex > 0) {
+          active.push(c);
+          break;
+        }
+      }
     }
     for (let i = 0; i < active.length; i++) {
       const c = active[i]!;
@@ -397,15 +410,29 @@ export class Space implements BodySpaceLink, ConstraintSpaceLink {
       active.splice(i--, 1);
     }
 
+    const batch = this._pivotBatch;
+    const loose = this._looseConstraints;
+    batch.begin();
+    loose.length = 0;
+    for (const c of active) {
+      if (this._batchPivots && (c as Partial<PivotJoint>)._batchedPivot === true) batch.add(c as PivotJoint, ctx);
+      else loose.push(c);
+    }
+
     // 6. substeps
     for (let i = 0; i < substeps; i++) {
       sb.integrateVelocities(h);
-      for (const c of active) c._warmStart(ctx);
+      for (const c of loose) c._warmStart(ctx);
+      batch.warmStart(sb);
       cs.warmStart(sb);
-      for (const c of active) c._solve(ctx, true);
+      for (const c of loose) c._solve(ctx, true);
+      batch.solve(ctx, true);
       cs.solve(sb, ctx.invH, true);
       sb.integratePositions(h);
-      for (let j = 0; j < this._jointIterations; j++) for (const c of active) c._solve(ctx, false);
+      for (let j = 0; j < this._jointIterations; j++) {
+        for (const c of loose) c._solve(ctx, false);
+        batch.solve(ctx, false);
+      }
       cs.solve(sb, ctx.invH, false);
     }
     // 7. restitution, warm-start cache
@@ -413,8 +440,10 @@ export class Space implements BodySpaceLink, ConstraintSpaceLink {
     cs.store();
     // 7b. position passes: stiff joints project out their remaining error (positions only).
     for (let i = 0; i < positionIterations; i++) {
-      for (const c of active) c._solvePosition(ctx);
+      for (const c of loose) c._solvePosition(ctx);
+      batch.solvePosition(sb);
     }
+    batch.store();
 
     // 8. write back
     this._finalizeBodies(dt);

@@ -11,10 +11,17 @@
  *         (m, i inverse mass and inertia; note the off-diagonal takes i1 for body 1's term)
  *   Jᵀλ : v1 −= m1 λ,  ω1 −= i1 (r1 × λ);   v2 += m2 λ,  ω2 += i2 (r2 × λ)
  * Verified against finite differences of C in joints.property.test.ts.
+ *
+ * The pivot is the hot joint (chains, grids, ragdolls), so the space solves all pivots of a
+ * step together from typed arrays (constraint/pivot-batch.ts). The generic rows (computeRows)
+ * remain the reference that the property tests check, and pivot-batch.test.ts checks that the
+ * batch and the generic path produce the same step.
  */
 import { AnchoredJoint, type AnchoredOptions } from './two-body-joint';
 import { ROW_EQUALITY } from '../joint';
 import type { AnchorSlot } from '../anchor-slot';
+import type { StepContext } from '../../space/step-context';
+import type { PivotBatch } from '../pivot-batch';
 
 export type PivotJointOptions = AnchoredOptions;
 
@@ -44,5 +51,59 @@ export class PivotJoint extends AnchoredJoint {
     // row 1 (y)
     J[6] = 0; J[7] = -1; J[8] = -a.rx;
     J[9] = 0; J[10] = 1; J[11] = b.rx;
+  }
+
+  // ------------------------------------------------------------------ batch solving
+
+  /** @internal Marks joints the space solves through PivotBatch. */
+  readonly _batchedPivot = true;
+
+  /** @internal Copy this step's start state into row n of the batch. */
+  _fillBatch(b: PivotBatch, n: number, ctx: StepContext): void {
+    void ctx;
+    const a = this._slots[0] as AnchorSlot;
+    const c = this._slots[1] as AnchorSlot;
+    b.kA[n] = a.k;
+    b.kB[n] = c.k;
+    b.mA[n] = a.m;
+    b.mB[n] = c.m;
+    b.iA[n] = a.i;
+    b.iB[n] = c.i;
+    b.r0Ax[n] = a.r0x;
+    b.r0Ay[n] = a.r0y;
+    b.r0Bx[n] = c.r0x;
+    b.r0By[n] = c.r0y;
+    b.cAx[n] = a.cx;
+    b.cAy[n] = a.cy;
+    b.cBx[n] = c.cx;
+    b.cBy[n] = c.cy;
+    b.accX[n] = this.acc[0]!;
+    b.accY[n] = this.acc[1]!;
+    b.stepX[n] = b.stepY[n] = 0;
+    b.sumPx[n] = b.sumPy[n] = b.sumLA[n] = b.sumLB[n] = 0;
+    const soft = !this._stiff;
+    b.soft[n] = soft ? 1 : 0;
+    b.bias[n] = this._soft.biasRate;
+    b.mass[n] = this._soft.massScale;
+    b.imp[n] = this._soft.impulseScale;
+    b.maxImp[n] = this._maxForce;
+    b.maxErr[n] = this._maxError;
+  }
+
+  /** @internal Take back the impulses of row n after the step. */
+  _readBatch(b: PivotBatch, n: number): void {
+    this.acc[0] = b.accX[n]!;
+    this.acc[1] = b.accY[n]!;
+    this.stepImp[0] = b.stepX[n]!;
+    this.stepImp[1] = b.stepY[n]!;
+    const a = this._slots[0] as AnchorSlot;
+    const c = this._slots[1] as AnchorSlot;
+    a.ix = -b.sumPx[n]!;
+    a.iy = -b.sumPy[n]!;
+    a.iz = -b.sumLA[n]!;
+    c.ix = b.sumPx[n]!;
+    c.iy = b.sumPy[n]!;
+    c.iz = b.sumLB[n]!;
+    this.midStep = false;
   }
 }

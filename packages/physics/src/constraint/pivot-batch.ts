@@ -1,0 +1,300 @@
+/**
+ * PivotBatch: every active PivotJoint of a step, solved from struct-of-arrays typed arrays.
+ * Chains, grids and ragdolls are made of pivots, and walking thousands of joint objects per
+ * pass is cache-hostile; here each pass is one scalar loop over flat arrays (the maths is the
+ * PivotJoint derivation: C = p2 − p1, 2×2 K, Jᵀλ = ∓λ at r1 / r2).
+ *
+ * Lifecycle per step: begin() → add(joint) for each prepared pivot → per substep warmStart,
+ * solve(useBias), solve(false)×n → solvePosition()×m → store() (impulses back to the joints).
+ */
+import type { SolverBodies } from '../space/solver-bodies';
+import type { StepContext } from '../space/step-context';
+import type { PivotJoint } from './joints/pivot-joint';
+
+const F64 = ['mA', 'mB', 'iA', 'iB', 'r0Ax', 'r0Ay', 'r0Bx', 'r0By', 'cAx', 'cAy', 'cBx', 'cBy', 'accX', 'accY', 'stepX', 'stepY', 'bias', 'mass', 'imp', 'maxImp', 'maxErr', 'sumPx', 'sumPy', 'sumLA', 'sumLB'] as const;
+type F64Field = (typeof F64)[number];
+
+export class PivotBatch {
+  count = 0;
+  private capacity = 0;
+  readonly joints: PivotJoint[] = [];
+  kA = new Int32Array(0);
+  kB = new Int32Array(0);
+  /** 1 for soft joints (own spring in every pass, clamped), 0 for stiff. */
+  soft = new Uint8Array(0);
+  /** Substep midpoint marker: false until the first warm start of the step. */
+  private started = false;
+  declare mA: Float64Array;
+  declare mB: Float64Array;
+  declare iA: Float64Array;
+  declare iB: Float64Array;
+  declare r0Ax: Float64Array;
+  declare r0Ay: Float64Array;
+  declare r0Bx: Float64Array;
+  declare r0By: Float64Array;
+  declare cAx: Float64Array;
+  declare cAy: Float64Array;
+  declare cBx: Float64Array;
+  declare cBy: Float64Array;
+  declare accX: Float64Array;
+  declare accY: Float64Array;
+  declare stepX: Float64Array;
+  declare stepY: Float64Array;
+  /** Soft joints: their own biasRate, massScale, impulseScale, max impulse and max error. */
+  declare bias: Float64Array;
+  declare mass: Float64Array;
+  declare imp: Float64Array;
+  declare maxImp: Float64Array;
+  declare maxErr: Float64Array;
+  /** Impulse applied this step (for bodyImpulse): linear on B (A gets −), angular on A and B. */
+  declare sumPx: Float64Array;
+  declare sumPy: Float64Array;
+  declare sumLA: Float64Array;
+  declare sumLB: Float64Array;
+
+  constructor() {
+    for (const f of F64) (this as unknown as Record<F64Field, Float64Array>)[f] = new Float64Array(0);
+    this.reserve(64);
+  }
+
+  private reserve(n: number): void {
+    if (n <= this.capacity) return;
+    let cap = Math.max(64, this.capacity);
+    while (cap < n) cap *= 2;
+    const self = this as unknown as Record<F64Field, Float64Array>;
+    for (const f of F64) {
+      const b = new Float64Array(cap);
+      b.set(self[f]);
+      self[f] = b;
+    }
+    const kA = new Int32Array(cap);
+    kA.set(this.kA);
+    this.kA = kA;
+    const kB = new Int32Array(cap);
+    kB.set(this.kB);
+    this.kB = kB;
+    const soft = new Uint8Array(cap);
+    soft.set(this.soft);
+    this.soft = soft;
+    this.capacity = cap;
+  }
+
+  begin(): void {
+    this.count = 0;
+    this.joints.length = 0;
+    this.started = false;
+  }
+
+  /** Gather one prepared pivot (its slots hold this step's start state). */
+  add(j: PivotJoint, ctx: StepContext): void {
+    const n = this.count++;
+    if (n >= this.capacity) this.reserve(n + 1);
+    this.joints.push(j);
+    j._fillBatch(this, n, ctx);
+  }
+
+  private endSubstep(): void {
+    for (let n = 0; n < this.count; n++) {
+      this.stepX[n] = this.stepX[n]! + this.accX[n]!;
+      this.stepY[n] = this.stepY[n]! + this.accY[n]!;
+    }
+  }
+
+  warmStart(sb: SolverBodies): void {
+    if (this.started) this.endSubstep();
+    this.started = true;
+    const { vx, vy, w, dqc, dqs } = sb;
+    for (let n = 0; n < this.count; n++) {
+      const ka = this.kA[n]!;
+      const kb = this.kB[n]!;
+      let c = dqc[ka]!;
+      let s = dqs[ka]!;
+      const rAx = c * this.r0Ax[n]! - s * this.r0Ay[n]!;
+      const rAy = s * this.r0Ax[n]! + c * this.r0Ay[n]!;
+      c = dqc[kb]!;
+      s = dqs[kb]!;
+      const rBx = c * this.r0Bx[n]! - s * this.r0By[n]!;
+      const rBy = s * this.r0Bx[n]! + c * this.r0By[n]!;
+      const px = this.accX[n]!;
+      const py = this.accY[n]!;
+      const la = rAx * py - rAy * px;
+      const lb = rBx * py - rBy * px;
+      this.sumPx[n] = this.sumPx[n]! + px;
+      this.sumPy[n] = this.sumPy[n]! + py;
+      this.sumLA[n] = this.sumLA[n]! + la;
+      this.sumLB[n] = this.sumLB[n]! + lb;
+      const mA = this.mA[n]!, mB = this.mB[n]!;
+      vx[ka] = vx[ka]! - mA * px;
+      vy[ka] = vy[ka]! - mA * py;
+      w[ka] = w[ka]! - this.iA[n]! * la;
+      vx[kb] = vx[kb]! + mB * px;
+      vy[kb] = vy[kb]! + mB * py;
+      w[kb] = w[kb]! + this.iB[n]! * lb;
+    }
+    // The dummy static body must stay still whatever was added to it.
+    vx[0] = vy[0] = w[0] = 0;
+  }
+
+  solve(ctx: StepContext, useBias: boolean): void {
+    const sb = ctx.bodies;
+    const { vx, vy, w, dqc, dqs, dpx, dpy } = sb;
+    const js = ctx.jointSoftness;
+    const h = ctx.h;
+    for (let n = 0; n < this.count; n++) {
+      const ka = this.kA[n]!;
+      const kb = this.kB[n]!;
+      let c = dqc[ka]!;
+      let s = dqs[ka]!;
+      const rAx = c * this.r0Ax[n]! - s * this.r0Ay[n]!;
+      const rAy = s * this.r0Ax[n]! + c * this.r0Ay[n]!;
+      c = dqc[kb]!;
+      s = dqs[kb]!;
+      const rBx = c * this.r0Bx[n]! - s * this.r0By[n]!;
+      const rBy = s * this.r0Bx[n]! + c * this.r0By[n]!;
+      const soft = this.soft[n] === 1;
+      let biasRate = 0;
+      let massScale = 1;
+      let impulseScale = 0;
+      if (soft) {
+        biasRate = this.bias[n]!;
+        massScale = this.mass[n]!;
+        impulseScale = this.imp[n]!;
+      } else if (useBias) {
+        biasRate = js.biasRate;
+        massScale = js.massScale;
+        impulseScale = js.impulseScale;
+      }
+      let bx = 0;
+      let by = 0;
+      if (biasRate !== 0) {
+        let ex = this.cBx[n]! + dpx[kb]! + rBx - (this.cAx[n]! + dpx[ka]! + rAx);
+        let ey = this.cBy[n]! + dpy[kb]! + rBy - (this.cAy[n]! + dpy[ka]! + rAy);
+        const maxErr = this.maxErr[n]!;
+        if (soft && maxErr !== Infinity) {
+          const e = Math.sqrt(ex * ex + ey * ey);
+          if (e > maxErr) {
+            ex *= maxErr / e;
+            ey *= maxErr / e;
+          }
+        }
+        bx = biasRate * ex;
+        by = biasRate * ey;
+      }
+      const wA = w[ka]!;
+      const wB = w[kb]!;
+      const dvx = vx[kb]! - wB * rBy - (vx[ka]! - wA * rAy);
+      const dvy = vy[kb]! + wB * rBx - (vy[ka]! + wA * rAx);
+      const mA = this.mA[n]!, mB = this.mB[n]!, iA = this.iA[n]!, iB = this.iB[n]!;
+      const k11 = mA + mB + iA * rAy * rAy + iB * rBy * rBy;
+      const k12 = -iA * rAx * rAy - iB * rBx * rBy;
+      const k22 = mA + mB + iA * rAx * rAx + iB * rBx * rBx;
+      const rx = -(dvx + bx);
+      const ry = -(dvy + by);
+      let xx: number;
+      let xy: number;
+      const det = k11 * k22 - k12 * k12;
+      if (det > 1e-12 * k11 * k22 && det > 0) {
+        const inv = 1 / det;
+        xx = inv * (k22 * rx - k12 * ry);
+        xy = inv * (k11 * ry - k12 * rx);
+      } else {
+        xx = k11 > 0 ? rx / k11 : 0;
+        xy = k22 > 0 ? ry / k22 : 0;
+      }
+      const oldX = this.accX[n]!;
+      const oldY = this.accY[n]!;
+      let nx = oldX + massScale * xx - impulseScale * oldX;
+      let ny = oldY + massScale * xy - impulseScale * oldY;
+      if (soft) {
+        const max = this.maxImp[n]! * h;
+        const n2 = nx * nx + ny * ny;
+        if (n2 > max * max) {
+          const f = max / Math.sqrt(n2);
+          nx *= f;
+          ny *= f;
+        }
+      }
+      this.accX[n] = nx;
+      this.accY[n] = ny;
+      const px = nx - oldX;
+      const py = ny - oldY;
+      const la = rAx * py - rAy * px;
+      const lb = rBx * py - rBy * px;
+      this.sumPx[n] = this.sumPx[n]! + px;
+      this.sumPy[n] = this.sumPy[n]! + py;
+      this.sumLA[n] = this.sumLA[n]! + la;
+      this.sumLB[n] = this.sumLB[n]! + lb;
+      vx[ka] = vx[ka]! - mA * px;
+      vy[ka] = vy[ka]! - mA * py;
+      w[ka] = wA - iA * la;
+      vx[kb] = vx[kb]! + mB * px;
+      vy[kb] = vy[kb]! + mB * py;
+      w[kb] = w[kb]! + iB * lb;
+    }
+    vx[0] = vy[0] = w[0] = 0;
+  }
+
+  /** Position pass for the stiff pivots: K Δ = −C on the position deltas. */
+  solvePosition(sb: SolverBodies): void {
+    const { dqc, dqs, dq, dpx, dpy } = sb;
+    for (let n = 0; n < this.count; n++) {
+      if (this.soft[n] === 1) continue;
+      const ka = this.kA[n]!;
+      const kb = this.kB[n]!;
+      let c = dqc[ka]!;
+      let s = dqs[ka]!;
+      const rAx = c * this.r0Ax[n]! - s * this.r0Ay[n]!;
+      const rAy = s * this.r0Ax[n]! + c * this.r0Ay[n]!;
+      c = dqc[kb]!;
+      s = dqs[kb]!;
+      const rBx = c * this.r0Bx[n]! - s * this.r0By[n]!;
+      const rBy = s * this.r0Bx[n]! + c * this.r0By[n]!;
+      const ex = this.cBx[n]! + dpx[kb]! + rBx - (this.cAx[n]! + dpx[ka]! + rAx);
+      const ey = this.cBy[n]! + dpy[kb]! + rBy - (this.cAy[n]! + dpy[ka]! + rAy);
+      const mA = this.mA[n]!, mB = this.mB[n]!, iA = this.iA[n]!, iB = this.iB[n]!;
+      const k11 = mA + mB + iA * rAy * rAy + iB * rBy * rBy;
+      const k12 = -iA * rAx * rAy - iB * rBx * rBy;
+      const k22 = mA + mB + iA * rAx * rAx + iB * rBx * rBx;
+      let px: number;
+      let py: number;
+      const det = k11 * k22 - k12 * k12;
+      if (det > 1e-12 * k11 * k22 && det > 0) {
+        const inv = 1 / det;
+        px = -inv * (k22 * ex - k12 * ey);
+        py = -inv * (k11 * ey - k12 * ex);
+      } else {
+        px = k11 > 0 ? -ex / k11 : 0;
+        py = k22 > 0 ? -ey / k22 : 0;
+      }
+      if (ka > 0) {
+        dpx[ka] = dpx[ka]! - mA * px;
+        dpy[ka] = dpy[ka]! - mA * py;
+        const da = -iA * (rAx * py - rAy * px);
+        if (da !== 0) {
+          const a = dq[ka]! + da;
+          dq[ka] = a;
+          dqc[ka] = Math.cos(a);
+          dqs[ka] = Math.sin(a);
+        }
+      }
+      if (kb > 0) {
+        dpx[kb] = dpx[kb]! + mB * px;
+        dpy[kb] = dpy[kb]! + mB * py;
+        const db = iB * (rBx * py - rBy * px);
+        if (db !== 0) {
+          const a = dq[kb]! + db;
+          dq[kb] = a;
+          dqc[kb] = Math.cos(a);
+          dqs[kb] = Math.sin(a);
+        }
+      }
+    }
+  }
+
+  /** End of the step: hand the accumulated and step impulses back to the joints. */
+  store(): void {
+    if (this.started) this.endSubstep();
+    this.started = false;
+    for (let n = 0; n < this.count; n++) this.joints[n]!._readBatch(this, n);
+  }
+}
