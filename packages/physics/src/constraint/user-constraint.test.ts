@@ -266,6 +266,43 @@ describe('built-in joints re-implemented as UserConstraints move like the built-
     }, 3, 1e-6));
 });
 
+describe('MotorJoint re-implemented as a velocity-only UserConstraint', () => {
+  it('moves like the built-in motor, including the maxForce clamp', () => {
+    const run = (user: boolean): number[] => {
+      const space = new Space();
+      const base = space.addBody(new Body({ type: 'static' }));
+      const a = space.addBody(new Body({ shapes: [Polygon.box(1, 0.2)] }));
+      const b = space.addBody(new Body({ position: [3, 0], shapes: [Polygon.box(0.5, 0.5, { density: 3 })] }));
+      space.addConstraint(new PivotJoint({ body1: base, body2: a }));
+      space.addConstraint(new PivotJoint({ body1: base, body2: b, anchor1: [3, 0] }));
+      space.addConstraint(
+        user
+          ? new UserConstraint({
+              dimensions: 1,
+              velocityOnly: true,
+              bodies: [a, b],
+              maxForce: 2,
+              hooks: {
+                velocity: (err) => (err[0] = 1.5 * b.angularVel - a.angularVel - 2), // V = ratio·ω2 − ω1 − rate
+                jacobian: (J) => J.set([0, 0, -1, 0, 0, 1.5]),
+              },
+            })
+          : new MotorJoint({ body1: a, body2: b, rate: 2, ratio: 1.5, maxForce: 2 }),
+      );
+      const out: number[] = [];
+      for (let i = 0; i < 120; i++) {
+        space.step(1 / 60);
+        out.push(a.angularVel, b.angularVel);
+      }
+      return out;
+    };
+    const builtIn = run(false);
+    const user = run(true);
+    for (let i = 0; i < builtIn.length; i++) expect(user[i]).toBeCloseTo(builtIn[i]!, 9);
+    expect(1.5 * builtIn[builtIn.length - 1]! - builtIn[builtIn.length - 2]!).toBeCloseTo(2, 6);
+  });
+});
+
 describe('UserConstraint specifics', () => {
   it('the finite-difference Jacobian matches the analytic pivot Jacobian to 1e-8 (relative)', () => {
     const { ground, a } = scene();

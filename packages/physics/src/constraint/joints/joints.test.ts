@@ -248,6 +248,23 @@ describe('joint limits and drives', () => {
   });
 });
 
+describe('debug drawing', () => {
+  it('draws each joint as its anchors and the segment between them', () => {
+    const space = new Space();
+    const a = space.addBody(new Body({ type: 'static' }));
+    const b = space.addBody(new Body({ position: [2, 0], shapes: [Polygon.box(0.5, 0.5)] }));
+    space.addConstraint(new DistanceJoint({ body1: a, body2: b, anchor2: [-0.25, 0], jointMin: 1.75, jointMax: 1.75 }));
+    const segments: number[][] = [];
+    let points = 0;
+    space.debugDraw(
+      { drawPolygon: () => {}, drawCircle: () => {}, drawSegment: (x1, y1, x2, y2) => segments.push([x1, y1, x2, y2]), drawPoint: () => void points++ },
+      { shapes: false, constraints: true },
+    );
+    expect(points).toBe(2);
+    expect(segments).toEqual([[0, 0, 1.75, 0]]);
+  });
+});
+
 describe('read-outs', () => {
   it('impulse() and bodyImpulse() of a body hanging at rest equal its weight times dt', () => {
     const space = new Space({ gravity: [0, -10] });
