@@ -248,6 +248,33 @@ describe('joint limits and drives', () => {
   });
 });
 
+describe('degenerate geometry', () => {
+  it('a distance joint at zero length stays finite and pulls back out to its minimum', () => {
+    const space = new Space();
+    const a = space.addBody(new Body({ type: 'static' }));
+    const b = space.addBody(new Body({ shapes: [new Circle({ radius: 0.1 })] })); // anchors coincide
+    const j = space.addConstraint(new DistanceJoint({ body1: a, body2: b, jointMin: 0, jointMax: 1 }));
+    for (let i = 0; i < 30; i++) space.step(DT);
+    expect(Number.isFinite(b.x) && Number.isFinite(b.y)).toBe(true);
+    expect(j.impulse().every(Number.isFinite)).toBe(true);
+    b.velocity = [3, 0];
+    for (let i = 0; i < 60; i++) space.step(DT);
+    expect(Math.hypot(b.x, b.y)).toBeLessThan(1 + 1e-3);
+  });
+
+  it('a pulley side of zero length reuses its last normal instead of dividing by zero', () => {
+    const space = new Space({ gravity: [0, -10] });
+    const ceiling = space.addBody(new Body({ type: 'static' }));
+    const a = space.addBody(new Body({ position: [0, 0], shapes: [Polygon.box(0.3, 0.3)] })); // p2 = p1
+    const b = space.addBody(new Body({ position: [2, -1], shapes: [Polygon.box(0.3, 0.3)] }));
+    space.addConstraint(new PulleyJoint({ body1: ceiling, body2: a, body3: ceiling, body4: b, anchor3: [2, 0], jointMin: 0, jointMax: 1 }));
+    for (let i = 0; i < 60; i++) space.step(DT);
+    for (const body of [a, b]) expect(Number.isFinite(body.x) && Number.isFinite(body.y) && Number.isFinite(body.rotation)).toBe(true);
+    const len = Math.hypot(a.x, a.y) + Math.hypot(b.x - 2, b.y);
+    expect(len).toBeLessThan(1 + 2e-3);
+  });
+});
+
 describe('debug drawing', () => {
   it('draws each joint as its anchors and the segment between them', () => {
     const space = new Space();
