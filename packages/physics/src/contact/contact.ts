@@ -21,9 +21,13 @@ export class Contact {
   touching = false;
   /** Index in the space's contact array (kept up to date on swap-removal). */
   index = -1;
-  /** Friction and restitution mixed from the two shapes, refreshed each step. */
-  friction = 0;
-  restitution = 0;
+  /**
+   * Mixed once at creation: any material or filter change destroys the shape's contacts
+   * (Space._shapeChanged), so these never go stale and the narrowphase loop stays lean.
+   */
+  readonly friction: number;
+  readonly restitution: number;
+  readonly isSensor: boolean;
 
   constructor(
     readonly shapeA: Shape,
@@ -31,10 +35,10 @@ export class Contact {
     readonly bodyA: Body,
     readonly bodyB: Body,
     readonly key: number,
-  ) {}
-
-  get isSensor(): boolean {
-    return this.shapeA.sensor || this.shapeB.sensor;
+  ) {
+    this.friction = Math.sqrt(shapeA.friction * shapeB.friction);
+    this.restitution = Math.max(shapeA.restitution, shapeB.restitution);
+    this.isSensor = shapeA.sensor || shapeB.sensor;
   }
 
   /** Save ids/impulses before the narrowphase rewrites the manifold. */
@@ -66,8 +70,6 @@ export class Contact {
       this.normalImpulse[i] = ni;
       this.tangentImpulse[i] = ti;
     }
-    this.friction = Math.sqrt(this.shapeA.friction * this.shapeB.friction);
-    this.restitution = Math.max(this.shapeA.restitution, this.shapeB.restitution);
   }
 }
 

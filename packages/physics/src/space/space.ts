@@ -390,33 +390,38 @@ export class Space implements BodySpaceLink, ConstraintSpaceLink {
       if (c.bodyA._solverIndex < 0 && c.bodyB._solverIndex < 0) continue;
       cs.add(c, sb);
     }
+    // Active constraints with an awake body: pivots go to the typed-array batch (which
+    // prepares them itself), everything else prepares through its own _prepare.
     const active = this._activeConstraints;
+    const batch = this._pivotBatch;
+    const loose = this._looseConstraints;
     active.length = 0;
+    loose.length = 0;
+    batch.begin();
+    const batchPivots = this._batchPivots;
     for (const c of this._constraints) {
       if (!c._active) continue;
       const bodies = c.bodies;
+      let awake = false;
       for (let i = 0; i < bodies.length; i++) {
         if (bodies[i]!._solverIndex > 0) {
-          active.push(c);
+          awake = true;
           break;
         }
       }
-    }
-    for (let i = 0; i < active.length; i++) {
-      const c = active[i]!;
+      if (!awake) continue;
+      if (batchPivots && !c._breakUnderError && (c as Partial<PivotJoint>)._batchedPivot === true) {
+        batch.add(c as PivotJoint, ctx);
+        active.push(c);
+        continue;
+      }
       const reason = c._prepare(ctx);
-      if (reason === null) continue;
-      this._breakConstraint(c, reason);
-      active.splice(i--, 1);
-    }
-
-    const batch = this._pivotBatch;
-    const loose = this._looseConstraints;
-    batch.begin();
-    loose.length = 0;
-    for (const c of active) {
-      if (this._batchPivots && (c as Partial<PivotJoint>)._batchedPivot === true) batch.add(c as PivotJoint, ctx);
-      else loose.push(c);
+      if (reason !== null) {
+        this._breakConstraint(c, reason);
+        continue;
+      }
+      active.push(c);
+      loose.push(c);
     }
 
     // 6. substeps
@@ -450,6 +455,8 @@ export class Space implements BodySpaceLink, ConstraintSpaceLink {
     // 9. constraints: break tests
     for (let i = 0; i < active.length; i++) {
       const c = active[i]!;
+      // Batched pivots have nothing to finish unless they can break.
+      if (!c._breakUnderForce && !c._breakUnderError && (c as Partial<PivotJoint>)._batchedPivot === true && batchPivots) continue;
       const reason = c._finish(ctx);
       if (reason === null) continue;
       this._breakConstraint(c, reason);

@@ -22,6 +22,7 @@ import { ROW_EQUALITY } from '../joint';
 import type { AnchorSlot } from '../anchor-slot';
 import type { StepContext } from '../../space/step-context';
 import type { PivotBatch } from '../pivot-batch';
+import { makeSoft } from '../../contact/contact-solver';
 
 export type PivotJointOptions = AnchoredOptions;
 
@@ -58,36 +59,33 @@ export class PivotJoint extends AnchoredJoint {
   /** @internal Marks joints the space solves through PivotBatch. */
   readonly _batchedPivot = true;
 
-  /** @internal Copy this step's start state into row n of the batch. */
+  /**
+   * @internal The whole per-step preparation of a batched pivot, written straight into row n:
+   * the generic _prepare (slot objects, makeSoft) costs more than the solve for big grids.
+   */
   _fillBatch(b: PivotBatch, n: number, ctx: StepContext): void {
-    void ctx;
-    const a = this._slots[0] as AnchorSlot;
-    const c = this._slots[1] as AnchorSlot;
-    b.kA[n] = a.k;
-    b.kB[n] = c.k;
-    b.mA[n] = a.m;
-    b.mB[n] = c.m;
-    b.iA[n] = a.i;
-    b.iB[n] = c.i;
-    b.r0Ax[n] = a.r0x;
-    b.r0Ay[n] = a.r0y;
-    b.r0Bx[n] = c.r0x;
-    b.r0By[n] = c.r0y;
-    b.cAx[n] = a.cx;
-    b.cAy[n] = a.cy;
-    b.cBx[n] = c.cx;
-    b.cBy[n] = c.cy;
-    b.accX[n] = this.acc[0]!;
-    b.accY[n] = this.acc[1]!;
+    const sa = this._slots[0] as AnchorSlot;
+    const sc = this._slots[1] as AnchorSlot;
+    fillSide(b, n, sa, true);
+    fillSide(b, n, sc, false);
+    // Rescale warm starting when the substep length changes (Nape's dtratio).
+    const ratio = this._lastH > 0 ? ctx.h / this._lastH : 1;
+    this._lastH = ctx.h;
+    b.accX[n] = this.acc[0]! * ratio;
+    b.accY[n] = this.acc[1]! * ratio;
     b.stepX[n] = b.stepY[n] = 0;
     b.sumPx[n] = b.sumPy[n] = b.sumLA[n] = b.sumLB[n] = 0;
-    const soft = !this._stiff;
-    b.soft[n] = soft ? 1 : 0;
-    b.bias[n] = this._soft.biasRate;
-    b.mass[n] = this._soft.massScale;
-    b.imp[n] = this._soft.impulseScale;
-    b.maxImp[n] = this._maxForce;
-    b.maxErr[n] = this._maxError;
+    if (this._stiff) {
+      b.soft[n] = 0;
+    } else {
+      makeSoft(this._frequency, this._damping, ctx.h, this._soft);
+      b.soft[n] = 1;
+      b.bias[n] = this._soft.biasRate;
+      b.mass[n] = this._soft.massScale;
+      b.imp[n] = this._soft.impulseScale;
+      b.maxImp[n] = this._maxForce;
+      b.maxErr[n] = this._maxError;
+    }
   }
 
   /** @internal Take back the impulses of row n after the step. */
@@ -105,5 +103,38 @@ export class PivotJoint extends AnchoredJoint {
     c.iy = b.sumPy[n]!;
     c.iz = b.sumLB[n]!;
     this.midStep = false;
+  }
+}
+
+/** Solver index, masses, start centre and start anchor offset of one side of a batched pivot. */
+function fillSide(b: PivotBatch, n: number, slot: AnchorSlot, first: boolean): void {
+  const body = slot.body!;
+  const k = body._solverIndex > 0 ? body._solverIndex : 0;
+  const c = body._c;
+  const s = body._s;
+  const lcx = body._lcx;
+  const lcy = body._lcy;
+  const cx = body._x + c * lcx - s * lcy;
+  const cy = body._y + s * lcx + c * lcy;
+  const lx = slot.ax - lcx;
+  const ly = slot.ay - lcy;
+  const m = k > 0 ? body._invMass : 0;
+  const i = k > 0 ? body._invInertia : 0;
+  if (first) {
+    b.kA[n] = k;
+    b.mA[n] = m;
+    b.iA[n] = i;
+    b.cAx[n] = cx;
+    b.cAy[n] = cy;
+    b.r0Ax[n] = c * lx - s * ly;
+    b.r0Ay[n] = s * lx + c * ly;
+  } else {
+    b.kB[n] = k;
+    b.mB[n] = m;
+    b.iB[n] = i;
+    b.cBx[n] = cx;
+    b.cBy[n] = cy;
+    b.r0Bx[n] = c * lx - s * ly;
+    b.r0By[n] = s * lx + c * ly;
   }
 }
