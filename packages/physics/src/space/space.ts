@@ -506,7 +506,7 @@ export class Space implements BodySpaceLink, ConstraintSpaceLink {
         const cy = sb.cy[i]! + sb.dpy[i]!;
         b._x = cx - (b._c * b._lcx - b._s * b._lcy);
         b._y = cy - (b._s * b._lcx + b._c * b._lcy);
-        this._syncShapes(b);
+        this._syncShapes(b, 2 * dt);
       }
       if (b._type === 'dynamic') {
         const rim = w * b._maxExtent;
@@ -738,10 +738,17 @@ export class Space implements BodySpaceLink, ConstraintSpaceLink {
     this._shapeById.delete(s.id);
   }
 
-  private _syncShapes(b: Body): void {
+  /**
+   * Refresh shapes and proxies after a step. A proxy that must be re-inserted is stretched
+   * along the body's motion over `lookahead` seconds (Box2D 2.4's predictive AABBs), so bodies
+   * in steady motion are not re-inserted every step.
+   */
+  private _syncShapes(b: Body, lookahead: number): void {
+    const dx = b._vx * lookahead;
+    const dy = b._vy * lookahead;
     for (const s of b._shapes) {
       s.updateWorld(b._x, b._y, b._c, b._s);
-      this._broadphase.moveProxy(s.proxyId, s.aabbMinX, s.aabbMinY, s.aabbMaxX, s.aabbMaxY);
+      this._broadphase.moveProxy(s.proxyId, s.aabbMinX, s.aabbMinY, s.aabbMaxX, s.aabbMaxY, dx, dy);
     }
   }
 
