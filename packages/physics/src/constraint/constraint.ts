@@ -276,6 +276,11 @@ export abstract class Constraint {
     this._validateParameters();
   }
 
+  /** @internal True when validation must run every step (a user validate() hook), not only after changes. */
+  _validatesEveryStep(): boolean {
+    return false;
+  }
+
   /** @internal Allocation-free check that every body slot is set and in `space`. */
   protected _bodiesReady(space: unknown): boolean {
     for (const [, b] of this._bodySlots()) if (!b || b._space !== space) return false;

@@ -462,6 +462,10 @@ export class UserConstraint extends Constraint {
     });
   }
 
+  override _validatesEveryStep(): boolean {
+    return true;
+  }
+
   protected override _validateParameters(): void {
     if (!this.velocityOnly && this.position === UserConstraint.prototype.position && !this._hooks.position) {
       throw new Error(`${this.label}: position(err) must be provided unless the constraint is velocityOnly`);

@@ -106,6 +106,10 @@ export class Space implements BodySpaceLink, ConstraintSpaceLink {
   _batchPivots = true;
   private readonly _ctx: StepContext;
   private _locked = false;
+  /** False after any change that could invalidate a constraint's bodies (see step()). */
+  private _constraintsValid = false;
+  /** Set by _finalizeBodies: some body has rested long enough that its island might sleep. */
+  private _sleepCandidate = false;
   private _time = 0;
   private _stepCount = 0;
   private readonly _pairCallback = (a: number, b: number): void => this._addPair(a, b);
@@ -235,6 +239,7 @@ export class Space implements BodySpaceLink, ConstraintSpaceLink {
     this._assertUnlocked('Space.addBody');
     if (body._space === this) fail('Space', 'addBody(body)', `Body#${body.id}`, 'is already in this space');
     if (body._space !== null) fail('Space', 'addBody(body)', `Body#${body.id}`, 'is in another space; remove it there first');
+    this._constraintsValid = false;
     body._space = this;
     body._sleeping = false;
     body._island = null;
@@ -249,6 +254,7 @@ export class Space implements BodySpaceLink, ConstraintSpaceLink {
     if (!(body instanceof Body)) fail('Space', 'removeBody(body)', body, 'must be a Body');
     this._assertUnlocked('Space.removeBody');
     if (body._space !== this) fail('Space', 'removeBody(body)', `Body#${body.id}`, 'is not in this space');
+    this._constraintsValid = false;
     this._invalidateBody(body);
     for (const s of body._shapes) this._destroyProxy(s);
     const i = this._bodies.indexOf(body);
@@ -266,6 +272,7 @@ export class Space implements BodySpaceLink, ConstraintSpaceLink {
     this._assertUnlocked('Space.addConstraint');
     if (c._space === this) fail('Space', 'addConstraint(constraint)', `${c.typeName}#${c.id}`, 'is already in this space');
     if (c._space !== null) fail('Space', 'addConstraint(constraint)', `${c.typeName}#${c.id}`, 'is in another space; remove it there first');
+    this._constraintsValid = false;
     c._space = this;
     this._constraints.push(c);
     this._linkConstraint(c);
@@ -294,6 +301,7 @@ export class Space implements BodySpaceLink, ConstraintSpaceLink {
   }
   /** @internal A constraint's bodies changed (called by joints). */
   _constraintBodiesChanged(c: Constraint): void {
+    this._constraintsValid = false;
     this._linkConstraint(c);
     this._invalidateConstraint(c);
   }
@@ -325,7 +333,10 @@ export class Space implements BodySpaceLink, ConstraintSpaceLink {
     checkInteger('Space', 'step(positionIterations)', positionIterations, 0, 1000);
     if (this._locked) throw new FulcrumInputError('Space.step() cannot be called while the space is already stepping');
     // Validate before locking so a bad constraint leaves the space untouched and steppable.
-    for (const c of this._constraints) if (c._active) c._validateForStep(this);
+    // Built-in joints only need it after a topology change; user validate() hooks run every step.
+    const full = !this._constraintsValid;
+    for (const c of this._constraints) if (c._active && (full || c._validatesEveryStep())) c._validateForStep(this);
+    this._constraintsValid = true;
     this._locked = true;
     this._events.deferring = true;
     try {
@@ -489,6 +500,8 @@ export class Space implements BodySpaceLink, ConstraintSpaceLink {
     const sb = this._solverBodies;
     const thr2 = this._sleepThreshold * this._sleepThreshold;
     const allowSleep = this._allowSleep;
+    const delay = this._sleepDelay;
+    let candidate = false;
     for (let i = 1; i < sb.count; i++) {
       const b = sb.bodies[i]!;
       const vx = sb.vx[i]!;
@@ -510,15 +523,19 @@ export class Space implements BodySpaceLink, ConstraintSpaceLink {
       }
       if (b._type === 'dynamic') {
         const rim = w * b._maxExtent;
-        if (allowSleep && vx * vx + vy * vy <= thr2 && rim * rim <= thr2) b._sleepTime += dt;
-        else b._sleepTime = 0;
+        if (allowSleep && vx * vx + vy * vy <= thr2 && rim * rim <= thr2) {
+          b._sleepTime += dt;
+          if (b._sleepTime >= delay) candidate = true;
+        } else b._sleepTime = 0;
       }
     }
+    this._sleepCandidate = candidate;
   }
 
   /** Union-find over awake dynamic bodies; islands at rest for sleepDelay fall asleep. */
   private _updateSleep(): void {
-    if (!this._allowSleep) return;
+    // An island sleeps only when all its bodies rested for sleepDelay: none did, none can.
+    if (!this._allowSleep || !this._sleepCandidate) return;
     const sb = this._solverBodies;
     const n = sb.count;
     if (this._parent.length < n) {
@@ -814,6 +831,8 @@ export class Space implements BodySpaceLink, ConstraintSpaceLink {
 
   /** @internal */
   _invalidateConstraint(c: Constraint): void {
+    // Any constraint change (activation included) gets a full validation before the next step.
+    this._constraintsValid = false;
     for (const b of c.bodies) this._invalidateBody(b);
   }
   /** @internal */

@@ -459,6 +459,18 @@ describe('waking and validation', () => {
     expect(b.y).toBeCloseTo(-1, 3);
   });
 
+  it('activating a joint whose body went missing is caught at the next step', () => {
+    const space = new Space({ gravity: [0, -10] });
+    const pin = space.addBody(new Body({ type: 'static' }));
+    const b = space.addBody(new Body({ position: [0, -1], shapes: [Polygon.box(0.3, 0.3)] }));
+    const j = space.addConstraint(new PivotJoint({ body1: pin, body2: b, anchor2: [0, 1], active: false }));
+    space.step(DT);
+    j.body2 = null;
+    space.step(DT); // inactive: fine
+    j.active = true;
+    expect(() => space.step(DT)).toThrow(new RegExp(`PivotJoint#${j.id}.body2 is not set`));
+  });
+
   it('inactive joints are ignored by the solver; ignore stops collisions between the joined bodies', () => {
     const space = new Space({ gravity: [0, -10] });
     const floor = space.addBody(new Body({ type: 'static', position: [0, -0.5], shapes: [Polygon.box(10, 1)] }));
