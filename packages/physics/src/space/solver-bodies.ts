@@ -34,8 +34,10 @@ export class SolverBodies {
   /** World centre of mass at the start of the step. */
   cx = new Float64Array(0);
   cy = new Float64Array(0);
-  /** Angle at the start of the step. */
+  /** Angle at the start of the step, and its cos/sin (so finalising needs no trigonometry). */
   a0 = new Float64Array(0);
+  c0 = new Float64Array(0);
+  s0 = new Float64Array(0);
   readonly bodies: (Body | null)[] = [null];
 
   constructor() {
@@ -83,6 +85,8 @@ export class SolverBodies {
     this.cx = grow(this.cx);
     this.cy = grow(this.cy);
     this.a0 = grow(this.a0);
+    this.c0 = grow(this.c0);
+    this.s0 = grow(this.s0);
     this.capacity = cap;
   }
 
@@ -114,6 +118,8 @@ export class SolverBodies {
     this.cx[i] = b._x + b._c * b._lcx - b._s * b._lcy;
     this.cy[i] = b._y + b._s * b._lcx + b._c * b._lcy;
     this.a0[i] = b._angle;
+    this.c0[i] = b._c;
+    this.s0[i] = b._s;
     b._solverIndex = i;
     return i;
   }

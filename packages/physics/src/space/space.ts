@@ -512,8 +512,15 @@ export class Space implements BodySpaceLink, ConstraintSpaceLink {
       b._w = w;
       const moved = sb.dpx[i] !== 0 || sb.dpy[i] !== 0 || sb.dq[i] !== 0;
       if (moved) {
-        const angle = sb.a0[i]! + sb.dq[i]!;
-        b._setAngle(angle);
+        // New rotation = start rotation composed with the step's rotation (whose cos/sin the
+        // substeps already computed): no trigonometry per body here.
+        const c0 = sb.c0[i]!;
+        const s0 = sb.s0[i]!;
+        const dc = sb.dqc[i]!;
+        const ds = sb.dqs[i]!;
+        b._angle = sb.a0[i]! + sb.dq[i]!;
+        b._c = c0 * dc - s0 * ds;
+        b._s = s0 * dc + c0 * ds;
         // New centre of mass, then back to the origin through the new rotation.
         const cx = sb.cx[i]! + sb.dpx[i]!;
         const cy = sb.cy[i]! + sb.dpy[i]!;
