@@ -230,18 +230,12 @@ export abstract class Joint extends Constraint {
       } else if (useBias) {
         ({ biasRate, massScale, impulseScale } = ctx.jointSoftness);
       }
-      const K = this.K;
       const rhs = this.rhs;
       for (let a = 0; a < m; a++) {
         const ra = this.eqRows[a]!;
-        for (let b = a; b < m; b++) {
-          const v = this.kEntry(ra, this.eqRows[b]!);
-          K[a * m + b] = v;
-          K[b * m + a] = v;
-        }
         rhs[a] = -(this.rowVelocity(ctx, ra) + biasRate * errScale * this.rowC[ra]!);
       }
-      solveSymmetric(K, rhs, m);
+      this.solveEqualityBlock(m);
       lam.fill(0);
       let n2 = 0;
       for (let a = 0; a < m; a++) {
@@ -290,6 +284,20 @@ export abstract class Joint extends Constraint {
   /** The accumulated impulse is what was applied over one substep: add it to the step total. */
   protected endSubstep(): void {
     for (let r = 0; r < this.dimension; r++) this.stepImp[r] = this.stepImp[r]! + this.acc[r]! + this.accLo[r]! - this.accHi[r]!;
+  }
+
+  /** Solve K x = rhs in place for the m equality rows listed in eqRows (K = J M⁻¹ Jᵀ of those rows). */
+  private solveEqualityBlock(m: number): void {
+    const K = this.K;
+    for (let a = 0; a < m; a++) {
+      const ra = this.eqRows[a]!;
+      for (let b = a; b < m; b++) {
+        const v = this.kEntry(ra, this.eqRows[b]!);
+        K[a * m + b] = v;
+        K[b * m + a] = v;
+      }
+    }
+    solveSymmetric(K, this.rhs, m);
   }
 
   /**
@@ -394,18 +402,9 @@ export abstract class Joint extends Constraint {
     const lam = this.lam;
     lam.fill(0);
     if (m > 0) {
-      const K = this.K;
       const rhs = this.rhs;
-      for (let a = 0; a < m; a++) {
-        const ra = this.eqRows[a]!;
-        for (let b = a; b < m; b++) {
-          const v = this.kEntry(ra, this.eqRows[b]!);
-          K[a * m + b] = v;
-          K[b * m + a] = v;
-        }
-        rhs[a] = -this.rowC[ra]!;
-      }
-      solveSymmetric(K, rhs, m);
+      for (let a = 0; a < m; a++) rhs[a] = -this.rowC[this.eqRows[a]!]!;
+      this.solveEqualityBlock(m);
       for (let a = 0; a < m; a++) lam[this.eqRows[a]!] = rhs[a]!;
     }
     for (let r = 0; r < dim; r++) {
