@@ -137,6 +137,7 @@ export class UserConstraint extends Constraint {
   }
   set hooks(h: UserConstraintHooks) {
     this._hooks = checkHooks(h);
+    this._jacobianMode = null;
     this.invalidate();
   }
 
@@ -299,10 +300,15 @@ export class UserConstraint extends Constraint {
 
   // ------------------------------------------------------------------ Jacobian-derived defaults
 
+  /** Nape's effMass + impulse given? Otherwise K and Jᵀλ come from J. Cached: asked every pass. */
+  private _jacobianMode: boolean | null = null;
   private usesJacobian(): boolean {
-    const effOverridden = this.effMass !== UserConstraint.prototype.effMass || this._hooks.effMass !== undefined;
-    const impOverridden = this._hookImpulseOverridden || this._hooks.impulse !== undefined;
-    return !(effOverridden && impOverridden);
+    if (this._jacobianMode === null) {
+      const effOverridden = this.effMass !== UserConstraint.prototype.effMass || this._hooks.effMass !== undefined;
+      const impOverridden = this._hookImpulseOverridden || this._hooks.impulse !== undefined;
+      this._jacobianMode = !(effOverridden && impOverridden);
+    }
+    return this._jacobianMode;
   }
 
   private velocityFromJacobian(err: Float64Array): void {
@@ -393,13 +399,22 @@ export class UserConstraint extends Constraint {
   /** Write the solver's current substep state into the bodies, so hooks read live values. */
   private sync(ctx: StepContext): void {
     const sb = ctx.bodies;
-    for (const b of this._bodiesCache) {
+    const list = this._bodiesCache;
+    for (let i = 0; i < list.length; i++) {
+      const b = list[i]!;
       const k = b._solverIndex;
       if (k <= 0) continue;
       b._vx = sb.vx[k]!;
       b._vy = sb.vy[k]!;
       b._w = sb.w[k]!;
-      b._setAngle(sb.a0[k]! + sb.dq[k]!);
+      // start rotation composed with the substep's: no trigonometry per hook call
+      const c0 = sb.c0[k]!;
+      const s0 = sb.s0[k]!;
+      const dc = sb.dqc[k]!;
+      const ds = sb.dqs[k]!;
+      b._angle = sb.a0[k]! + sb.dq[k]!;
+      b._c = c0 * dc - s0 * ds;
+      b._s = s0 * dc + c0 * ds;
       const cx = sb.cx[k]! + sb.dpx[k]!;
       const cy = sb.cy[k]! + sb.dpy[k]!;
       b._x = cx - (b._c * b._lcx - b._s * b._lcy);
@@ -431,7 +446,9 @@ export class UserConstraint extends Constraint {
   /** Apply λ (row vector) to the solver velocities (or positions) of every body. */
   private applyImpulse(ctx: StepContext, lam: Float64Array, toPositions: boolean): void {
     const sb = ctx.bodies;
-    this._bodiesCache.forEach((b, bi) => {
+    const list = this._bodiesCache;
+    for (let bi = 0; bi < list.length; bi++) {
+      const b = list[bi]!;
       const out = this.out;
       out.x = out.y = out.z = 0;
       this.impulse(lam, b, out);
@@ -439,7 +456,7 @@ export class UserConstraint extends Constraint {
         throw new Error(`${this.label}: impulse() wrote a non-finite value for Body#${b.id}`);
       }
       const k = b._solverIndex;
-      if (k <= 0) return;
+      if (k <= 0) continue;
       const m = sb.invMass[k]!;
       const i = sb.invI[k]!;
       if (toPositions) {
@@ -451,7 +468,7 @@ export class UserConstraint extends Constraint {
           sb.dqc[k] = Math.cos(a);
           sb.dqs[k] = Math.sin(a);
         }
-        return;
+        continue;
       }
       this.bodyImp[3 * bi] = this.bodyImp[3 * bi]! + out.x;
       this.bodyImp[3 * bi + 1] = this.bodyImp[3 * bi + 1]! + out.y;
@@ -459,7 +476,7 @@ export class UserConstraint extends Constraint {
       sb.vx[k] = sb.vx[k]! + m * out.x;
       sb.vy[k] = sb.vy[k]! + m * out.y;
       sb.w[k] = sb.w[k]! + i * out.z;
-    });
+    }
   }
 
   override _validatesEveryStep(): boolean {
@@ -524,7 +541,7 @@ export class UserConstraint extends Constraint {
     if (soft) ({ biasRate, massScale, impulseScale } = this._soft);
     else if (useBias && !this.velocityOnly) ({ biasRate, massScale, impulseScale } = ctx.jointSoftness);
     const err = this.err;
-    err.fill(0);
+    for (let r = 0; r < n; r++) err[r] = 0;
     if (biasRate !== 0) {
       this.position(err);
       checkRow(this, 'position', err);
@@ -536,7 +553,7 @@ export class UserConstraint extends Constraint {
       }
     }
     this.buildK();
-    this.vel.fill(0);
+    for (let r = 0; r < n; r++) this.vel[r] = 0;
     this.velocity(this.vel);
     checkRow(this, 'velocity', this.vel);
     const rhs = this.rhs;
