@@ -2,27 +2,27 @@
  * @fulcrum/physics: a 2D rigid-body engine with Nape's constraint semantics.
  * Units: metres, kilograms, seconds, radians; y points up.
  */
-export type { Vec2, Vec2Like, Vec3 } from './math/vec2';
-export { FulcrumInputError } from './util/validate';
+export type { Vec2, Vec2Like, Vec3 } from './math/vec2.js';
+export { FulcrumInputError } from './util/validate.js';
 
-export { Body } from './body/body';
-export type { BodyOptions, BodyType } from './body/body';
+export { Body } from './body/body.js';
+export type { BodyOptions, BodyType } from './body/body.js';
 
-export { Shape } from './shape/shape';
-export type { ShapeKind, ShapeOptions, MassData } from './shape/shape';
-export { Circle } from './shape/circle';
-export type { CircleOptions } from './shape/circle';
-export { Polygon } from './shape/polygon';
-export type { PolygonOptions, PolygonShapeOptions } from './shape/polygon';
-export { Capsule } from './shape/capsule';
-export type { CapsuleOptions } from './shape/capsule';
-export { Segment } from './shape/segment';
-export type { SegmentOptions } from './shape/segment';
-export type { CollisionFilter } from './collision/filter';
-export { LINEAR_SLOP, SPECULATIVE_DISTANCE } from './collision/manifold';
+export { Shape } from './shape/shape.js';
+export type { ShapeKind, ShapeOptions, MassData } from './shape/shape.js';
+export { Circle } from './shape/circle.js';
+export type { CircleOptions } from './shape/circle.js';
+export { Polygon } from './shape/polygon.js';
+export type { PolygonOptions, PolygonShapeOptions } from './shape/polygon.js';
+export { Capsule } from './shape/capsule.js';
+export type { CapsuleOptions } from './shape/capsule.js';
+export { Segment } from './shape/segment.js';
+export type { SegmentOptions } from './shape/segment.js';
+export type { CollisionFilter } from './collision/filter.js';
+export { LINEAR_SLOP, SPECULATIVE_DISTANCE } from './collision/manifold.js';
 
-export { Space } from './space/space';
-export type { SpaceOptions, RayHit, QueryOptions } from './space/space';
+export { Space } from './space/space.js';
+export type { SpaceOptions, RayHit, QueryOptions } from './space/space.js';
 export type {
   ContactEvent,
   IslandEvent,
@@ -30,27 +30,27 @@ export type {
   SpaceEventMap,
   SpaceEventType,
   SpaceEventHandler,
-} from './space/events';
+} from './space/events.js';
 
-export { Constraint } from './constraint/constraint';
-export type { ConstraintOptions, BreakReason } from './constraint/constraint';
-export { Joint } from './constraint/joint';
-export { PivotJoint } from './constraint/joints/pivot-joint';
-export type { PivotJointOptions } from './constraint/joints/pivot-joint';
-export { WeldJoint } from './constraint/joints/weld-joint';
-export type { WeldJointOptions } from './constraint/joints/weld-joint';
-export { AngleJoint } from './constraint/joints/angle-joint';
-export type { AngleJointOptions } from './constraint/joints/angle-joint';
-export { DistanceJoint } from './constraint/joints/distance-joint';
-export type { DistanceJointOptions } from './constraint/joints/distance-joint';
-export { LineJoint } from './constraint/joints/line-joint';
-export type { LineJointOptions } from './constraint/joints/line-joint';
-export { MotorJoint } from './constraint/joints/motor-joint';
-export type { MotorJointOptions } from './constraint/joints/motor-joint';
-export { PulleyJoint } from './constraint/joints/pulley-joint';
-export type { PulleyJointOptions } from './constraint/joints/pulley-joint';
-export { UserConstraint } from './constraint/user-constraint';
-export type { UserConstraintHooks, UserConstraintOptions } from './constraint/user-constraint';
+export { Constraint } from './constraint/constraint.js';
+export type { ConstraintOptions, BreakReason } from './constraint/constraint.js';
+export { Joint } from './constraint/joint.js';
+export { PivotJoint } from './constraint/joints/pivot-joint.js';
+export type { PivotJointOptions } from './constraint/joints/pivot-joint.js';
+export { WeldJoint } from './constraint/joints/weld-joint.js';
+export type { WeldJointOptions } from './constraint/joints/weld-joint.js';
+export { AngleJoint } from './constraint/joints/angle-joint.js';
+export type { AngleJointOptions } from './constraint/joints/angle-joint.js';
+export { DistanceJoint } from './constraint/joints/distance-joint.js';
+export type { DistanceJointOptions } from './constraint/joints/distance-joint.js';
+export { LineJoint } from './constraint/joints/line-joint.js';
+export type { LineJointOptions } from './constraint/joints/line-joint.js';
+export { MotorJoint } from './constraint/joints/motor-joint.js';
+export type { MotorJointOptions } from './constraint/joints/motor-joint.js';
+export { PulleyJoint } from './constraint/joints/pulley-joint.js';
+export type { PulleyJointOptions } from './constraint/joints/pulley-joint.js';
+export { UserConstraint } from './constraint/user-constraint.js';
+export type { UserConstraintHooks, UserConstraintOptions } from './constraint/user-constraint.js';
 
-export { DebugColors } from './debug/debug-draw';
-export type { DebugDraw, DebugDrawOptions } from './debug/debug-draw';
+export { DebugColors } from './debug/debug-draw.js';
+export type { DebugDraw, DebugDrawOptions } from './debug/debug-draw.js';

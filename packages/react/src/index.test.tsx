@@ -1,7 +1,7 @@
 import { cleanup, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import pkg from '../package.json';
-import { VERSION } from './index';
+import { VERSION } from './index.js';
 
 afterEach(cleanup);
 

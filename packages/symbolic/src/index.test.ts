@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import pkg from '../package.json';
-import { VERSION } from './index';
+import { VERSION } from './index.js';
 
 describe('@fulcrum/symbolic', () => {
   it('exports a VERSION equal to package.json', () => {

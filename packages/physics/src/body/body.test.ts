@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { Body } from './body';
-import { Circle } from '../shape/circle';
-import { Polygon } from '../shape/polygon';
-import { Segment } from '../shape/segment';
-import { Space } from '../space/space';
-import { groundBody, stepFor } from '../test-support/scenes';
+import { Body } from './body.js';
+import { Circle } from '../shape/circle.js';
+import { Polygon } from '../shape/polygon.js';
+import { Segment } from '../shape/segment.js';
+import { Space } from '../space/space.js';
+import { groundBody, stepFor } from '../test-support/scenes.js';
 
 describe('Body mass', () => {
   it('derives mass, centre and inertia from shapes (parallel axis)', () => {

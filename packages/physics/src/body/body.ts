@@ -8,8 +8,8 @@
  * derived from the shapes (`localCenter`). Every setter validates first, then applies, then
  * goes through `invalidate()` so that a sleeping island wakes (Nape semantics).
  */
-import type { Vec2, Vec2Like, Vec3 } from '../math/vec2';
-import type { MassData, Shape, ShapeOwner } from '../shape/shape';
+import type { Vec2, Vec2Like, Vec3 } from '../math/vec2.js';
+import type { MassData, Shape, ShapeOwner } from '../shape/shape.js';
 import {
   checkBoolean,
   checkFinite,
@@ -17,7 +17,7 @@ import {
   checkPositive,
   checkVec2,
   fail,
-} from '../util/validate';
+} from '../util/validate.js';
 
 export type BodyType = 'dynamic' | 'static' | 'kinematic';
 

@@ -3,9 +3,9 @@
  * pairs touching the moved set, each once, ordered (userDataA < userDataB), deterministically.
  */
 import { describe, expect, it } from 'vitest';
-import { mulberry32 } from '../test-support/random';
-import { AABB_MARGIN } from '../collision/manifold';
-import { BroadPhase } from './broadphase';
+import { mulberry32 } from '../test-support/random.js';
+import { AABB_MARGIN } from '../collision/manifold.js';
+import { BroadPhase } from './broadphase.js';
 
 interface Box {
   minX: number;

@@ -8,8 +8,8 @@
  * order of reported pairs depends only on the proxy ids, not on call or traversal order.
  * Steady state allocates nothing: every buffer is a typed array that grows by doubling.
  */
-import { DynamicTree, type AABBOut, type TreeQueryCallback, type TreeRayCastCallback } from './dynamic-tree';
-import { sortInt32 } from './sort-int';
+import { DynamicTree, type AABBOut, type TreeQueryCallback, type TreeRayCastCallback } from './dynamic-tree.js';
+import { sortInt32 } from './sort-int.js';
 
 export type PairCallback = (userDataA: number, userDataB: number) => void;
 

@@ -4,9 +4,9 @@
  * sorted worst-case layouts, and determinism.
  */
 import { describe, expect, it } from 'vitest';
-import { mulberry32 } from '../test-support/random';
-import { AABB_MARGIN } from '../collision/manifold';
-import { DynamicTree } from './dynamic-tree';
+import { mulberry32 } from '../test-support/random.js';
+import { AABB_MARGIN } from '../collision/manifold.js';
+import { DynamicTree } from './dynamic-tree.js';
 
 interface Box {
   minX: number;

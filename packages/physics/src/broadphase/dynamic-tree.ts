@@ -12,7 +12,7 @@
  * Not re-entrant for structural changes: do not create/move/destroy proxies from inside a
  * query or rayCast callback. Nested *queries* from a callback are fine.
  */
-import { AABB_MARGIN } from '../collision/manifold';
+import { AABB_MARGIN } from '../collision/manifold.js';
 
 /** Marks "no node" in parent/child links. */
 export const NULL_NODE = -1;

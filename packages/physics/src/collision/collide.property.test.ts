@@ -4,14 +4,14 @@
  * ordered pair of kinds, rounded and sharp polygons, in near-touching and overlapping poses.
  */
 import { describe, expect, it } from 'vitest';
-import { Capsule } from '../shape/capsule';
-import { Circle } from '../shape/circle';
-import { PolyShape } from '../shape/poly-shape';
-import { Polygon } from '../shape/polygon';
-import { Segment } from '../shape/segment';
-import type { Shape } from '../shape/shape';
-import { collideShapes } from './collide';
-import { LINEAR_SLOP, Manifold, SPECULATIVE_DISTANCE } from './manifold';
+import { Capsule } from '../shape/capsule.js';
+import { Circle } from '../shape/circle.js';
+import { PolyShape } from '../shape/poly-shape.js';
+import { Polygon } from '../shape/polygon.js';
+import { Segment } from '../shape/segment.js';
+import type { Shape } from '../shape/shape.js';
+import { collideShapes } from './collide.js';
+import { LINEAR_SLOP, Manifold, SPECULATIVE_DISTANCE } from './manifold.js';
 
 let seed = 0;
 function rnd(): number {

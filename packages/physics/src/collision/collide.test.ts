@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { Capsule } from '../shape/capsule';
-import { Circle } from '../shape/circle';
-import { Polygon } from '../shape/polygon';
-import { Segment } from '../shape/segment';
-import type { Shape } from '../shape/shape';
-import { collideShapes } from './collide';
-import { Manifold, SPECULATIVE_DISTANCE } from './manifold';
+import { Capsule } from '../shape/capsule.js';
+import { Circle } from '../shape/circle.js';
+import { Polygon } from '../shape/polygon.js';
+import { Segment } from '../shape/segment.js';
+import type { Shape } from '../shape/shape.js';
+import { collideShapes } from './collide.js';
+import { Manifold, SPECULATIVE_DISTANCE } from './manifold.js';
 
 function place<T extends Shape>(s: T, x = 0, y = 0, angle = 0): T {
   s.updateWorld(x, y, Math.cos(angle), Math.sin(angle));

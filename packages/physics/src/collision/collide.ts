@@ -15,11 +15,11 @@
  * pairs; see collideCapsules for two 2-vertex cores.
  * Reads only the world caches (updateWorld must have run); allocates nothing.
  */
-import type { Circle } from '../shape/circle';
-import type { PolyShape } from '../shape/poly-shape';
-import type { Shape } from '../shape/shape';
-import { closestPointOnSegment, closestPointResult, segmentDistance, segmentDistanceResult } from './distance';
-import { LINEAR_SLOP, SPECULATIVE_DISTANCE, type Manifold } from './manifold';
+import type { Circle } from '../shape/circle.js';
+import type { PolyShape } from '../shape/poly-shape.js';
+import type { Shape } from '../shape/shape.js';
+import { closestPointOnSegment, closestPointResult, segmentDistance, segmentDistanceResult } from './distance.js';
+import { LINEAR_SLOP, SPECULATIVE_DISTANCE, type Manifold } from './manifold.js';
 
 /** Points of one clipped pair closer than this are merged (keeps the solver well conditioned). */
 const MERGE_DISTANCE = 0.1 * LINEAR_SLOP;

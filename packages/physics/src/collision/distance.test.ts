@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { closestPointOnSegment, closestPointResult, segmentDistance, segmentDistanceResult as r } from './distance';
+import { closestPointOnSegment, closestPointResult, segmentDistance, segmentDistanceResult as r } from './distance.js';
 
 describe('segmentDistance', () => {
   it('crossing segments: distance 0 at the crossing', () => {

@@ -4,8 +4,8 @@
  * step, and an anchor. `update()` moves the anchor by the body's position deltas so each
  * pass works with current geometry without recomputing trigonometry from angles.
  */
-import type { Body } from '../body/body';
-import type { SolverBodies } from '../space/solver-bodies';
+import type { Body } from '../body/body.js';
+import type { SolverBodies } from '../space/solver-bodies.js';
 
 export class AnchorSlot {
   body: Body | null = null;

@@ -20,12 +20,12 @@
  * frequency and damping, applied in both passes (Catto's soft constraint: identical to Nape's
  * soft_gamma parameters, see makeSoft).
  */
-import type { Body } from '../body/body';
-import { makeSoft, type Softness } from '../contact/contact-solver';
-import type { DebugDraw } from '../debug/debug-draw';
-import type { Vec3 } from '../math/vec2';
-import type { StepContext } from '../space/step-context';
-import { checkBoolean, checkNonNegative, checkNonNegativeOrInfinity, checkPositive, fail } from '../util/validate';
+import type { Body } from '../body/body.js';
+import { makeSoft, type Softness } from '../contact/contact-solver.js';
+import type { DebugDraw } from '../debug/debug-draw.js';
+import type { Vec3 } from '../math/vec2.js';
+import type { StepContext } from '../space/step-context.js';
+import { checkBoolean, checkNonNegative, checkNonNegativeOrInfinity, checkPositive, fail } from '../util/validate.js';
 
 /** What a constraint needs from its space; implemented by Space. */
 export interface ConstraintSpaceLink {

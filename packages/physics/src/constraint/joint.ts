@@ -20,15 +20,15 @@
  * biased pass. Soft: spring with the joint's frequency/damping in both passes, error clamped to
  * maxError, accumulated impulse clamped to maxForce·h.
  */
-import type { Body } from '../body/body';
-import type { DebugDraw } from '../debug/debug-draw';
-import { DebugColors } from '../debug/debug-draw';
-import type { Vec3 } from '../math/vec2';
-import type { StepContext } from '../space/step-context';
-import { fail } from '../util/validate';
-import { AnchorSlot } from './anchor-slot';
-import { Constraint, type BreakReason } from './constraint';
-import { solveSymmetric } from './dense';
+import type { Body } from '../body/body.js';
+import type { DebugDraw } from '../debug/debug-draw.js';
+import { DebugColors } from '../debug/debug-draw.js';
+import type { Vec3 } from '../math/vec2.js';
+import type { StepContext } from '../space/step-context.js';
+import { fail } from '../util/validate.js';
+import { AnchorSlot } from './anchor-slot.js';
+import { Constraint, type BreakReason } from './constraint.js';
+import { solveSymmetric } from './dense.js';
 
 export const ROW_EQUALITY = 0;
 export const ROW_LIMIT = 1;

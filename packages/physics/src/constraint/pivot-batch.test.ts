@@ -3,10 +3,10 @@
  * replaces (which the property tests verify against finite differences), stiff and soft.
  */
 import { describe, expect, it } from 'vitest';
-import { Body } from '../body/body';
-import { Polygon } from '../shape/polygon';
-import { Space } from '../space/space';
-import { PivotJoint } from './joints/pivot-joint';
+import { Body } from '../body/body.js';
+import { Polygon } from '../shape/polygon.js';
+import { Space } from '../space/space.js';
+import { PivotJoint } from './joints/pivot-joint.js';
 
 function run(batched: boolean, stiff: boolean): number[] {
   const space = new Space({ gravity: [0, -10] });

@@ -7,9 +7,9 @@
  * Lifecycle per step: begin() → add(joint) for each prepared pivot → per substep warmStart,
  * solve(useBias), solve(false)×n → solvePosition()×m → store() (impulses back to the joints).
  */
-import type { SolverBodies } from '../space/solver-bodies';
-import type { StepContext } from '../space/step-context';
-import type { PivotJoint } from './joints/pivot-joint';
+import type { SolverBodies } from '../space/solver-bodies.js';
+import type { StepContext } from '../space/step-context.js';
+import type { PivotJoint } from './joints/pivot-joint.js';
 
 const F64 = ['mA', 'mB', 'iA', 'iB', 'r0Ax', 'r0Ay', 'r0Bx', 'r0By', 'cAx', 'cAy', 'cBx', 'cBy', 'accX', 'accY', 'stepX', 'stepY', 'bias', 'mass', 'imp', 'maxImp', 'maxErr', 'sumPx', 'sumPy', 'sumLA', 'sumLB'] as const;
 type F64Field = (typeof F64)[number];

@@ -4,19 +4,19 @@
  * Jacobian is as accurate as documented; call order, errors, softness and breaking work.
  */
 import { describe, expect, it } from 'vitest';
-import { Body } from '../body/body';
-import type { Vec3 } from '../math/vec2';
-import { Polygon } from '../shape/polygon';
-import { Space } from '../space/space';
-import type { Constraint } from './constraint';
-import { AngleJoint } from './joints/angle-joint';
-import { DistanceJoint } from './joints/distance-joint';
-import { LineJoint } from './joints/line-joint';
-import { MotorJoint } from './joints/motor-joint';
-import { PivotJoint } from './joints/pivot-joint';
-import { PulleyJoint } from './joints/pulley-joint';
-import { WeldJoint } from './joints/weld-joint';
-import { UserConstraint } from './user-constraint';
+import { Body } from '../body/body.js';
+import type { Vec3 } from '../math/vec2.js';
+import { Polygon } from '../shape/polygon.js';
+import { Space } from '../space/space.js';
+import type { Constraint } from './constraint.js';
+import { AngleJoint } from './joints/angle-joint.js';
+import { DistanceJoint } from './joints/distance-joint.js';
+import { LineJoint } from './joints/line-joint.js';
+import { MotorJoint } from './joints/motor-joint.js';
+import { PivotJoint } from './joints/pivot-joint.js';
+import { PulleyJoint } from './joints/pulley-joint.js';
+import { WeldJoint } from './joints/weld-joint.js';
+import { UserConstraint } from './user-constraint.js';
 
 // ---------------------------------------------------------------- independent derivations
 

@@ -26,13 +26,13 @@
  * Bodies read in hooks (position, rotation, constraintVelocity, ...) show the current substep's
  * state. Changing anything in a space from a hook throws.
  */
-import type { Body } from '../body/body';
-import type { DebugDraw } from '../debug/debug-draw';
-import type { Vec2, Vec3 } from '../math/vec2';
-import type { StepContext } from '../space/step-context';
-import { checkFinite, checkInteger, fail } from '../util/validate';
-import { Constraint, type BreakReason, type ConstraintOptions } from './constraint';
-import { solveSymmetric } from './dense';
+import type { Body } from '../body/body.js';
+import type { DebugDraw } from '../debug/debug-draw.js';
+import type { Vec2, Vec3 } from '../math/vec2.js';
+import type { StepContext } from '../space/step-context.js';
+import { checkFinite, checkInteger, fail } from '../util/validate.js';
+import { Constraint, type BreakReason, type ConstraintOptions } from './constraint.js';
+import { solveSymmetric } from './dense.js';
 
 export interface UserConstraintHooks {
   validate?(this: UserConstraint): void;

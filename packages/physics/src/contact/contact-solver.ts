@@ -18,8 +18,8 @@
  * Speculative points (s > 0) allow approach up to contact: bias = s/h.
  * Restitution is applied once per step, after all substeps, from the pre-step approach speed.
  */
-import type { Contact } from './contact';
-import type { SolverBodies } from '../space/solver-bodies';
+import type { Contact } from './contact.js';
+import type { SolverBodies } from '../space/solver-bodies.js';
 
 export interface Softness {
   biasRate: number;

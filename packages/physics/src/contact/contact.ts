@@ -4,9 +4,9 @@
  * the accumulated impulses of each manifold point across steps so the solver can warm start.
  * Points are matched between steps by their narrowphase feature id.
  */
-import { Manifold } from '../collision/manifold';
-import type { Body } from '../body/body';
-import type { Shape } from '../shape/shape';
+import { Manifold } from '../collision/manifold.js';
+import type { Body } from '../body/body.js';
+import type { Shape } from '../shape/shape.js';
 
 export class Contact {
   readonly manifold = new Manifold();

@@ -2,12 +2,12 @@
  * Walks a space and describes it to a DebugDraw sink. Reuses one scratch buffer for polygon
  * outlines so drawing every frame allocates nothing per shape.
  */
-import type { Body } from '../body/body';
-import type { Contact } from '../contact/contact';
-import { Circle } from '../shape/circle';
-import { PolyShape } from '../shape/poly-shape';
-import type { Shape } from '../shape/shape';
-import { DebugColors, type DebugDraw, type DebugDrawOptions } from './debug-draw';
+import type { Body } from '../body/body.js';
+import type { Contact } from '../contact/contact.js';
+import { Circle } from '../shape/circle.js';
+import { PolyShape } from '../shape/poly-shape.js';
+import type { Shape } from '../shape/shape.js';
+import { DebugColors, type DebugDraw, type DebugDrawOptions } from './debug-draw.js';
 
 interface DrawableSpace {
   readonly bodies: readonly Body[];

@@ -3,11 +3,11 @@
  * PolyShape: as a 2-vertex rounded polygon it reuses the polygon narrowphase, mass and
  * queries, so capsule pairs need no special cases.
  */
-import { checkPositive, checkVec2, fail } from '../util/validate';
-import type { Vec2, Vec2Like } from '../math/vec2';
-import { PolyShape } from './poly-shape';
-import type { ShapeOptions } from './shape';
-import { WELD_DISTANCE } from './vertices';
+import { checkPositive, checkVec2, fail } from '../util/validate.js';
+import type { Vec2, Vec2Like } from '../math/vec2.js';
+import { PolyShape } from './poly-shape.js';
+import type { ShapeOptions } from './shape.js';
+import { WELD_DISTANCE } from './vertices.js';
 
 /** Either `length` (a capsule along the shape's x axis, centred) or the two centres `p1`, `p2`. */
 export type CapsuleOptions = ShapeOptions &

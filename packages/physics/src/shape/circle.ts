@@ -3,8 +3,8 @@
  * 0-vertex rounded polygon): circle pairs have a closed-form narrowphase and the cheapest
  * world cache (just the centre wx, wy).
  */
-import { checkPositive, fail } from '../util/validate';
-import { Shape, type MassData, type RayCastOutput, type ShapeOptions } from './shape';
+import { checkPositive, fail } from '../util/validate.js';
+import { Shape, type MassData, type RayCastOutput, type ShapeOptions } from './shape.js';
 
 export interface CircleOptions extends ShapeOptions {
   /** Radius in metres, > 0. */

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { Capsule } from './capsule';
-import { Circle } from './circle';
-import { Polygon } from './polygon';
-import { Segment } from './segment';
-import type { MassData, Shape } from './shape';
+import { Capsule } from './capsule.js';
+import { Circle } from './circle.js';
+import { Polygon } from './polygon.js';
+import { Segment } from './segment.js';
+import type { MassData, Shape } from './shape.js';
 
 /**
  * Midpoint-grid integration of density over the shape via containsPoint (world = body frame),

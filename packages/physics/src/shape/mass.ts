@@ -11,7 +11,7 @@
  * Each piece adds mass m, first moment m·c and second moment about the origin I_c + m|c|²,
  * so the result is the centroid and the inertia about the BODY-LOCAL ORIGIN.
  */
-import type { MassData } from './shape';
+import type { MassData } from './shape.js';
 
 export function roundedPolygonMass(
   v: ArrayLike<number>,

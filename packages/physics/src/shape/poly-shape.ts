@@ -8,9 +8,9 @@
  * Arrays hold x, y interleaved. Edge i runs from vertex i to vertex i+1 (mod count); normal i
  * is its outward unit normal (the right-hand perpendicular, since cores are CCW).
  */
-import { closestPointOnSegment, closestPointResult } from '../collision/distance';
-import { roundedPolygonMass } from './mass';
-import { Shape, type MassData, type RayCastOutput } from './shape';
+import { closestPointOnSegment, closestPointResult } from '../collision/distance.js';
+import { roundedPolygonMass } from './mass.js';
+import { Shape, type MassData, type RayCastOutput } from './shape.js';
 
 const EMPTY = new Float64Array(0);
 

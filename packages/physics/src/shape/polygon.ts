@@ -3,11 +3,11 @@
  * is so strictly validated: the narrowphase relies on a CCW, strictly convex core with unit
  * edge normals; accepting anything else would surface as jitter far from the bad input.
  */
-import { checkInteger, checkNonNegative, checkPositive, fail } from '../util/validate';
-import type { Vec2, Vec2Like } from '../math/vec2';
-import { PolyShape } from './poly-shape';
-import type { ShapeOptions } from './shape';
-import { parseConvexVertices } from './vertices';
+import { checkInteger, checkNonNegative, checkPositive, fail } from '../util/validate.js';
+import type { Vec2, Vec2Like } from '../math/vec2.js';
+import { PolyShape } from './poly-shape.js';
+import type { ShapeOptions } from './shape.js';
+import { parseConvexVertices } from './vertices.js';
 
 /** Options shared by the Polygon constructor and its factories. */
 export interface PolygonShapeOptions extends ShapeOptions {

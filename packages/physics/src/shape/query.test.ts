@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { Capsule } from './capsule';
-import { Circle } from './circle';
-import { Polygon } from './polygon';
-import { Segment } from './segment';
-import type { RayCastOutput, Shape } from './shape';
+import { Capsule } from './capsule.js';
+import { Circle } from './circle.js';
+import { Polygon } from './polygon.js';
+import { Segment } from './segment.js';
+import type { RayCastOutput, Shape } from './shape.js';
 
 function place<T extends Shape>(s: T, x = 0, y = 0, angle = 0): T {
   s.updateWorld(x, y, Math.cos(angle), Math.sin(angle));

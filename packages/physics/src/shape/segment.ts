@@ -4,11 +4,11 @@
  * bodies, or alongside other shapes on a dynamic body. It has no inside (containsPoint is
  * always false); ray casts hit either side with the normal facing the ray's origin.
  */
-import { fail } from '../util/validate';
-import type { Vec2, Vec2Like } from '../math/vec2';
-import { parseCorePoints } from './capsule';
-import { PolyShape } from './poly-shape';
-import type { ShapeOptions } from './shape';
+import { fail } from '../util/validate.js';
+import type { Vec2, Vec2Like } from '../math/vec2.js';
+import { parseCorePoints } from './capsule.js';
+import { PolyShape } from './poly-shape.js';
+import type { ShapeOptions } from './shape.js';
 
 export interface SegmentOptions extends ShapeOptions {
   p1: Vec2Like;

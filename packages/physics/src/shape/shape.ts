@@ -8,9 +8,9 @@
  *    rotation cos c / sin s). The narrowphase, queries and AABBs read only the world cache,
  *    so no transform is recomputed per contact pair.
  */
-import { DEFAULT_FILTER, type CollisionFilter } from '../collision/filter';
-import { checkBoolean, checkFinite, checkInteger, checkNonNegative, checkPositive, checkVec2, fail } from '../util/validate';
-import type { Vec2, Vec2Like } from '../math/vec2';
+import { DEFAULT_FILTER, type CollisionFilter } from '../collision/filter.js';
+import { checkBoolean, checkFinite, checkInteger, checkNonNegative, checkPositive, checkVec2, fail } from '../util/validate.js';
+import type { Vec2, Vec2Like } from '../math/vec2.js';
 
 export type ShapeKind = 'circle' | 'polygon' | 'capsule' | 'segment';
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { FulcrumInputError } from '../util/validate';
-import { Capsule } from './capsule';
-import { Circle } from './circle';
-import { Polygon } from './polygon';
-import { Segment } from './segment';
+import { FulcrumInputError } from '../util/validate.js';
+import { Capsule } from './capsule.js';
+import { Circle } from './circle.js';
+import { Polygon } from './polygon.js';
+import { Segment } from './segment.js';
 
 function thrown(f: () => unknown): FulcrumInputError {
   try {

@@ -3,8 +3,8 @@
  * `vertices` setter and the box/regular factories all go through it, and it must reject
  * every bad input with a message naming the property and value *before* anything is applied.
  */
-import { LINEAR_SLOP } from '../collision/manifold';
-import { checkVec2, fail } from '../util/validate';
+import { LINEAR_SLOP } from '../collision/manifold.js';
+import { checkVec2, fail } from '../util/validate.js';
 
 /** Most vertices a Polygon may have. */
 export const MAX_POLYGON_VERTICES = 64;

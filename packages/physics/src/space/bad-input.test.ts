@@ -3,13 +3,13 @@
  * nothing, and the space keeps stepping with no NaN anywhere.
  */
 import { describe, expect, it } from 'vitest';
-import { Body } from '../body/body';
-import { Circle } from '../shape/circle';
-import { Polygon } from '../shape/polygon';
-import { Capsule } from '../shape/capsule';
-import { FulcrumInputError } from '../util/validate';
-import { Space } from './space';
-import { allFinite, groundBody } from '../test-support/scenes';
+import { Body } from '../body/body.js';
+import { Circle } from '../shape/circle.js';
+import { Polygon } from '../shape/polygon.js';
+import { Capsule } from '../shape/capsule.js';
+import { FulcrumInputError } from '../util/validate.js';
+import { Space } from './space.js';
+import { allFinite, groundBody } from '../test-support/scenes.js';
 
 function scene(): { space: Space; ball: Body; box: Body } {
   const space = new Space({ gravity: [0, -10] });

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { Body } from '../body/body';
-import { Circle } from '../shape/circle';
-import { Space } from './space';
-import { hashState, mixedScene } from '../test-support/scenes';
+import { Body } from '../body/body.js';
+import { Circle } from '../shape/circle.js';
+import { Space } from './space.js';
+import { hashState, mixedScene } from '../test-support/scenes.js';
 
 function run(steps: number): string {
   const space = new Space({ gravity: [0, -10] });

@@ -3,11 +3,11 @@
  * momentum, stacking and sleeping. Each expected value comes from a closed-form result.
  */
 import { describe, expect, it } from 'vitest';
-import { Body } from '../body/body';
-import { Circle } from '../shape/circle';
-import { Polygon } from '../shape/polygon';
-import { Space } from './space';
-import { groundBody, pyramid, stepFor } from '../test-support/scenes';
+import { Body } from '../body/body.js';
+import { Circle } from '../shape/circle.js';
+import { Polygon } from '../shape/polygon.js';
+import { Space } from './space.js';
+import { groundBody, pyramid, stepFor } from '../test-support/scenes.js';
 
 const DT = 1 / 60;
 const SUBSTEPS = 4; // the default velocityIterations

@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { Body } from '../body/body';
-import { Circle } from '../shape/circle';
-import { Polygon } from '../shape/polygon';
-import { Segment } from '../shape/segment';
-import { Capsule } from '../shape/capsule';
-import { Constraint } from '../constraint/constraint';
-import type { DebugDraw } from '../debug/debug-draw';
-import { FulcrumInputError } from '../util/validate';
-import { Space } from './space';
-import { groundBody, stepFor } from '../test-support/scenes';
+import { Body } from '../body/body.js';
+import { Circle } from '../shape/circle.js';
+import { Polygon } from '../shape/polygon.js';
+import { Segment } from '../shape/segment.js';
+import { Capsule } from '../shape/capsule.js';
+import { Constraint } from '../constraint/constraint.js';
+import type { DebugDraw } from '../debug/debug-draw.js';
+import { FulcrumInputError } from '../util/validate.js';
+import { Space } from './space.js';
+import { groundBody, stepFor } from '../test-support/scenes.js';
 
 describe('contact events', () => {
   it('begin fires once on landing, end fires once on lift-off; unsubscribe works', () => {

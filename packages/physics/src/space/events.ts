@@ -3,9 +3,9 @@
  * so handlers may freely add/remove bodies and change properties. Events raised outside a
  * step (a setter waking an island) are delivered at once.
  */
-import type { Body } from '../body/body';
-import type { Constraint } from '../constraint/constraint';
-import type { Shape } from '../shape/shape';
+import type { Body } from '../body/body.js';
+import type { Constraint } from '../constraint/constraint.js';
+import type { Shape } from '../shape/shape.js';
 
 export interface ContactEvent {
   type: 'beginContact' | 'endContact';

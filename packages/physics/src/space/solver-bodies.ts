@@ -7,7 +7,7 @@
  * Within a step, positions are tracked as deltas from the step's start (dp, dθ), as Box2D v3
  * does: contact anchors stay fixed and the current separation is recovered from the deltas.
  */
-import type { Body } from '../body/body';
+import type { Body } from '../body/body.js';
 
 export class SolverBodies {
   count = 1;

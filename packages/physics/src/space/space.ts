@@ -13,26 +13,26 @@
  * Mutations (addBody, setters, ...) are rejected with a clear error while a step runs
  * (from inside a constraint hook); event handlers run after the step and may mutate freely.
  */
-import { Body } from '../body/body';
-import type { BodySpaceLink, SleepingIsland } from '../body/body';
-import { BroadPhase } from '../broadphase/broadphase';
-import { collideShapes } from '../collision/collide';
-import { shouldCollide } from '../collision/filter';
-import { Constraint } from '../constraint/constraint';
-import type { ConstraintSpaceLink } from '../constraint/constraint';
-import { Contact, pairKey } from '../contact/contact';
-import { ContactSolver, makeSoft } from '../contact/contact-solver';
-import type { Vec2, Vec2Like } from '../math/vec2';
-import type { RayCastOutput, Shape } from '../shape/shape';
-import { checkFinite, checkInteger, checkNonNegative, checkPositive, checkVec2, fail, FulcrumInputError } from '../util/validate';
-import { EventHub } from './events';
-import type { SpaceEventHandler, SpaceEventType } from './events';
-import { SolverBodies } from './solver-bodies';
-import { PivotBatch } from '../constraint/pivot-batch';
-import type { PivotJoint } from '../constraint/joints/pivot-joint';
-import type { StepContext } from './step-context';
-import { drawSpace } from '../debug/draw-space';
-import type { DebugDraw, DebugDrawOptions } from '../debug/debug-draw';
+import { Body } from '../body/body.js';
+import type { BodySpaceLink, SleepingIsland } from '../body/body.js';
+import { BroadPhase } from '../broadphase/broadphase.js';
+import { collideShapes } from '../collision/collide.js';
+import { shouldCollide } from '../collision/filter.js';
+import { Constraint } from '../constraint/constraint.js';
+import type { ConstraintSpaceLink } from '../constraint/constraint.js';
+import { Contact, pairKey } from '../contact/contact.js';
+import { ContactSolver, makeSoft } from '../contact/contact-solver.js';
+import type { Vec2, Vec2Like } from '../math/vec2.js';
+import type { RayCastOutput, Shape } from '../shape/shape.js';
+import { checkFinite, checkInteger, checkNonNegative, checkPositive, checkVec2, fail, FulcrumInputError } from '../util/validate.js';
+import { EventHub } from './events.js';
+import type { SpaceEventHandler, SpaceEventType } from './events.js';
+import { SolverBodies } from './solver-bodies.js';
+import { PivotBatch } from '../constraint/pivot-batch.js';
+import type { PivotJoint } from '../constraint/joints/pivot-joint.js';
+import type { StepContext } from './step-context.js';
+import { drawSpace } from '../debug/draw-space.js';
+import type { DebugDraw, DebugDrawOptions } from '../debug/debug-draw.js';
 
 export interface SpaceOptions {
   /** m/s². Default (0, 0), as Nape. */

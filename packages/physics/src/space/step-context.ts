@@ -1,8 +1,8 @@
 /**
  * What a constraint sees of the current step. One object per space, reused every step.
  */
-import type { SolverBodies } from './solver-bodies';
-import type { Softness } from '../contact/contact-solver';
+import type { SolverBodies } from './solver-bodies.js';
+import type { Softness } from '../contact/contact-solver.js';
 
 export interface StepContext {
   /** Full step. */

@@ -2,10 +2,10 @@
  * Scene builders shared by the engine's tests (and later the benchmarks). Not exported from
  * the package index.
  */
-import { Body } from '../body/body';
-import { Circle } from '../shape/circle';
-import { Polygon } from '../shape/polygon';
-import { Space } from '../space/space';
+import { Body } from '../body/body.js';
+import { Circle } from '../shape/circle.js';
+import { Polygon } from '../shape/polygon.js';
+import { Space } from '../space/space.js';
 
 export function groundBody(width = 100, y = -0.5, friction = 0.6): Body {
   return new Body({ type: 'static', position: [0, y], shapes: [Polygon.box(width, 1, { friction })] });

@@ -4,7 +4,7 @@
  * find the bad line from the message alone. Checks run before anything is assigned, so a
  * failed call leaves the object untouched (nothing is half-applied).
  */
-import type { Vec2, Vec2Like } from '../math/vec2';
+import type { Vec2, Vec2Like } from '../math/vec2.js';
 
 export class FulcrumInputError extends Error {
   constructor(message: string) {

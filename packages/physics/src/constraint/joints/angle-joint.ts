@@ -8,11 +8,11 @@
  *   Jᵀλ : ω1 −= i1 λ,  ω2 += i2 ratio λ
  * With jointMin < jointMax each limit is a one-sided row and the joint is slack in between.
  */
-import type { Body } from '../../body/body';
-import { checkFinite } from '../../util/validate';
-import type { AnchorSlot } from '../anchor-slot';
-import { ROW_EQUALITY, ROW_LIMIT } from '../joint';
-import { checkLimits, TwoBodyJoint, type TwoBodyOptions } from './two-body-joint';
+import type { Body } from '../../body/body.js';
+import { checkFinite } from '../../util/validate.js';
+import type { AnchorSlot } from '../anchor-slot.js';
+import { ROW_EQUALITY, ROW_LIMIT } from '../joint.js';
+import { checkLimits, TwoBodyJoint, type TwoBodyOptions } from './two-body-joint.js';
 
 export interface AngleJointOptions extends TwoBodyOptions {
   jointMin?: number;

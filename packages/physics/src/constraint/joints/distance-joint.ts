@@ -10,9 +10,9 @@
  * Degenerate case: when L² < 1e-8 the direction is undefined, so the row is slack for that pass
  * (Nape zeroes the normal the same way). For a rigid zero-length joint use a PivotJoint.
  */
-import type { AnchorSlot } from '../anchor-slot';
-import { ROW_EQUALITY, ROW_LIMIT, ROW_SLACK } from '../joint';
-import { AnchoredJoint, checkLimits, type AnchoredOptions } from './two-body-joint';
+import type { AnchorSlot } from '../anchor-slot.js';
+import { ROW_EQUALITY, ROW_LIMIT, ROW_SLACK } from '../joint.js';
+import { AnchoredJoint, checkLimits, type AnchoredOptions } from './two-body-joint.js';
 
 export interface DistanceJointOptions extends AnchoredOptions {
   jointMin?: number;

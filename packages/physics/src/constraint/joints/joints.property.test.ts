@@ -7,18 +7,18 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { Body } from '../../body/body';
-import { Polygon } from '../../shape/polygon';
-import { SolverBodies } from '../../space/solver-bodies';
-import type { StepContext } from '../../space/step-context';
-import type { Joint } from '../joint';
-import { AngleJoint } from './angle-joint';
-import { DistanceJoint } from './distance-joint';
-import { LineJoint } from './line-joint';
-import { MotorJoint } from './motor-joint';
-import { PivotJoint } from './pivot-joint';
-import { PulleyJoint } from './pulley-joint';
-import { WeldJoint } from './weld-joint';
+import { Body } from '../../body/body.js';
+import { Polygon } from '../../shape/polygon.js';
+import { SolverBodies } from '../../space/solver-bodies.js';
+import type { StepContext } from '../../space/step-context.js';
+import type { Joint } from '../joint.js';
+import { AngleJoint } from './angle-joint.js';
+import { DistanceJoint } from './distance-joint.js';
+import { LineJoint } from './line-joint.js';
+import { MotorJoint } from './motor-joint.js';
+import { PivotJoint } from './pivot-joint.js';
+import { PulleyJoint } from './pulley-joint.js';
+import { WeldJoint } from './weld-joint.js';
 
 const num = (lo: number, hi: number) => fc.double({ min: lo, max: hi, noNaN: true });
 

@@ -3,20 +3,20 @@
  * semantics: read-outs, breaking, waking, validation.
  */
 import { describe, expect, it } from 'vitest';
-import { Body } from '../../body/body';
-import { Circle } from '../../shape/circle';
-import { Polygon } from '../../shape/polygon';
-import { Space } from '../../space/space';
-import { FulcrumInputError } from '../../util/validate';
-import type { Constraint } from '../constraint';
-import type { Joint } from '../joint';
-import { AngleJoint } from './angle-joint';
-import { DistanceJoint } from './distance-joint';
-import { LineJoint } from './line-joint';
-import { MotorJoint } from './motor-joint';
-import { PivotJoint } from './pivot-joint';
-import { PulleyJoint } from './pulley-joint';
-import { WeldJoint } from './weld-joint';
+import { Body } from '../../body/body.js';
+import { Circle } from '../../shape/circle.js';
+import { Polygon } from '../../shape/polygon.js';
+import { Space } from '../../space/space.js';
+import { FulcrumInputError } from '../../util/validate.js';
+import type { Constraint } from '../constraint.js';
+import type { Joint } from '../joint.js';
+import { AngleJoint } from './angle-joint.js';
+import { DistanceJoint } from './distance-joint.js';
+import { LineJoint } from './line-joint.js';
+import { MotorJoint } from './motor-joint.js';
+import { PivotJoint } from './pivot-joint.js';
+import { PulleyJoint } from './pulley-joint.js';
+import { WeldJoint } from './weld-joint.js';
 
 const DT = 1 / 60;
 

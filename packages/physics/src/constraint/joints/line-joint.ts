@@ -15,11 +15,11 @@
  *   Jᵀλ : v1 −= m1 (λ⊥ t + λ∥ n), ω1 −= i1 (λ⊥ n·(r1+d) + λ∥ (r1+d)×n), and + for body 2.
  * Verified against finite differences (the seed manual's sign on −ω2·c2 is the one that holds).
  */
-import type { Vec2, Vec2Like } from '../../math/vec2';
-import { checkVec2, fail } from '../../util/validate';
-import type { AnchorSlot } from '../anchor-slot';
-import { ROW_EQUALITY, ROW_LIMIT } from '../joint';
-import { AnchoredJoint, checkLimits, type AnchoredOptions } from './two-body-joint';
+import type { Vec2, Vec2Like } from '../../math/vec2.js';
+import { checkVec2, fail } from '../../util/validate.js';
+import type { AnchorSlot } from '../anchor-slot.js';
+import { ROW_EQUALITY, ROW_LIMIT } from '../joint.js';
+import { AnchoredJoint, checkLimits, type AnchoredOptions } from './two-body-joint.js';
 
 export interface LineJointOptions extends AnchoredOptions {
   /** Direction of the line in body1's local frame; must be non-zero. Default (1, 0). */

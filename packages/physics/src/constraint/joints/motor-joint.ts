@@ -8,9 +8,9 @@
  * The accumulated impulse is always clamped to ±maxForce·h (Nape's MotorJoint always clamps,
  * stiff or not), so maxForce is the motor's torque limit.
  */
-import { checkFinite } from '../../util/validate';
-import { ROW_MOTOR } from '../joint';
-import { TwoBodyJoint, type TwoBodyOptions } from './two-body-joint';
+import { checkFinite } from '../../util/validate.js';
+import { ROW_MOTOR } from '../joint.js';
+import { TwoBodyJoint, type TwoBodyOptions } from './two-body-joint.js';
 
 export interface MotorJointOptions extends TwoBodyOptions {
   /** Target value of ratio·ω2 − ω1 (rad/s). Default 0. */

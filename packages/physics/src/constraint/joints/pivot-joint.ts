@@ -17,12 +17,12 @@
  * remain the reference that the property tests check, and pivot-batch.test.ts checks that the
  * batch and the generic path produce the same step.
  */
-import { AnchoredJoint, type AnchoredOptions } from './two-body-joint';
-import { ROW_EQUALITY } from '../joint';
-import type { AnchorSlot } from '../anchor-slot';
-import type { StepContext } from '../../space/step-context';
-import type { PivotBatch } from '../pivot-batch';
-import { makeSoft } from '../../contact/contact-solver';
+import { AnchoredJoint, type AnchoredOptions } from './two-body-joint.js';
+import { ROW_EQUALITY } from '../joint.js';
+import type { AnchorSlot } from '../anchor-slot.js';
+import type { StepContext } from '../../space/step-context.js';
+import type { PivotBatch } from '../pivot-batch.js';
+import { makeSoft } from '../../contact/contact-solver.js';
 
 export type PivotJointOptions = AnchoredOptions;
 

@@ -12,13 +12,13 @@
  * Degenerate case: a length of exactly zero has no direction; the previous normal is reused
  * (initially (1, 0)), so the row never divides by zero.
  */
-import type { Body } from '../../body/body';
-import type { Vec2, Vec2Like } from '../../math/vec2';
-import { checkFinite, checkVec2, fail } from '../../util/validate';
-import type { AnchorSlot } from '../anchor-slot';
-import type { ConstraintOptions } from '../constraint';
-import { Joint, ROW_EQUALITY, ROW_LIMIT } from '../joint';
-import { checkLimits } from './two-body-joint';
+import type { Body } from '../../body/body.js';
+import type { Vec2, Vec2Like } from '../../math/vec2.js';
+import { checkFinite, checkVec2, fail } from '../../util/validate.js';
+import type { AnchorSlot } from '../anchor-slot.js';
+import type { ConstraintOptions } from '../constraint.js';
+import { Joint, ROW_EQUALITY, ROW_LIMIT } from '../joint.js';
+import { checkLimits } from './two-body-joint.js';
 
 export interface PulleyJointOptions extends ConstraintOptions {
   body1?: Body | null;

@@ -2,11 +2,11 @@
  * Shared plumbing for joints between body1 and body2 (all but the pulley): validated body
  * and anchor properties. Anchors are local to their body's origin and stored by value.
  */
-import type { Body } from '../../body/body';
-import type { Vec2, Vec2Like } from '../../math/vec2';
-import { checkVec2, fail } from '../../util/validate';
-import type { ConstraintOptions } from '../constraint';
-import { Joint } from '../joint';
+import type { Body } from '../../body/body.js';
+import type { Vec2, Vec2Like } from '../../math/vec2.js';
+import { checkVec2, fail } from '../../util/validate.js';
+import type { ConstraintOptions } from '../constraint.js';
+import { Joint } from '../joint.js';
 
 export interface TwoBodyOptions extends ConstraintOptions {
   body1?: Body | null;

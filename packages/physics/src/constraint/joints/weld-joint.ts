@@ -10,10 +10,10 @@
  *   Jᵀλ : as the pivot for λ_xy, and ω1 −= i1 λ_θ, ω2 += i2 λ_θ
  * Solved as one 3×3 block (LDLᵀ), so the linear and angular parts do not fight each other.
  */
-import { checkFinite } from '../../util/validate';
-import { ROW_EQUALITY } from '../joint';
-import type { AnchorSlot } from '../anchor-slot';
-import { AnchoredJoint, type AnchoredOptions } from './two-body-joint';
+import { checkFinite } from '../../util/validate.js';
+import { ROW_EQUALITY } from '../joint.js';
+import type { AnchorSlot } from '../anchor-slot.js';
+import { AnchoredJoint, type AnchoredOptions } from './two-body-joint.js';
 
 export interface WeldJointOptions extends AnchoredOptions {
   /** Target relative angle θ2 − θ1. Default 0. */

@@ -1,0 +1,24 @@
+// The engines, in table order. `pkg` is the npm package whose version is recorded; `scenes` are the
+// scenes an engine runs (E and F exercise Fulcrum-only constraint forms).
+export const ENGINES = [
+  { id: 'fulcrum', label: 'Fulcrum', pkg: '@fulcrum/physics', scenes: ['A', 'B', 'C', 'D', 'E', 'F'] },
+  { id: 'planck', label: 'planck', pkg: 'planck', scenes: ['A', 'B', 'C', 'D'] },
+  { id: 'matter', label: 'matter-js', pkg: 'matter-js', scenes: ['A', 'B', 'C', 'D'] },
+  { id: 'p2', label: 'p2-es', pkg: 'p2-es', scenes: ['A', 'B', 'C', 'D'] },
+  { id: 'rapier', label: 'Rapier', pkg: '@dimforge/rapier2d-compat', scenes: ['A', 'B', 'C', 'D'] },
+  { id: 'box2d', label: 'box2d-wasm', pkg: 'box2d-wasm', scenes: ['A', 'B', 'C', 'D'] },
+];
+
+export const ENGINE_IDS = ENGINES.map((e) => e.id);
+
+export function engineById(id) {
+  const e = ENGINES.find((x) => x.id === id);
+  if (!e) throw new Error(`unknown engine ${JSON.stringify(id)} (expected one of ${ENGINE_IDS.join(', ')})`);
+  return e;
+}
+
+/** The adapter module of an engine: `create(spec)` → { step, pose, settings } (or { pending }). */
+export function loadAdapter(id) {
+  engineById(id);
+  return import(`./${id}.mjs`);
+}
