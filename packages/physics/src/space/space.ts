@@ -24,7 +24,7 @@ import { Contact, pairKey } from '../contact/contact.js';
 import { ContactSolver, makeSoft } from '../contact/contact-solver.js';
 import type { Vec2, Vec2Like } from '../math/vec2.js';
 import type { RayCastOutput, Shape } from '../shape/shape.js';
-import { checkFinite, checkInteger, checkNonNegative, checkPositive, checkVec2, fail, FulcrumInputError } from '../util/validate.js';
+import { checkInteger, checkNonNegative, checkPositive, checkVec2, fail, FulcrumInputError } from '../util/validate.js';
 import { EventHub } from './events.js';
 import type { SpaceEventHandler, SpaceEventType } from './events.js';
 import { SolverBodies } from './solver-bodies.js';
@@ -986,4 +986,3 @@ function checkBool(prop: string, v: unknown): boolean {
   return v;
 }
 
-export { checkFinite };
