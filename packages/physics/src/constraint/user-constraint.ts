@@ -403,22 +403,7 @@ export class UserConstraint extends Constraint {
     for (let i = 0; i < list.length; i++) {
       const b = list[i]!;
       const k = b._solverIndex;
-      if (k <= 0) continue;
-      b._vx = sb.vx[k]!;
-      b._vy = sb.vy[k]!;
-      b._w = sb.w[k]!;
-      // start rotation composed with the substep's: no trigonometry per hook call
-      const c0 = sb.c0[k]!;
-      const s0 = sb.s0[k]!;
-      const dc = sb.dqc[k]!;
-      const ds = sb.dqs[k]!;
-      b._angle = sb.a0[k]! + sb.dq[k]!;
-      b._c = c0 * dc - s0 * ds;
-      b._s = s0 * dc + c0 * ds;
-      const cx = sb.cx[k]! + sb.dpx[k]!;
-      const cy = sb.cy[k]! + sb.dpy[k]!;
-      b._x = cx - (b._c * b._lcx - b._s * b._lcy);
-      b._y = cy - (b._s * b._lcx + b._c * b._lcy);
+      if (k > 0) sb.writeState(k);
     }
   }
 

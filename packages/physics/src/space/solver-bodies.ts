@@ -124,6 +124,29 @@ export class SolverBodies {
     return i;
   }
 
+  /**
+   * Write body i's current solver state (velocity and pose) into its Body. The rotation is the
+   * start rotation composed with the accumulated one (cos/sin already known): no trigonometry.
+   * The origin follows from the moved centre of mass through the new rotation.
+   */
+  writeState(i: number): void {
+    const b = this.bodies[i]!;
+    b._vx = this.vx[i]!;
+    b._vy = this.vy[i]!;
+    b._w = this.w[i]!;
+    const c0 = this.c0[i]!;
+    const s0 = this.s0[i]!;
+    const dc = this.dqc[i]!;
+    const ds = this.dqs[i]!;
+    b._angle = this.a0[i]! + this.dq[i]!;
+    const c = c0 * dc - s0 * ds;
+    const s = s0 * dc + c0 * ds;
+    b._c = c;
+    b._s = s;
+    b._x = this.cx[i]! + this.dpx[i]! - (c * b._lcx - s * b._lcy);
+    b._y = this.cy[i]! + this.dpy[i]! - (s * b._lcx + c * b._lcy);
+  }
+
   /** Substep velocity integration: v ← (v + h·a) / (1 + h·drag). Kinematic bodies keep theirs. */
   integrateVelocities(h: number): void {
     const { vx, vy, w, ax, ay, alpha, linearDamp, angularDamp, dynamic } = this;

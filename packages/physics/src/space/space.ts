@@ -507,26 +507,14 @@ export class Space implements BodySpaceLink, ConstraintSpaceLink {
       const vx = sb.vx[i]!;
       const vy = sb.vy[i]!;
       const w = sb.w[i]!;
-      b._vx = vx;
-      b._vy = vy;
-      b._w = w;
       const moved = sb.dpx[i] !== 0 || sb.dpy[i] !== 0 || sb.dq[i] !== 0;
       if (moved) {
-        // New rotation = start rotation composed with the step's rotation (whose cos/sin the
-        // substeps already computed): no trigonometry per body here.
-        const c0 = sb.c0[i]!;
-        const s0 = sb.s0[i]!;
-        const dc = sb.dqc[i]!;
-        const ds = sb.dqs[i]!;
-        b._angle = sb.a0[i]! + sb.dq[i]!;
-        b._c = c0 * dc - s0 * ds;
-        b._s = s0 * dc + c0 * ds;
-        // New centre of mass, then back to the origin through the new rotation.
-        const cx = sb.cx[i]! + sb.dpx[i]!;
-        const cy = sb.cy[i]! + sb.dpy[i]!;
-        b._x = cx - (b._c * b._lcx - b._s * b._lcy);
-        b._y = cy - (b._s * b._lcx + b._c * b._lcy);
+        sb.writeState(i);
         this._syncShapes(b, 2 * dt);
+      } else {
+        b._vx = vx;
+        b._vy = vy;
+        b._w = w;
       }
       if (b._type === 'dynamic') {
         const rim = w * b._maxExtent;
