@@ -29,6 +29,7 @@ import { fail } from '../util/validate.js';
 import { AnchorSlot } from './anchor-slot.js';
 import { Constraint, type BreakReason } from './constraint.js';
 import { solveSymmetric } from './dense.js';
+import { checkLimits } from './limits.js';
 
 export const ROW_EQUALITY = 0;
 export const ROW_LIMIT = 1;
@@ -75,6 +76,14 @@ export abstract class Joint extends Constraint {
   private readonly eqRows = new Int32Array(MAX_ROWS);
   /** True once the step's first substep has started (for step-impulse bookkeeping). */
   protected midStep = false;
+
+  /** jointMin / jointMax of the joints that have limits (Angle, Distance, Line, Pulley). */
+  protected _min = 0;
+  protected _max = 0;
+  /** Whether jointMin may be negative; joints with limits override it (see checkLimits). */
+  protected get limitsMayBeNegative(): boolean {
+    return true;
+  }
 
   protected constructor(slotNames: string[]) {
     super();
@@ -131,6 +140,33 @@ export abstract class Joint extends Constraint {
     const out: Body[] = [];
     for (const s of this._slots) if (s.body && !out.includes(s.body)) out.push(s.body);
     this._bodiesCache = out;
+  }
+
+  /** The jointMin setter of every joint with limits: validate against jointMax, assign, wake. */
+  protected setJointMin(v: number): void {
+    [this._min] = checkLimits(this.typeName, v, this._max, this.limitsMayBeNegative);
+    this.invalidate();
+  }
+  /** The jointMax setter of every joint with limits. */
+  protected setJointMax(v: number): void {
+    [, this._max] = checkLimits(this.typeName, this._min, v, this.limitsMayBeNegative);
+    this.invalidate();
+  }
+
+  /**
+   * Write row r for a limited value: an equality row (C = value − min) when jointMin = jointMax,
+   * otherwise a two-sided limit row (Nape: bilateral only when the limits coincide).
+   */
+  protected setLimitRow(r: number, value: number): void {
+    if (this._min === this._max) {
+      this.rowKind[r] = ROW_EQUALITY;
+      this.rowC[r] = value - this._min;
+    } else {
+      this.rowKind[r] = ROW_LIMIT;
+      this.rowC[r] = value;
+      this.rowLo[r] = this._min;
+      this.rowHi[r] = this._max;
+    }
   }
 
   /** Anchor setters share this: validate, assign, wake. */

@@ -11,7 +11,7 @@
 import type { Body } from '../../body/body.js';
 import { checkFinite } from '../../util/validate.js';
 import type { AnchorSlot } from '../anchor-slot.js';
-import { ROW_EQUALITY, ROW_LIMIT } from '../joint.js';
+
 import { checkLimits, TwoBodyJoint, type TwoBodyOptions } from './two-body-joint.js';
 
 export interface AngleJointOptions extends TwoBodyOptions {
@@ -22,8 +22,6 @@ export interface AngleJointOptions extends TwoBodyOptions {
 }
 
 export class AngleJoint extends TwoBodyJoint {
-  private _min = 0;
-  private _max = 0;
   private _ratio = 1;
 
   constructor(options: AngleJointOptions = {}) {
@@ -48,15 +46,13 @@ export class AngleJoint extends TwoBodyJoint {
     return this._min;
   }
   set jointMin(v: number) {
-    [this._min] = checkLimits('AngleJoint', v, this._max, true);
-    this.invalidate();
+    this.setJointMin(v);
   }
   get jointMax(): number {
     return this._max;
   }
   set jointMax(v: number) {
-    [, this._max] = checkLimits('AngleJoint', this._min, v, true);
-    this.invalidate();
+    this.setJointMax(v);
   }
   get ratio(): number {
     return this._ratio;
@@ -74,15 +70,7 @@ export class AngleJoint extends TwoBodyJoint {
     const a = this._slots[0] as AnchorSlot;
     const b = this._slots[1] as AnchorSlot;
     const value = this._ratio * b.angle - a.angle;
-    if (this._min === this._max) {
-      this.rowKind[0] = ROW_EQUALITY;
-      this.rowC[0] = value - this._min;
-    } else {
-      this.rowKind[0] = ROW_LIMIT;
-      this.rowC[0] = value;
-      this.rowLo[0] = this._min;
-      this.rowHi[0] = this._max;
-    }
+    this.setLimitRow(0, value);
     const J = this.J;
     J[0] = 0; J[1] = 0; J[2] = -1;
     J[3] = 0; J[4] = 0; J[5] = this._ratio;

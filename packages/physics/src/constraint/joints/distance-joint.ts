@@ -11,7 +11,7 @@
  * (Nape zeroes the normal the same way). For a rigid zero-length joint use a PivotJoint.
  */
 import type { AnchorSlot } from '../anchor-slot.js';
-import { ROW_EQUALITY, ROW_LIMIT, ROW_SLACK } from '../joint.js';
+import { ROW_SLACK } from '../joint.js';
 import { AnchoredJoint, checkLimits, type AnchoredOptions } from './two-body-joint.js';
 
 export interface DistanceJointOptions extends AnchoredOptions {
@@ -20,8 +20,6 @@ export interface DistanceJointOptions extends AnchoredOptions {
 }
 
 export class DistanceJoint extends AnchoredJoint {
-  private _min = 0;
-  private _max = 0;
 
   constructor(options: DistanceJointOptions = {}) {
     super();
@@ -45,15 +43,16 @@ export class DistanceJoint extends AnchoredJoint {
     return this._min;
   }
   set jointMin(v: number) {
-    [this._min] = checkLimits('DistanceJoint', v, this._max, false);
-    this.invalidate();
+    this.setJointMin(v);
   }
   get jointMax(): number {
     return this._max;
   }
   set jointMax(v: number) {
-    [, this._max] = checkLimits('DistanceJoint', this._min, v, false);
-    this.invalidate();
+    this.setJointMax(v);
+  }
+  protected override get limitsMayBeNegative(): boolean {
+    return false;
   }
   isSlack(): boolean {
     return this.impulse()[0] === 0;
@@ -74,15 +73,7 @@ export class DistanceJoint extends AnchoredJoint {
     const L = Math.sqrt(L2);
     const nx = dx / L;
     const ny = dy / L;
-    if (this._min === this._max) {
-      this.rowKind[0] = ROW_EQUALITY;
-      this.rowC[0] = L - this._min;
-    } else {
-      this.rowKind[0] = ROW_LIMIT;
-      this.rowC[0] = L;
-      this.rowLo[0] = this._min;
-      this.rowHi[0] = this._max;
-    }
+    this.setLimitRow(0, L);
     const J = this.J;
     J[0] = -nx; J[1] = -ny; J[2] = -(a.rx * ny - a.ry * nx);
     J[3] = nx; J[4] = ny; J[5] = b.rx * ny - b.ry * nx;

@@ -18,7 +18,7 @@
 import type { Vec2, Vec2Like } from '../../math/vec2.js';
 import { checkVec2, fail } from '../../util/validate.js';
 import type { AnchorSlot } from '../anchor-slot.js';
-import { ROW_EQUALITY, ROW_LIMIT } from '../joint.js';
+import { ROW_EQUALITY } from '../joint.js';
 import { AnchoredJoint, checkLimits, type AnchoredOptions } from './two-body-joint.js';
 
 export interface LineJointOptions extends AnchoredOptions {
@@ -35,8 +35,6 @@ export class LineJoint extends AnchoredJoint {
   private _dirY = 0;
   private _ux = 1;
   private _uy = 0;
-  private _min = -Infinity;
-  private _max = Infinity;
 
   constructor(options: LineJointOptions = {}) {
     super();
@@ -71,15 +69,13 @@ export class LineJoint extends AnchoredJoint {
     return this._min;
   }
   set jointMin(v: number) {
-    [this._min] = checkLimits('LineJoint', v, this._max, true);
-    this.invalidate();
+    this.setJointMin(v);
   }
   get jointMax(): number {
     return this._max;
   }
   set jointMax(v: number) {
-    [, this._max] = checkLimits('LineJoint', this._min, v, true);
-    this.invalidate();
+    this.setJointMax(v);
   }
 
   private setDir(d: Vec2): void {
@@ -109,15 +105,7 @@ export class LineJoint extends AnchoredJoint {
     J[3] = -ny; J[4] = nx; J[5] = nx * b.rx + ny * b.ry;
     // row 1: along the line
     const along = nx * dx + ny * dy;
-    if (this._min === this._max) {
-      this.rowKind[1] = ROW_EQUALITY;
-      this.rowC[1] = along - this._min;
-    } else {
-      this.rowKind[1] = ROW_LIMIT;
-      this.rowC[1] = along;
-      this.rowLo[1] = this._min;
-      this.rowHi[1] = this._max;
-    }
+    this.setLimitRow(1, along);
     J[6] = -nx; J[7] = -ny; J[8] = -(lx * ny - ly * nx);
     J[9] = nx; J[10] = ny; J[11] = b.rx * ny - b.ry * nx;
   }

@@ -17,7 +17,7 @@ import type { Vec2, Vec2Like } from '../../math/vec2.js';
 import { checkFinite, checkVec2, fail } from '../../util/validate.js';
 import type { AnchorSlot } from '../anchor-slot.js';
 import type { ConstraintOptions } from '../constraint.js';
-import { Joint, ROW_EQUALITY, ROW_LIMIT } from '../joint.js';
+import { Joint } from '../joint.js';
 import { checkLimits } from './two-body-joint.js';
 
 export interface PulleyJointOptions extends ConstraintOptions {
@@ -38,8 +38,6 @@ export interface PulleyJointOptions extends ConstraintOptions {
 const NAMES = ['body1', 'body2', 'body3', 'body4'] as const;
 
 export class PulleyJoint extends Joint {
-  private _min = 0;
-  private _max = 0;
   private _ratio = 1;
   private n12x = 1;
   private n12y = 0;
@@ -140,15 +138,16 @@ export class PulleyJoint extends Joint {
     return this._min;
   }
   set jointMin(v: number) {
-    [this._min] = checkLimits('PulleyJoint', v, this._max, false);
-    this.invalidate();
+    this.setJointMin(v);
   }
   get jointMax(): number {
     return this._max;
   }
   set jointMax(v: number) {
-    [, this._max] = checkLimits('PulleyJoint', this._min, v, false);
-    this.invalidate();
+    this.setJointMax(v);
+  }
+  protected override get limitsMayBeNegative(): boolean {
+    return false;
   }
   get ratio(): number {
     return this._ratio;
@@ -178,15 +177,7 @@ export class PulleyJoint extends Joint {
       this.n34y = dy / L34;
     }
     const value = L12 + this._ratio * L34;
-    if (this._min === this._max) {
-      this.rowKind[0] = ROW_EQUALITY;
-      this.rowC[0] = value - this._min;
-    } else {
-      this.rowKind[0] = ROW_LIMIT;
-      this.rowC[0] = value;
-      this.rowLo[0] = this._min;
-      this.rowHi[0] = this._max;
-    }
+    this.setLimitRow(0, value);
     const J = this.J;
     const ax = this.n12x, ay = this.n12y;
     const q = this._ratio;
