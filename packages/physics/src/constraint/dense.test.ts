@@ -1,7 +1,7 @@
 /** The scalarised 1×1 and 2×2 solves give exactly what the general LDLᵀ gives, singular cases included. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { solveSymmetric, solveSymmetricLDL } from './dense.js';
+import { factorSymmetric, solveFactored, solveSymmetric, solveSymmetricLDL } from './dense.js';
 
 const num = fc.double({ min: -10, max: 10, noNaN: true });
 
@@ -43,5 +43,29 @@ describe('solveSymmetric', () => {
     solveSymmetric(K, b, 2);
     expect(4 * b[0]! + b[1]!).toBeCloseTo(1, 12);
     expect(b[0]! + 3 * b[1]!).toBeCloseTo(2, 12);
+  });
+});
+
+describe('factorSymmetric + solveFactored', () => {
+  it('agree with solveSymmetric to round-off for n = 1…5, singular K included', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 5 }), fc.integer({ min: 0, max: 5 }), fc.array(num, { minLength: 5 * 9 + 5, maxLength: 5 * 9 + 5 }), (n, rankCap, xs) => {
+        const m = 9; // J is n × 9 (three bodies)
+        const J = xs.slice(0, n * m).map((x, i) => (Math.floor(i / m) < rankCap ? x : 0));
+        const K = new Float64Array(n * n);
+        for (let a = 0; a < n; a++) for (let c = 0; c < n; c++) for (let k = 0; k < m; k++) K[a * n + c]! += J[a * m + k]! * J[c * m + k]!;
+        const b = xs.slice(n * m, n * m + n);
+        const ref = Float64Array.from(b);
+        solveSymmetric(Float64Array.from(K), ref, n);
+        const L = Float64Array.from(K);
+        const dinv = new Float64Array(n);
+        factorSymmetric(L, n, dinv);
+        const got = Float64Array.from(b);
+        solveFactored(L, dinv, got, n);
+        const size = Math.max(1, ...Array.from(ref, Math.abs));
+        for (let i = 0; i < n; i++) expect(Math.abs(got[i]! - ref[i]!)).toBeLessThan(1e-9 * size);
+      }),
+      { numRuns: 1500, seed: 11 },
+    );
   });
 });

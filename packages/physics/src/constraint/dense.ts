@@ -75,3 +75,48 @@ function solve2(K: Float64Array, b: Float64Array): void {
   b[1] = x1;
   b[0] = z0 - l10 * x1;
 }
+
+/**
+ * Factor K = L D Lᵀ in place once, to solve many right-hand sides (a constraint's K is fixed while
+ * the pose is). `dinv[i]` becomes 1/D_i, or 0 for a zero pivot (the same rule as solveSymmetric).
+ */
+export function factorSymmetric(K: Float64Array, n: number, dinv: Float64Array): void {
+  let scale = 0;
+  for (let i = 0; i < n; i++) scale = Math.max(scale, Math.abs(K[i * n + i]!));
+  const tol = EPS * (scale > 0 ? scale : 1);
+  for (let j = 0; j < n; j++) {
+    let d = K[j * n + j]!;
+    for (let k = 0; k < j; k++) d -= K[j * n + k]! * K[j * n + k]! * K[k * n + k]!;
+    K[j * n + j] = d;
+    const nonzero = Math.abs(d) > tol;
+    dinv[j] = nonzero ? 1 / d : 0;
+    for (let i = j + 1; i < n; i++) {
+      let v = K[i * n + j]!;
+      for (let k = 0; k < j; k++) v -= K[i * n + k]! * K[j * n + k]! * K[k * n + k]!;
+      K[i * n + j] = nonzero ? v / d : 0;
+    }
+  }
+}
+
+/** Solve with a factorSymmetric result: b becomes K⁻¹ b (zero pivots give 0 in their rows). */
+export function solveFactored(L: Float64Array, dinv: Float64Array, b: Float64Array, n: number): void {
+  if (n === 2) {
+    const l10 = L[2]!;
+    const y0 = b[0]!;
+    const x1 = (b[1]! - l10 * y0) * dinv[1]!;
+    b[1] = x1;
+    b[0] = y0 * dinv[0]! - l10 * x1;
+    return;
+  }
+  for (let i = 0; i < n; i++) {
+    let v = b[i]!;
+    for (let k = 0; k < i; k++) v -= L[i * n + k]! * b[k]!;
+    b[i] = v;
+  }
+  for (let i = 0; i < n; i++) b[i] = b[i]! * dinv[i]!;
+  for (let i = n - 1; i >= 0; i--) {
+    let v = b[i]!;
+    for (let k = i + 1; k < n; k++) v -= L[k * n + i]! * b[k]!;
+    b[i] = v;
+  }
+}

@@ -355,7 +355,7 @@ describe('UserConstraint specifics', () => {
     const a = space.addBody(new Body({ position: [0, -1], shapes: [Polygon.box(0.2, 0.2)] }));
     const calls: string[] = [];
     const log = (name: string) => calls.push(name);
-    space.jointIterations = 1;
+    space.jointIterations = 2;
     space.addConstraint(new UserConstraint({
       dimensions: 2,
       bodies: [ground, a],
@@ -390,14 +390,17 @@ describe('UserConstraint specifics', () => {
       },
     }));
     space.step(1 / 60, 1, 1);
-    // warm start, biased pass, relax pass, position pass
+    // The pose-dependent hooks (prepare, position, effMass/jacobian) run once per pose: the warm
+    // start and the biased pass share the substep's starting pose, the two relax passes the
+    // integrated one. Each position pass moves bodies, so it starts afresh.
     expect(calls.join(' ')).toBe(
       [
         'validate',
-        'prepare impulse impulse',
-        'prepare effMass velocity clamp impulse impulse',
-        'prepare effMass velocity clamp impulse impulse',
-        'prepare position effMass clamp impulse impulse',
+        'prepare effMass impulse impulse', // warm start
+        'velocity clamp impulse impulse', // biased pass (stiff: no bias, so no position())
+        'prepare effMass velocity clamp impulse impulse', // relax 1, after the positions moved
+        'velocity clamp impulse impulse', // relax 2
+        'prepare position effMass clamp impulse impulse', // position pass
       ].join(' '),
     );
   });

@@ -38,7 +38,7 @@ import type { StepContext } from '../space/step-context.js';
 import { checkFinite, checkInteger, fail } from '../util/validate.js';
 import { BODY_STATE_STRIDE, clearBodyState, fillBodyState } from './body-state.js';
 import { Constraint, type BreakReason, type ConstraintOptions } from './constraint.js';
-import { solveSymmetric } from './dense.js';
+import { factorSymmetric, solveFactored, solveSymmetric } from './dense.js';
 
 /** `state`: the packed body state of the current substep (see BodyState, BODY_STATE_STRIDE). */
 export interface UserConstraintHooks {
@@ -90,6 +90,10 @@ export class UserConstraint extends Constraint {
   private readonly vel: Float64Array;
   private readonly eff: Float64Array;
   private readonly K: Float64Array;
+  /** 1/D of K's LDLᵀ factors, kept while the pose is (see ensurePose). */
+  private readonly dinv: Float64Array;
+  /** Soft constraints clamp C to maxError into this copy, leaving the cached C intact. */
+  private readonly biasErr: Float64Array;
   private readonly rhs: Float64Array;
   private readonly delta: Float64Array;
   private readonly trial: Float64Array;
@@ -136,6 +140,8 @@ export class UserConstraint extends Constraint {
     this.vel = new Float64Array(dim);
     this.eff = new Float64Array((dim * (dim + 1)) >>> 1);
     this.K = new Float64Array(dim * dim);
+    this.dinv = new Float64Array(dim);
+    this.biasErr = new Float64Array(dim);
     this.rhs = new Float64Array(dim);
     this.delta = new Float64Array(dim);
     this.trial = new Float64Array(dim);
@@ -653,12 +659,14 @@ export class UserConstraint extends Constraint {
     this.bodyImp.fill(0);
     this.midStep = false;
     this.inStep = true;
+    this.poseEpoch = -1;
     return this._breakUnderError && this.errorExceeded(ctx) ? 'error' : null;
   }
 
   /** C at the current state exceeds maxError (breakUnderError). */
   private errorExceeded(ctx: StepContext): boolean {
     if (this.velocityOnly) return false;
+    this.poseEpoch = -1; // reuses err
     this.sync(ctx);
     this.prepare(this.state);
     this.err.fill(0);
@@ -668,14 +676,65 @@ export class UserConstraint extends Constraint {
     return Math.sqrt(e2) > this._maxError;
   }
 
+  /**
+   * The pose-dependent work, once per pose (ctx.poseEpoch): the full state, prepare(), J and K
+   * (factored). Between the velocity passes of one substep only velocities change, so then
+   * just the velocities are refreshed.
+   */
+  private poseEpoch = -1;
+  private errValid = false;
+  private ensurePose(ctx: StepContext): void {
+    if (this.poseEpoch === ctx.poseEpoch) {
+      this.syncVelocities(ctx);
+      return;
+    }
+    this.sync(ctx);
+    this.prepare(this.state);
+    this.buildK();
+    factorSymmetric(this.K, this.dimensions, this.dinv);
+    this.errValid = false;
+    this.poseEpoch = ctx.poseEpoch;
+  }
+
+  /** C at the cached pose (computed on first use). */
+  private positionError(): Float64Array {
+    const err = this.err;
+    if (!this.errValid) {
+      err.fill(0);
+      this.position(err, this.state);
+      checkRow(this, 'position', err);
+      this.errValid = true;
+    }
+    return err;
+  }
+
+  /** Velocities only: the solver's current ones into the state (and into the Body objects unless packedState). */
+  private syncVelocities(ctx: StepContext): void {
+    const sb = ctx.bodies;
+    const st = this.state;
+    const list = this._list;
+    for (let s = 0; s < list.length; s++) {
+      const b = list[s];
+      if (!b) continue;
+      const k = b._solverIndex;
+      if (k <= 0) continue;
+      const o = s * BODY_STATE_STRIDE;
+      st[o + 5] = sb.vx[k]!;
+      st[o + 6] = sb.vy[k]!;
+      st[o + 7] = sb.w[k]!;
+      if (!this.packedState) {
+        b._vx = sb.vx[k]!;
+        b._vy = sb.vy[k]!;
+        b._w = sb.w[k]!;
+      }
+    }
+  }
+
   /** @internal */
   _warmStart(ctx: StepContext): void {
     if (this.midStep) this.endSubstep();
     this.midStep = true;
-    this.sync(ctx);
-    this.prepare(this.state);
-    const modes = this.modes();
-    if (modes.jacobian) this.computeJacobian();
+    this.ensurePose(ctx);
     this.applyImpulse(ctx, this.jAcc, false);
   }
 
@@ -686,35 +745,43 @@ export class UserConstraint extends Constraint {
   /** @internal */
   _solve(ctx: StepContext, useBias: boolean): void {
     const n = this.dimensions;
-    this.sync(ctx);
-    const state = this.state;
-    this.prepare(state);
+    this.ensurePose(ctx);
     let biasRate = 0;
     let massScale = 1;
     let impulseScale = 0;
     const soft = !this._stiff && !this.velocityOnly;
-    if (soft) ({ biasRate, massScale, impulseScale } = this._soft);
-    else if (useBias && !this.velocityOnly) ({ biasRate, massScale, impulseScale } = ctx.jointSoftness);
-    const err = this.err;
-    for (let r = 0; r < n; r++) err[r] = 0;
+    if (soft) {
+      const sp = this._soft;
+      biasRate = sp.biasRate;
+      massScale = sp.massScale;
+      impulseScale = sp.impulseScale;
+    } else if (useBias && !this.velocityOnly) {
+      const sp = ctx.jointSoftness;
+      biasRate = sp.biasRate;
+      massScale = sp.massScale;
+      impulseScale = sp.impulseScale;
+    }
+    const be = this.biasErr;
     if (biasRate !== 0) {
-      this.position(err, state);
-      checkRow(this, 'position', err);
+      const err = this.positionError();
+      let e = 1;
       if (soft && this._maxError !== Infinity) {
         let e2 = 0;
         for (let r = 0; r < n; r++) e2 += err[r]! * err[r]!;
-        const e = Math.sqrt(e2);
-        if (e > this._maxError) for (let r = 0; r < n; r++) err[r] = (err[r]! * this._maxError) / e;
+        const norm = Math.sqrt(e2);
+        if (norm > this._maxError) e = this._maxError / norm;
       }
+      for (let r = 0; r < n; r++) be[r] = biasRate * (e === 1 ? err[r]! : err[r]! * e);
+    } else {
+      for (let r = 0; r < n; r++) be[r] = 0;
     }
-    this.buildK();
+    const rhs = this.rhs;
     const vel = this.vel;
     for (let r = 0; r < n; r++) vel[r] = 0;
-    this.velocity(vel, state);
+    this.velocity(vel, this.state);
     checkRow(this, 'velocity', vel);
-    const rhs = this.rhs;
-    for (let r = 0; r < n; r++) rhs[r] = -(vel[r]! + biasRate * err[r]!);
-    solveSymmetric(this.K, rhs, n);
+    for (let r = 0; r < n; r++) rhs[r] = -(vel[r]! + be[r]!);
+    solveFactored(this.K, this.dinv, rhs, n);
     const trial = this.trial;
     for (let r = 0; r < n; r++) trial[r] = this.jAcc[r]! + massScale * rhs[r]! - impulseScale * this.jAcc[r]!;
     this.clamp(trial);
@@ -739,6 +806,8 @@ export class UserConstraint extends Constraint {
   override _solvePosition(ctx: StepContext): void {
     if (!this._stiff || this.velocityOnly) return;
     const n = this.dimensions;
+    // Every position pass moves bodies (this constraint's and its neighbours'): nothing cached.
+    this.poseEpoch = -1;
     this.sync(ctx);
     const state = this.state;
     this.prepare(state);

@@ -145,6 +145,7 @@ export class Space implements BodySpaceLink, ConstraintSpaceLink {
       substeps: 0,
       bodies: this._solverBodies,
       jointSoftness: { biasRate: 0, massScale: 1, impulseScale: 0 },
+      poseEpoch: 0,
     };
   }
 
@@ -355,6 +356,7 @@ export class Space implements BodySpaceLink, ConstraintSpaceLink {
     ctx.h = h;
     ctx.invH = 1 / h;
     ctx.substeps = substeps;
+    ctx.poseEpoch++;
     // Contact stiffness is capped at a quarter of the substep rate for stability.
     const hertz = Math.min(this._contactHertz, 0.25 * ctx.invH);
     const cs = this._contactSolver;
@@ -445,6 +447,7 @@ export class Space implements BodySpaceLink, ConstraintSpaceLink {
       batch.solve(ctx, true);
       cs.solve(sb, ctx.invH, true);
       sb.integratePositions(h);
+      ctx.poseEpoch++;
       for (let j = 0; j < this._jointIterations; j++) {
         for (const c of loose) c._solve(ctx, false);
         batch.solve(ctx, false);
@@ -459,6 +462,7 @@ export class Space implements BodySpaceLink, ConstraintSpaceLink {
       for (const c of loose) c._solvePosition(ctx);
       batch.solvePosition(sb);
     }
+    ctx.poseEpoch++;
     batch.store();
 
     // 8. write back
