@@ -121,6 +121,8 @@ function fillSide(b: PivotBatch, n: number, slot: AnchorSlot, first: boolean): v
   const m = k > 0 ? body._invMass : 0;
   const i = k > 0 ? body._invInertia : 0;
   if (first) {
+    b.lAx[n] = lx;
+    b.lAy[n] = ly;
     b.kA[n] = k;
     b.mA[n] = m;
     b.iA[n] = i;
@@ -129,6 +131,8 @@ function fillSide(b: PivotBatch, n: number, slot: AnchorSlot, first: boolean): v
     b.r0Ax[n] = c * lx - s * ly;
     b.r0Ay[n] = s * lx + c * ly;
   } else {
+    b.lBx[n] = lx;
+    b.lBy[n] = ly;
     b.kB[n] = k;
     b.mB[n] = m;
     b.iB[n] = i;
