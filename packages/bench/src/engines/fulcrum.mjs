@@ -115,7 +115,7 @@ export async function create(spec) {
   }
   const space = new Space({ gravity: [0, -10], allowSleep: false });
   const bodies = spec.bodies.map((b) => {
-    const opts = { density: 1, friction: 0.6, restitution: 0, ...(b.collide ? {} : { filter: { group: -1 } }) };
+    const opts = { density: 1, friction: 0.6, restitution: 0, ...(b.collide ? {} : { filter: { mask: 0 } }) };
     const shapes = !b.shape ? [] : b.shape.kind === 'box' ? [Polygon.box(b.shape.w, b.shape.h, opts)] : [new Circle({ radius: b.shape.r, ...opts })];
     return space.addBody(new Body({ type: b.type, position: [b.x, b.y], shapes }));
   });
@@ -150,7 +150,7 @@ export async function create(spec) {
       jointIterations: space.jointIterations,
       jointHertz: space.jointHertz,
       allowSleep: space.allowSleep,
-      noCollide: 'shape filter { group: -1 }',
+      noCollide: 'shape filter { mask: 0 } (collides with nothing)',
       joint: { pivot: 'PivotJoint', user: 'UserPivot extends UserConstraint', symbolic: 'SymbolicConstraint' }[spec.jointKind],
     },
   };

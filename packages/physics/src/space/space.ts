@@ -802,6 +802,7 @@ export class Space implements BodySpaceLink, ConstraintSpaceLink {
   private _createProxy(body: Body, s: Shape): void {
     s.updateWorld(body._x, body._y, body._c, body._s);
     s.proxyId = this._broadphase.createProxy(s.aabbMinX, s.aabbMinY, s.aabbMaxX, s.aabbMaxY, s.id);
+    if (pairsWithNothing(s)) this._broadphase.setInert(s.proxyId, true);
     this._shapeById.set(s.id, s);
   }
 
@@ -881,7 +882,10 @@ export class Space implements BodySpaceLink, ConstraintSpaceLink {
     } else {
       // Filter or sensor may have changed: re-pair from scratch.
       this._destroyShapeContacts(shape);
-      if (shape.proxyId >= 0) this._broadphase.touchProxy(shape.proxyId);
+      if (shape.proxyId >= 0) {
+        this._broadphase.setInert(shape.proxyId, pairsWithNothing(shape));
+        this._broadphase.touchProxy(shape.proxyId);
+      }
     }
   }
 
@@ -1039,3 +1043,11 @@ function checkBool(prop: string, v: unknown): boolean {
   return v;
 }
 
+/**
+ * A shape whose filter rejects every other filter never forms a pair: mask 0 or category 0,
+ * unless a positive group (which always collides within the group) overrides the bits.
+ */
+function pairsWithNothing(s: Shape): boolean {
+  const f = s.filter;
+  return (f.mask === 0 || f.category === 0) && f.group <= 0;
+}
