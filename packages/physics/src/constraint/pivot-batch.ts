@@ -88,7 +88,12 @@ export class PivotBatch {
     this.capacity = cap;
   }
 
+  /**
+   * Start a new plan. The rows of the previous one hand their impulses back to their joints
+   * first (rows are read lazily: a joint reads its row only when asked, see PivotJoint).
+   */
   begin(): void {
+    for (let n = 0; n < this.count; n++) this.joints[n]!._detachFromBatch(this, n);
     this.count = 0;
     this.joints.length = 0;
     this.started = false;
@@ -281,7 +286,7 @@ export class PivotBatch {
 
   /** Position pass for the stiff pivots: K Δ = −C on the position deltas. */
   solvePosition(sb: SolverBodies): void {
-    const { dqc, dqs, dq, dpx, dpy } = sb;
+    const { dqc, dqs, dpx, dpy } = sb;
     for (let n = 0; n < this.count; n++) {
       if (this.soft[n] === 1) continue;
       const ka = this.kA[n]!;
@@ -315,31 +320,30 @@ export class PivotBatch {
         dpx[ka] = dpx[ka]! - mA * px;
         dpy[ka] = dpy[ka]! - mA * py;
         const da = -iA * (rAx * py - rAy * px);
-        if (da !== 0) {
-          const a = dq[ka]! + da;
-          dq[ka] = a;
-          dqc[ka] = Math.cos(a);
-          dqs[ka] = Math.sin(a);
-        }
+        if (da !== 0) sb.rotate(ka, da);
       }
       if (kb > 0) {
         dpx[kb] = dpx[kb]! + mB * px;
         dpy[kb] = dpy[kb]! + mB * py;
         const db = iB * (rBx * py - rBy * px);
-        if (db !== 0) {
-          const a = dq[kb]! + db;
-          dq[kb] = a;
-          dqc[kb] = Math.cos(a);
-          dqs[kb] = Math.sin(a);
-        }
+        if (db !== 0) sb.rotate(kb, db);
       }
     }
   }
 
-  /** End of the step: hand the accumulated and step impulses back to the joints. */
+  /**
+   * End of the step: close the last substep. The impulses stay in the rows (they warm-start the
+   * next step); a joint reads its row when asked (PivotJoint._syncFromBatch), so the end of a step
+   * touches no joint object.
+   */
   store(): void {
     if (this.started) this.endSubstep();
     this.started = false;
-    for (let n = 0; n < this.count; n++) this.joints[n]!._readBatch(this, n);
+  }
+
+  /** Forget row n's impulses (its joint's clearCache()). */
+  clearRow(n: number): void {
+    this.accX[n] = this.accY[n] = this.stepX[n] = this.stepY[n] = 0;
+    this.sumPx[n] = this.sumPy[n] = this.sumLA[n] = this.sumLB[n] = 0;
   }
 }

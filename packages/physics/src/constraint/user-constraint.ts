@@ -619,12 +619,7 @@ export class UserConstraint extends Constraint {
       if (toPositions) {
         sb.dpx[k] = sb.dpx[k]! + m * ox;
         sb.dpy[k] = sb.dpy[k]! + m * oy;
-        if (i !== 0 && oz !== 0) {
-          const a = sb.dq[k]! + i * oz;
-          sb.dq[k] = a;
-          sb.dqc[k] = Math.cos(a);
-          sb.dqs[k] = Math.sin(a);
-        }
+        if (i !== 0 && oz !== 0) sb.rotate(k, i * oz);
         continue;
       }
       sb.vx[k] = sb.vx[k]! + m * ox;
