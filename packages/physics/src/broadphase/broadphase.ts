@@ -100,7 +100,8 @@ export class BroadPhase {
 
   /** See DynamicTree.moveProxy. A re-inserted proxy is queued for re-pairing; returns whether it was. */
   moveProxy(proxyId: number, minX: number, minY: number, maxX: number, maxY: number, dx = 0, dy = 0): boolean {
-    if (!this.tree.moveProxy(proxyId, minX, minY, maxX, maxY, dx, dy)) return false;
+    const inert = proxyId < this.inert.length && this.inert[proxyId] === 1;
+    if (!this.tree.moveProxy(proxyId, minX, minY, maxX, maxY, dx, dy, inert)) return false;
     this.bufferMove(proxyId);
     return true;
   }
