@@ -126,6 +126,8 @@ export class Space implements BodySpaceLink, ConstraintSpaceLink {
   private _locked = false;
   /** False after any change that could invalidate a constraint's bodies (see step()). */
   private _constraintsValid = false;
+  /** Constraints that validate before every step (user hooks), collected at the last full validation. */
+  private readonly _validatedEveryStep: Constraint[] = [];
   /** Set by _finalizeBodies: some body has rested long enough that its island might sleep. */
   private _sleepCandidate = false;
   private _time = 0;
@@ -353,8 +355,16 @@ export class Space implements BodySpaceLink, ConstraintSpaceLink {
     if (this._locked) throw new FulcrumInputError('Space.step() cannot be called while the space is already stepping');
     // Validate before locking so a bad constraint leaves the space untouched and steppable.
     // Built-in joints only need it after a topology change; user validate() hooks run every step.
-    const full = !this._constraintsValid;
-    for (const c of this._constraints) if (c._active && (full || c._validatesEveryStep())) c._validateForStep(this);
+    if (!this._constraintsValid) {
+      const every = this._validatedEveryStep;
+      every.length = 0;
+      for (const c of this._constraints) {
+        if (c._validatesEveryStep()) every.push(c);
+        if (c._active) c._validateForStep(this);
+      }
+    } else {
+      for (const c of this._validatedEveryStep) if (c._active) c._validateForStep(this);
+    }
     this._constraintsValid = true;
     this._locked = true;
     this._events.deferring = true;
