@@ -52,7 +52,7 @@ export function Body(props: BodyProps): ReactNode {
   });
   useLayoutEffect(() => () => controller.release(), [controller]);
 
-  const draw = drawShapes ?? !hasRenderChildren(children);
+  const draw = (drawShapes ?? !hasRenderChildren(children)) ? 'mesh' : false;
   const color = typeColor(validated.trial.type);
   const look = useMemo<ShapeLook>(() => ({ draw, color }), [draw, color]);
   const content = (

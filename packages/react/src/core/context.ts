@@ -46,9 +46,13 @@ export interface ShapeHost {
 
 export const ShapeHostContext = createContext<ShapeHost | null>(null);
 
-/** Whether shapes draw themselves (a <Body> without render children), and in which colour. */
+/**
+ * Whether shapes draw themselves, and how: as their own mesh (a <Body> without render
+ * children), or by attaching their geometry to the enclosing instanced mesh (the first shape of
+ * an <InstancedBodies> without a geometry of its own).
+ */
 export interface ShapeLook {
-  readonly draw: boolean;
+  readonly draw: false | 'mesh' | 'geometry';
   /** Default colour, 0xRRGGBB, from the body type. */
   readonly color: number;
 }

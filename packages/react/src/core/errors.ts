@@ -33,6 +33,8 @@ export class FulcrumPropError extends FulcrumInputError {
   readonly component: string;
   readonly prop: string;
   readonly value: unknown;
+  /** What is wrong with it (the engine's message, when the engine rejected it). */
+  readonly reason: string;
 
   constructor(component: string, prop: string, value: unknown, reason: string) {
     super(`<${component}> prop ${prop}={${describeValue(value)}} is invalid: ${reason}`);
@@ -40,6 +42,7 @@ export class FulcrumPropError extends FulcrumInputError {
     this.component = component;
     this.prop = prop;
     this.value = value;
+    this.reason = reason;
   }
 }
 

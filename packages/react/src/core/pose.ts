@@ -29,6 +29,11 @@ export class Pose {
     this.settled = false;
   }
 
+  /** Draw again at the next write even if asleep (the drawing target changed). */
+  redraw(): void {
+    this.settled = false;
+  }
+
   /** Compute the pose to draw; false when there is nothing new to draw. */
   compute(b: Body, alpha: number): boolean {
     if (b.isSleeping) {

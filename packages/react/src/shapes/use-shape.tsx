@@ -80,12 +80,20 @@ export function useShape<S extends Shape>(kind: ShapeKind, props: ShapeComponent
   );
 
   if (!look.draw || !inCanvas) return null;
+  if (look.draw === 'geometry') return <AttachedGeometry component={kind.component} trial={validated.trial} />;
   return <DefaultLook component={kind.component} trial={validated.trial} color={color ?? look.color} />;
+}
+
+/** The shape's geometry, placed at its offset and angle, attached to the enclosing mesh. */
+function AttachedGeometry({ component, trial }: { component: string; trial: Shape }): ReactNode {
+  const geometry = useGeometry(component, trial, true);
+  useEffect(() => () => geometry.dispose(), [geometry]);
+  return <primitive object={geometry} attach="geometry" />;
 }
 
 /** The mesh (or line, for a segment) a shape draws itself with. */
 function DefaultLook({ component, trial, color }: { component: string; trial: Shape; color: number }): ReactNode {
-  const geometry = useGeometry(component, trial);
+  const geometry = useGeometry(component, trial, false);
   useEffect(() => () => geometry.dispose(), [geometry]);
   const offset = trial.offset;
   if (component === 'Segment') {
@@ -94,20 +102,25 @@ function DefaultLook({ component, trial, color }: { component: string; trial: Sh
   return <mesh geometry={geometry} material={defaultMaterial(color, trial.sensor, false)} position={[offset.x, offset.y, 0]} rotation-z={trial.angle} />;
 }
 
-/** A geometry rebuilt only when the shape's geometry changes (not its friction, say). */
-function useGeometry(component: string, trial: Shape) {
-  const key = geometryKey(trial);
+/**
+ * A geometry rebuilt only when the shape's geometry changes (not its friction, say). `placed`
+ * bakes the shape's offset and angle into it (for an instanced mesh, which has no child mesh
+ * to carry them).
+ */
+function useGeometry(component: string, trial: Shape, placed: boolean) {
+  const key = geometryKey(trial, placed);
   const last = useRef<{ key: unknown; geometry: ReturnType<typeof shapeGeometry> } | null>(null);
   return useMemo(() => {
     if (last.current && sameValue(last.current.key, key)) return last.current.geometry;
     const geometry = shapeGeometry(component, trial);
+    if (placed) geometry.rotateZ(trial.angle).translate(trial.offsetX, trial.offsetY, 0);
     last.current = { key, geometry };
     return geometry;
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [component, trial]);
+  }, [component, trial, placed]);
 }
 
-function geometryKey(s: Shape): unknown {
+function geometryKey(s: Shape, placed: boolean): unknown {
   const t = s as unknown as Record<string, unknown>;
-  return [t.radius, 'vertices' in t ? t.vertices : null, 'p1' in t ? [t.p1, t.p2] : null];
+  return [t.radius, 'vertices' in t ? t.vertices : null, 'p1' in t ? [t.p1, t.p2] : null, placed ? [s.offset, s.angle] : null];
 }
