@@ -12,7 +12,8 @@
  *   steps a constraint with a missing body.
  * - A constraint that broke with `removeOnBreak` stays out of the space until remounted.
  */
-import type { Body, Constraint, ConstraintBreakEvent, Space } from '@fulcrum/physics';
+import type { Body, Constraint, ConstraintBreakEvent, DebugDraw, Space } from '@fulcrum/physics';
+import type { LimitDrawer, LimitedJoint } from '../debug/limits.js';
 import type { Ref } from 'react';
 import { resolveBody, type BodyRef } from './body-ref.js';
 import { validateWith } from './errors.js';
@@ -45,6 +46,8 @@ export interface ConstraintSpec<C extends Constraint> {
   create(options: OptionValues): C;
   readonly bodies: BodyBinding<C>;
   applyExtra?(c: C, prev: OptionValues, next: OptionValues): void;
+  /** How the debug view draws the joint's limits, if it has any. */
+  readonly limits?: LimitDrawer;
 }
 
 export interface ValidatedConstraint {
@@ -89,6 +92,12 @@ export class ConstraintController<C extends Constraint> {
   private readonly routed = { current: { onBreak: (e: ConstraintBreakEvent) => this.broke(e) } };
   private readonly pendingResolve = (): void => this.resolve(false);
   private readonly watchResolve = (): void => this.resolve(false);
+  private readonly limitCache = new Float64Array(6);
+  private unoverlay: (() => void) | null = null;
+  private readonly drawLimits = (sink: DebugDraw): void => {
+    const c = this.constraint;
+    if (c !== null && c.space !== null && c.active) this.spec.limits!.draw(c as unknown as LimitedJoint, this.limitCache, sink);
+  };
 
   constructor(
     private readonly world: PhysicsWorld,
@@ -122,6 +131,10 @@ export class ConstraintController<C extends Constraint> {
       }
     }
     this.applied = v.options;
+    if (spec.limits) {
+      if (changed) spec.limits.cache(v.trial, this.limitCache);
+      this.unoverlay ??= this.world.overlays.add(this.drawLimits);
+    }
     this.unwatch ??= this.world.watchBodies(this.watchResolve);
     this.resolve(true);
     this.refSlot.set(ref, this.constraint);
@@ -132,6 +145,8 @@ export class ConstraintController<C extends Constraint> {
   release(): void {
     this.unwatch?.();
     this.unwatch = null;
+    this.unoverlay?.();
+    this.unoverlay = null;
     this.world.removePending(this.pendingResolve);
     this.refSlot.clear();
     this.destroy();

@@ -13,7 +13,7 @@
  *   and the event router.
  */
 import { Space } from '@fulcrum/physics';
-import type { Vec2Like } from '@fulcrum/physics';
+import type { DebugDraw, Vec2Like } from '@fulcrum/physics';
 import { anyAwake } from './awake.js';
 import { CowList } from './cow-list.js';
 import { EventRouter } from './event-router.js';
@@ -74,6 +74,8 @@ export class PhysicsWorld {
   private readonly afterFrame = new CowList<() => void>();
   private readonly bodyWatchers = new CowList<() => void>();
   private readonly pending = new CowList<() => void>();
+  /** Extra debug drawing (joint limits), run by the debug view after the engine's own. */
+  readonly overlays = new CowList<(sink: DebugDraw) => void>();
   private requester: (() => void) | null = null;
   /** Demand mode: true once a frame ended without requesting another. */
   private idle = true;

@@ -9,6 +9,7 @@ import type { ReactNode, Ref } from 'react';
 import type { BodyRef } from '../core/body-ref.js';
 import { slotBinding, type ConstraintSpec, type OptionValues } from '../core/constraint-controller.js';
 import type { ConstraintEventHandlers } from '../core/event-router.js';
+import { ANGLE_LIMITS, DISTANCE_LIMITS, LINE_LIMITS, type LimitDrawer } from '../debug/limits.js';
 import { useConstraint } from './use-constraint.js';
 
 /** Props every constraint component takes (Nape's constraint properties). */
@@ -57,18 +58,18 @@ export const COMMON_CONSTRAINT_KEYS = ['active', 'stiff', 'frequency', 'damping'
 
 const TWO = ['body1', 'body2'] as const;
 
-function jointSpec<C extends Constraint>(component: string, own: readonly string[], create: (o: OptionValues) => C, bodies: readonly string[] = TWO): ConstraintSpec<C> {
-  return { component, owners: [component], keys: [...own, ...COMMON_CONSTRAINT_KEYS], create, bodies: slotBinding<C>(bodies) };
+function jointSpec<C extends Constraint>(component: string, own: readonly string[], create: (o: OptionValues) => C, extra: { bodies?: readonly string[]; limits?: LimitDrawer } = {}): ConstraintSpec<C> {
+  return { component, owners: [component], keys: [...own, ...COMMON_CONSTRAINT_KEYS], create, bodies: slotBinding<C>(extra.bodies ?? TWO), limits: extra.limits };
 }
 
 export const PIVOT_SPEC = jointSpec('PivotJoint', ['anchor1', 'anchor2'], (o) => new EnginePivotJoint(o));
 export const WELD_SPEC = jointSpec('WeldJoint', ['anchor1', 'anchor2', 'phase'], (o) => new EngineWeldJoint(o));
-export const ANGLE_SPEC = jointSpec('AngleJoint', ['jointMin', 'jointMax', 'ratio'], (o) => new EngineAngleJoint(o));
-export const DISTANCE_SPEC = jointSpec('DistanceJoint', ['anchor1', 'anchor2', 'jointMin', 'jointMax'], (o) => new EngineDistanceJoint(o));
-export const LINE_SPEC = jointSpec('LineJoint', ['anchor1', 'anchor2', 'direction', 'jointMin', 'jointMax'], (o) => new EngineLineJoint(o));
+export const ANGLE_SPEC = jointSpec('AngleJoint', ['jointMin', 'jointMax', 'ratio'], (o) => new EngineAngleJoint(o), { limits: ANGLE_LIMITS });
+export const DISTANCE_SPEC = jointSpec('DistanceJoint', ['anchor1', 'anchor2', 'jointMin', 'jointMax'], (o) => new EngineDistanceJoint(o), { limits: DISTANCE_LIMITS });
+export const LINE_SPEC = jointSpec('LineJoint', ['anchor1', 'anchor2', 'direction', 'jointMin', 'jointMax'], (o) => new EngineLineJoint(o), { limits: LINE_LIMITS });
 export const MOTOR_SPEC = jointSpec('MotorJoint', ['rate', 'ratio'], (o) => new EngineMotorJoint(o));
 export const PULLEY_BODIES = ['body1', 'body2', 'body3', 'body4'] as const;
-export const PULLEY_SPEC = jointSpec('PulleyJoint', ['anchor1', 'anchor2', 'anchor3', 'anchor4', 'jointMin', 'jointMax', 'ratio'], (o) => new EnginePulleyJoint(o), PULLEY_BODIES);
+export const PULLEY_SPEC = jointSpec('PulleyJoint', ['anchor1', 'anchor2', 'anchor3', 'anchor4', 'jointMin', 'jointMax', 'ratio'], (o) => new EnginePulleyJoint(o), { bodies: PULLEY_BODIES });
 
 export type PivotJointProps = CommonConstraintProps<EnginePivotJoint> & TwoBodyProps & AnchorProps;
 export interface WeldJointProps extends CommonConstraintProps<EngineWeldJoint>, TwoBodyProps, AnchorProps {
