@@ -1,7 +1,7 @@
-import { Body as EngineBody, Constraint, PivotJoint as EnginePivot } from '@fulcrum/physics';
+import { Body as EngineBody, Constraint, DistanceJoint as EngineDistance, PivotJoint as EnginePivot } from '@fulcrum/physics';
 import type { ConstraintBreakEvent } from '@fulcrum/physics';
 import { cleanup, render } from '@testing-library/react';
-import { createRef, StrictMode, type ComponentType, type ReactNode, type RefObject } from 'react';
+import { Component, createRef, StrictMode, type ComponentType, type ReactNode, type RefObject } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Body } from '../components/Body.js';
 import { Physics } from '../components/Physics.js';
@@ -271,7 +271,7 @@ describe('joint components', () => {
     const probe = makeProbe();
     const a = createRef<EngineBody>();
     const b = createRef<EngineBody>();
-    const joint = createRef<Constraint>();
+    const joint = createRef<EngineDistance>();
     const scene = (min: number) => (
       <Physics>
         <probe.Component />
@@ -282,7 +282,7 @@ describe('joint components', () => {
       </Physics>
     );
     const { rerender } = render(scene(1));
-    const engine = joint.current as never as { jointMin: number; frequency: number };
+    const engine = joint.current!;
     const quiet = vi.spyOn(console, 'error').mockImplementation(() => {});
     rerender(scene(5)); // jointMin 5 > jointMax 3: rejected before frequency is touched
     quiet.mockRestore();
@@ -297,7 +297,6 @@ describe('joint components', () => {
 });
 
 const caught: unknown[] = [];
-import { Component } from 'react';
 class Catch extends Component<{ children: ReactNode }, { failed: boolean }> {
   override state = { failed: false };
   static getDerivedStateFromError(): { failed: boolean } {
