@@ -1,11 +1,12 @@
 import { Body as EngineBody } from '@fulcrum/physics';
 import ReactThreeTestRenderer from '@react-three/test-renderer';
 import { useStore } from '@react-three/fiber';
-import { createRef, type ReactNode } from 'react';
+import { createRef, Profiler, StrictMode, type ReactNode } from 'react';
 import type { Group, Mesh } from 'three';
 import { describe, expect, it, vi } from 'vitest';
 import { Box, Circle } from '../shapes/shapes.js';
 import { makeProbe } from '../test-support/probe.js';
+import { PivotJoint } from '../joints/joints.js';
 import { Body } from './Body.js';
 import { Physics } from './Physics.js';
 
@@ -156,6 +157,65 @@ describe('stepping in the R3F loop', () => {
     expect(drawn[1]!.geometry.type).toBe('PlaneGeometry');
     expect(drawn[1]!.position.x).toBe(1);
     expect(groups[1]!.children.map((c) => c.instance.name)).toEqual(['own']);
+    await r.unmount();
+  });
+});
+
+describe('inside a Canvas', () => {
+  it('StrictMode leaves one body and one constraint per component, and steps once per frame', async () => {
+    const probe = makeProbe();
+    const a = createRef<EngineBody>();
+    const b = createRef<EngineBody>();
+    const r = await ReactThreeTestRenderer.create(
+      <StrictMode>
+        <Scene gravity={[0, -10]} debug dragging>
+          <probe.Component />
+          <Body ref={a} type="static" />
+          <Body ref={b} position={[0, -1]}>
+            <Circle radius={0.25} />
+          </Body>
+          <PivotJoint body1={a} body2={b} />
+        </Scene>
+      </StrictMode>,
+    );
+    expect(probe.space.bodies.length).toBe(2);
+    expect(probe.space.constraints.length).toBe(1);
+    await ReactThreeTestRenderer.act(() => r.advanceFrames(10, STEP));
+    expect(probe.space.stepCount).toBe(10);
+    await r.unmount();
+  });
+
+  it('steps at a negative priority, so R3F keeps rendering by itself', async () => {
+    const { probe: sp, Grab } = storeProbe();
+    const r = await ReactThreeTestRenderer.create(
+      <Scene>
+        <Grab />
+      </Scene>,
+    );
+    const internal = sp.store!.getState().internal;
+    expect(internal.subscribers.length).toBe(1);
+    expect(internal.subscribers[0]!.priority).toBeLessThan(0);
+    expect(internal.priority).toBe(0);
+    await r.unmount();
+  });
+
+  it('frames do not re-render React: transforms go straight to three.js', async () => {
+    let commits = 0;
+    const ref = createRef<EngineBody>();
+    const r = await ReactThreeTestRenderer.create(
+      <Profiler id="scene" onRender={() => commits++}>
+        <Scene gravity={[0, -10]}>
+          <Body ref={ref} position={[0, 5]}>
+            <Circle radius={0.5} />
+          </Body>
+        </Scene>
+      </Profiler>,
+    );
+    const before = commits;
+    expect(before).toBeGreaterThan(0); // the profiler does see commits
+    await ReactThreeTestRenderer.act(() => r.advanceFrames(60, STEP));
+    expect(ref.current!.y).toBeLessThan(0);
+    expect(commits).toBe(before);
     await r.unmount();
   });
 });
