@@ -60,6 +60,7 @@ describe('<Physics>', () => {
       </Physics>,
     );
     expect(probe.space).toBe(space);
+    expect(space.gravity).toEqual({ x: 0, y: -1 }); // no gravity prop: the space keeps its own
     expect(space.bodies.length).toBe(2);
     unmount();
     expect(space.bodies).toEqual([mine]);

@@ -61,11 +61,12 @@ export function Physics(props: PhysicsProps): ReactNode {
   useLayoutEffect(() => {
     const prev = world.options;
     world.options = options;
-    if (!sameValue(prev.gravity, options.gravity)) world.space.gravity = options.gravity;
-    if (!sameValue(prev, options)) {
-      world.clock.reset();
-      world.requestFrame();
+    // Gravity is applied when the prop changes (never from the default onto a given space).
+    if (props.gravity !== undefined && !sameValue(world.appliedGravity, props.gravity)) {
+      if (!sameValue(world.space.gravity, toXY(props.gravity))) world.space.gravity = props.gravity;
+      world.appliedGravity = props.gravity;
     }
+    if (!sameValue(prev, options)) world.requestFrame();
   });
   useLayoutEffect(() => {
     world.attach();
@@ -122,4 +123,8 @@ function spaceKey(space: Space | undefined): string {
   let k = spaceKeys.get(space);
   if (k === undefined) spaceKeys.set(space, (k = nextSpaceKey++));
   return `space-${k}`;
+}
+
+function toXY(v: Vec2Like): { x: number; y: number } {
+  return Array.isArray(v) ? { x: v[0], y: v[1] } : (v as { x: number; y: number });
 }

@@ -60,6 +60,8 @@ export class PhysicsWorld {
   options: WorldOptions = { ...DEFAULT_WORLD_OPTIONS };
   /** Gravity for a space created on first use (set by <Physics> during render). */
   initialGravity: Vec2Like = DEFAULT_WORLD_OPTIONS.gravity;
+  /** The last `gravity` prop applied to the space. */
+  appliedGravity: Vec2Like | null = null;
   readonly events = new EventRouter();
   readonly clock = new StepClock();
 
