@@ -254,7 +254,7 @@ describe('<Body> errors', () => {
         </Body>
       </Physics>,
     );
-    expect(filter.message).toMatch(/^<Box> prop filter=\{\{"mask":1.5\}\} is invalid: Polygon\.filter\.mask must be an integer/);
+    expect(filter.message).toMatch(/^<Box> prop filter=\{\{mask: 1.5\}\} is invalid: Polygon\.filter\.mask must be an integer/);
   });
 });
 

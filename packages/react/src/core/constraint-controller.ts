@@ -48,6 +48,8 @@ export interface ConstraintSpec<C extends Constraint> {
   applyExtra?(c: C, prev: OptionValues, next: OptionValues): void;
   /** How the debug view draws the joint's limits, if it has any. */
   readonly limits?: LimitDrawer;
+  /** Names the prop of an error the engine's message format does not cover. */
+  propOf?(e: Error): string | null;
 }
 
 export interface ValidatedConstraint {
@@ -58,7 +60,7 @@ export interface ValidatedConstraint {
 
 /** Validate constraint props during render (throws FulcrumPropError). */
 export function validateConstraint<C extends Constraint>(spec: ConstraintSpec<C>, props: object, options: OptionValues): ValidatedConstraint {
-  return { options, trial: validateWith(spec.component, props, spec.owners, () => spec.create(options)) };
+  return { options, trial: validateWith(spec.component, props, spec.owners, () => spec.create(options), spec.propOf) };
 }
 
 /** Apply the setter props that changed from `prev` to `next`. */
@@ -192,7 +194,7 @@ export class ConstraintController<C extends Constraint> {
 
   private assign(c: C, bodies: (Body | null)[], strict: boolean): boolean {
     try {
-      validateWith(this.spec.component, this.props, this.spec.owners, () => this.spec.bodies.assign(c, bodies, this.props));
+      validateWith(this.spec.component, this.props, this.spec.owners, () => this.spec.bodies.assign(c, bodies, this.props), this.spec.propOf);
       return true;
     } catch (e) {
       if (strict) throw e;

@@ -7,23 +7,24 @@
 import { FulcrumInputError } from '@fulcrum/physics';
 
 /** Renders a prop value for a message: keeps NaN and Infinity visible, abbreviates objects. */
-export function describeValue(value: unknown): string {
+export function describeValue(value: unknown, depth = 0): string {
   if (typeof value === 'number') return Object.is(value, -0) ? '-0' : String(value);
   if (typeof value === 'string') return JSON.stringify(value);
   if (typeof value === 'function') return 'a function';
   if (value === null || value === undefined) return String(value);
-  if (Array.isArray(value)) return `[${value.map(describeValue).join(', ')}]`;
+  if (depth > 2) return '…';
+  if (Array.isArray(value)) return `[${value.map((x) => describeValue(x, depth + 1)).join(', ')}]`;
   if (typeof value === 'object') {
     const v = value as Record<string, unknown>;
-    if ('current' in v && Object.keys(v).length === 1) return `{current: ${describeValue(v.current)}}`;
+    if ('current' in v && Object.keys(v).length === 1) return `{current: ${describeValue(v.current, depth + 1)}}`;
     if (typeof v.label === 'string') return v.label;
     if (typeof v.id === 'number' && v.constructor !== Object) return `${v.constructor.name}#${v.id}`;
-    if ('x' in v && 'y' in v) return `{x: ${describeValue(v.x)}, y: ${describeValue(v.y)}}`;
-    try {
-      return JSON.stringify(value);
-    } catch {
-      return Object.prototype.toString.call(value);
-    }
+    if ('x' in v && 'y' in v) return `{x: ${describeValue(v.x, depth + 1)}, y: ${describeValue(v.y, depth + 1)}}`;
+    const proto = Object.getPrototypeOf(v);
+    if (proto !== Object.prototype && proto !== null) return Object.prototype.toString.call(value);
+    return `{${Object.entries(v)
+      .map(([k, x]) => `${k}: ${describeValue(x, depth + 1)}`)
+      .join(', ')}}`;
   }
   return String(value);
 }
@@ -63,13 +64,15 @@ export function propFail(component: string, prop: string, value: unknown, reason
  * Run an engine constructor on trial to validate props, and turn its `FulcrumInputError` into a
  * FulcrumPropError. The engine's messages read `Owner.prop requirement, got value`; `owners`
  * lists the owner names the trial may use, so the prop can be named (`filter.mask` → `filter`).
+ * `propOf` names the prop of errors the engine's format does not cover (null: rethrow as is).
  */
-export function validateWith<T>(component: string, props: object, owners: readonly string[], trial: () => T): T {
+export function validateWith<T>(component: string, props: object, owners: readonly string[], trial: () => T, propOf?: (e: Error) => string | null): T {
   try {
     return trial();
   } catch (e) {
-    if (!(e instanceof FulcrumInputError)) throw e;
-    const prop = propFromMessage(e.message, owners) ?? 'props';
+    if (!(e instanceof Error) || e instanceof FulcrumPropError) throw e;
+    const prop = propOf?.(e) ?? (e instanceof FulcrumInputError ? (propFromMessage(e.message, owners) ?? 'props') : null);
+    if (prop === null) throw e;
     const value = prop in props ? (props as Record<string, unknown>)[prop] : undefined;
     throw new FulcrumPropError(component, prop, value, e.message);
   }
