@@ -12,12 +12,12 @@ import { DebugColors } from '@fulcrum/physics';
 import { useLayoutEffect, useMemo, useRef, useState, type ReactNode, type Ref } from 'react';
 import type { Group } from 'three';
 import { BodyController } from '../core/body-controller.js';
-import { validateBodyOptions, type BodyOptionProps } from '../core/body-options.js';
+import { BODY_OPTION_KEYS, validateBodyOptions, type BodyOptionProps, type BodyOptionValues } from '../core/body-options.js';
 import { hasRenderChildren } from '../core/children.js';
 import { ShapeHostContext, ShapeLookContext, useInCanvas, useWorld, type ShapeLook } from '../core/context.js';
 import { propFail } from '../core/errors.js';
 import type { BodyEventHandlers } from '../core/event-router.js';
-import { useValidated } from '../core/props.js';
+import { pick, useValidated } from '../core/props.js';
 
 export interface BodyProps extends BodyOptionProps, BodyEventHandlers {
   /** Shape components, and three.js children that follow the body. */
@@ -37,7 +37,7 @@ export function Body(props: BodyProps): ReactNode {
   const { children, drawShapes, ref } = props;
   const world = useWorld('Body');
   const inCanvas = useInCanvas();
-  const validated = useValidated(props as BodyOptionProps, (p) => validateBodyOptions('Body', p));
+  const validated = useValidated(pick(props as BodyOptionValues, BODY_OPTION_KEYS), (p) => validateBodyOptions('Body', p as BodyOptionProps));
   for (const k of HANDLER_KEYS) checkHandler('Body', k, props[k]);
   if (drawShapes !== undefined && typeof drawShapes !== 'boolean') propFail('Body', 'drawShapes', drawShapes, 'must be a boolean');
 

@@ -13,7 +13,7 @@ import { Fragment, useLayoutEffect, useState, type ReactNode } from 'react';
 import { useInCanvas, WorldContext } from '../core/context.js';
 import { propFail, validateWith } from '../core/errors.js';
 import { DEFAULT_WORLD_OPTIONS, PhysicsWorld, type WorldOptions } from '../core/physics-world.js';
-import { sameValue, useValidated } from '../core/props.js';
+import { pick, sameValue, useValidated } from '../core/props.js';
 import type { TimeStep } from '../core/step-clock.js';
 import { DebugLines } from '../debug/DebugLines.js';
 import { PointerDrag, type PointerDragProps } from '../drag/PointerDrag.js';
@@ -43,6 +43,8 @@ export interface PhysicsProps {
   children?: ReactNode;
 }
 
+const OPTION_PROPS = ['gravity', 'timeStep', 'paused', 'interpolate', 'velocityIterations', 'positionIterations', 'maxSubSteps'] as const;
+
 interface ValidatedOptions {
   options: WorldOptions;
 }
@@ -50,7 +52,7 @@ interface ValidatedOptions {
 export function Physics(props: PhysicsProps): ReactNode {
   const [world] = useState(() => new PhysicsWorld());
   const inCanvas = useInCanvas();
-  const { options } = useValidated(props, validatePhysicsProps);
+  const { options } = useValidated(pick(props as Record<string, unknown>, OPTION_PROPS) as PhysicsProps, validatePhysicsProps);
   const { space, debug, dragging } = props;
   if (space !== undefined && !(space instanceof Space)) propFail('Physics', 'space', space, 'must be a Space');
   if (debug !== undefined && typeof debug !== 'boolean' && (debug === null || typeof debug !== 'object')) propFail('Physics', 'debug', debug, 'must be a boolean or {shapes, contacts, aabbs, constraints}');

@@ -11,22 +11,24 @@ import { useWorld } from '../core/context.js';
 import { LineSink } from './line-sink.js';
 
 export interface DebugLinesProps {
-  /** Layers to draw (engine defaults: shapes and constraints). */
+  /** Layers to draw; default shapes, contacts and constraints (not AABBs). */
   options?: DebugDrawOptions;
 }
+
+const DEFAULT_LAYERS: Readonly<DebugDrawOptions> = { shapes: true, contacts: true, constraints: true, aabbs: false };
 
 export function DebugLines({ options }: DebugLinesProps): ReactNode {
   const world = useWorld('DebugLines');
   const [sink] = useState(() => new LineSink());
   const geometry = useMemo(() => new BufferGeometry(), []);
   const opts = useRef<DebugDrawOptions>({});
-  opts.current = options ?? {};
+  opts.current = { ...DEFAULT_LAYERS, ...options };
 
   useLayoutEffect(() => {
     const draw = (): void => {
       sink.begin();
       world.space.debugDraw(sink, opts.current);
-      if (opts.current.constraints ?? true) {
+      if (opts.current.constraints) {
         const overlays = world.overlays.items;
         for (let i = 0; i < overlays.length; i++) overlays[i]!(sink);
       }
