@@ -1,7 +1,7 @@
 import { Body as EngineBody } from '@fulcrum/physics';
 import ReactThreeTestRenderer from '@react-three/test-renderer';
 import { useStore } from '@react-three/fiber';
-import { createRef, Profiler, StrictMode, type ReactNode } from 'react';
+import { Component, createRef, Profiler, StrictMode, type ReactNode } from 'react';
 import type { Group, Mesh } from 'three';
 import { describe, expect, it, vi } from 'vitest';
 import { Box, Circle } from '../shapes/shapes.js';
@@ -217,6 +217,48 @@ describe('inside a Canvas', () => {
     expect(ref.current!.y).toBeLessThan(0);
     expect(commits).toBe(before);
     await r.unmount();
+  });
+});
+
+class Boundary extends Component<{ children: ReactNode }, { error: unknown }> {
+  override state = { error: null as unknown };
+  static getDerivedStateFromError(error: unknown): { error: unknown } {
+    return { error };
+  }
+  override render(): ReactNode {
+    return this.state.error ? null : this.props.children;
+  }
+}
+
+describe('errors inside a Canvas', () => {
+  it('a bad prop takes out only what its error boundary holds: the rest keeps stepping', async () => {
+    const probe = makeProbe();
+    const ok = createRef<EngineBody>();
+    const bad = createRef<EngineBody>();
+    const scene = (radius: number) => (
+      <Scene gravity={[0, -10]}>
+        <probe.Component />
+        <Body ref={ok} position={[0, 5]}>
+          <Circle radius={0.5} />
+        </Body>
+        <Boundary>
+          <Body ref={bad} position={[3, 5]}>
+            <Circle radius={radius} />
+          </Body>
+        </Boundary>
+      </Scene>
+    );
+    const r = await ReactThreeTestRenderer.create(scene(0.5));
+    const kept = bad.current!;
+    const quiet = vi.spyOn(console, 'error').mockImplementation(() => {});
+    await r.update(scene(-1));
+    expect(kept.shapes.map((s) => (s as unknown as { radius: number }).radius)).toEqual([0.5]); // never got -1
+    expect(probe.space.bodies).toEqual([ok.current]);
+    await ReactThreeTestRenderer.act(() => r.advanceFrames(30, STEP));
+    expect(probe.space.stepCount).toBe(30);
+    expect(ok.current!.y).toBeLessThan(5);
+    await r.unmount();
+    quiet.mockRestore();
   });
 });
 

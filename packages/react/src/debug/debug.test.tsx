@@ -35,6 +35,29 @@ describe('LineSink', () => {
 });
 
 describe('<Physics debug>', () => {
+  it('draws contact points and normals by default', async () => {
+    const r = await ReactThreeTestRenderer.create(
+      <Physics debug gravity={[0, -10]}>
+        <Body type="static" position={[0, -0.5]}>
+          <Box width={10} height={1} />
+        </Body>
+        <Body position={[0, 0.5]}>
+          <Box width={1} height={1} />
+        </Body>
+      </Physics>,
+    );
+    await ReactThreeTestRenderer.act(() => r.advanceFrames(10, 1 / 60));
+    const geometry = (r.scene.findAll((n) => n.type === 'LineSegments')[0]!.instance as LineSegments).geometry as BufferGeometry;
+    const col = geometry.getAttribute('color');
+    let contactVertices = 0;
+    for (let i = 0; i < geometry.drawRange.count; i++) {
+      if ([col.getX(i), col.getY(i), col.getZ(i)].map((v) => Math.round(v * 255)).join(',') === [(DebugColors.contactPoint >> 16) & 255, (DebugColors.contactPoint >> 8) & 255, DebugColors.contactPoint & 255].join(',')) contactVertices++;
+    }
+    // Two manifold points, each a cross of two segments.
+    expect(contactVertices).toBe(2 * 2 * 2);
+    await r.unmount();
+  });
+
   it('draws shapes, constraints and limits into one reused LineSegments geometry', async () => {
     const a = createRef<EngineBody>();
     const b = createRef<EngineBody>();
