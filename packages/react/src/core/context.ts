@@ -6,6 +6,7 @@
 import { context as fiberContext } from '@react-three/fiber';
 import { createContext, useContext } from 'react';
 import type { Shape } from '@fulcrum/physics';
+import type { BufferGeometry } from 'three';
 import type { PhysicsWorld } from './physics-world.js';
 
 export const WorldContext = createContext<PhysicsWorld | null>(null);
@@ -48,8 +49,8 @@ export const ShapeHostContext = createContext<ShapeHost | null>(null);
 
 /**
  * Whether shapes draw themselves, and how: as their own mesh (a <Body> without render
- * children), or by attaching their geometry to the enclosing instanced mesh (the first shape of
- * an <InstancedBodies> without a geometry of its own).
+ * children), or by handing their geometry to the instanced mesh (the first shape of an
+ * <InstancedBodies> without a geometry of its own).
  */
 export interface ShapeLook {
   readonly draw: false | 'mesh' | 'geometry';
@@ -58,3 +59,6 @@ export interface ShapeLook {
 }
 
 export const ShapeLookContext = createContext<ShapeLook>({ draw: false, color: 0xffffff });
+
+/** Where a shape drawn as 'geometry' hands its geometry (the instanced mesh's owner). */
+export const GeometrySinkContext = createContext<((geometry: BufferGeometry | null) => void) | null>(null);

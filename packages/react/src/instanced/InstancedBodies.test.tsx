@@ -118,8 +118,12 @@ describe('<InstancedBodies>', () => {
       expect(m[16 * i + 1]).toBeCloseTo(Math.sin(b.rotation), 5);
     });
     expect(ref.current![0]!.y).toBeLessThan(5);
-    // More instances than the buffer holds: a bigger mesh, all matrices written.
+    const shape0 = ref.current![0]!.shapes[0];
+    // More instances than the buffer holds: a bigger mesh, all matrices written; the existing
+    // instances keep their bodies and shapes.
     await r.update(scene(20));
+    expect(ref.current![0]!.shapes[0]).toBe(shape0);
+    expect(mesh.current!.geometry.type).toBe('CircleGeometry');
     expect(mesh.current!.count).toBe(20);
     expect(mesh.current!.instanceMatrix.count).toBeGreaterThanOrEqual(20);
     const m2 = mesh.current!.instanceMatrix.array;

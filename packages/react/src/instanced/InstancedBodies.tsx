@@ -19,7 +19,7 @@ import { isValidElement, useLayoutEffect, useMemo, useRef, useState, type ReactN
 import type { BufferGeometry, InstancedMesh, Material } from 'three';
 import { BODY_OPTION_KEYS, validateBodyOptions, type BodyOptionProps, type BodyOptionValues, type ValidatedBody } from '../core/body-options.js';
 import { partitionChildren } from '../core/children.js';
-import { ShapeHostContext, ShapeLookContext, useInCanvas, useWorld, type ShapeLook } from '../core/context.js';
+import { GeometrySinkContext, ShapeHostContext, ShapeLookContext, useInCanvas, useWorld, type ShapeLook } from '../core/context.js';
 import { FulcrumPropError, propFail } from '../core/errors.js';
 import type { BodyEventHandlers } from '../core/event-router.js';
 import { pick, sameValue } from '../core/props.js';
@@ -79,31 +79,42 @@ export function InstancedBodies(props: InstancedBodiesProps): ReactNode {
   const { shapes, others } = partitionChildren(children);
   const ownGeometry = geometry !== undefined || others.some((c) => attaches(c, 'geometry'));
   const ownMaterial = material !== undefined || others.some((c) => attaches(c, 'material'));
+  const [shapeGeometry, setShapeGeometry] = useState<BufferGeometry | null>(null);
   const color = typeColor((props.type as string | undefined) ?? 'dynamic');
   const first = useMemo<ShapeLook>(() => ({ draw: inCanvas && !ownGeometry ? 'geometry' : false, color }), [inCanvas, ownGeometry, color]);
   const rest = useMemo<ShapeLook>(() => ({ draw: false, color }), [color]);
+  // Templates stay outside the mesh: a bigger mesh (below) must not remount them, which would
+  // replace every instance's shapes.
   const templates = (
     <ShapeHostContext.Provider value={controller}>
-      {shapes.map((s, i) => (
-        <ShapeLookContext.Provider key={i} value={i === 0 ? first : rest}>
-          {s}
-        </ShapeLookContext.Provider>
-      ))}
+      <GeometrySinkContext.Provider value={setShapeGeometry}>
+        {shapes.map((s, i) => (
+          <ShapeLookContext.Provider key={i} value={i === 0 ? first : rest}>
+            {s}
+          </ShapeLookContext.Provider>
+        ))}
+      </GeometrySinkContext.Provider>
     </ShapeHostContext.Provider>
   );
   if (!inCanvas) return templates;
   // The mesh's buffer has a fixed size: grow it in powers of two (a new mesh each time).
   const capacity = Math.max(16, 2 ** Math.ceil(Math.log2(Math.max(1, instances.length))));
+  const meshGeometry = geometry ?? (ownGeometry ? undefined : (shapeGeometry ?? undefined));
+  const meshMaterial = material ?? (ownMaterial ? undefined : defaultMaterial(color, false, false));
   return (
-    <instancedMesh
-      key={capacity}
-      ref={mesh}
-      args={[geometry, material ?? (ownMaterial ? undefined : defaultMaterial(color, false, false)), capacity]}
-      frustumCulled={false}
-    >
+    <>
       {templates}
-      {others}
-    </instancedMesh>
+      <instancedMesh
+        key={capacity}
+        ref={mesh}
+        args={[undefined, undefined, capacity]}
+        frustumCulled={false}
+        {...(meshGeometry ? { geometry: meshGeometry } : {})}
+        {...(meshMaterial ? { material: meshMaterial } : {})}
+      >
+        {others}
+      </instancedMesh>
+    </>
   );
 }
 

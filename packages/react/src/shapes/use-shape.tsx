@@ -6,7 +6,7 @@
  */
 import type { Shape } from '@fulcrum/physics';
 import { useContext, useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode, type Ref } from 'react';
-import { ShapeHostContext, ShapeLookContext, useInCanvas, useWorld, type ShapeRecord } from '../core/context.js';
+import { GeometrySinkContext, ShapeHostContext, ShapeLookContext, useInCanvas, useWorld, type ShapeRecord } from '../core/context.js';
 import { propFail, validateWith } from '../core/errors.js';
 import { pick, sameValue, useValidated } from '../core/props.js';
 import { RefSlot } from '../core/ref-slot.js';
@@ -84,11 +84,16 @@ export function useShape<S extends Shape>(kind: ShapeKind, props: ShapeComponent
   return <DefaultLook component={kind.component} trial={validated.trial} color={color ?? look.color} />;
 }
 
-/** The shape's geometry, placed at its offset and angle, attached to the enclosing mesh. */
+/** The shape's geometry, placed at its offset and angle, handed to the instanced mesh. */
 function AttachedGeometry({ component, trial }: { component: string; trial: Shape }): ReactNode {
   const geometry = useGeometry(component, trial, true);
+  const sink = useContext(GeometrySinkContext);
+  useLayoutEffect(() => {
+    sink?.(geometry);
+    return () => sink?.(null);
+  }, [sink, geometry]);
   useEffect(() => () => geometry.dispose(), [geometry]);
-  return <primitive object={geometry} attach="geometry" />;
+  return null;
 }
 
 /** The mesh (or line, for a segment) a shape draws itself with. */
