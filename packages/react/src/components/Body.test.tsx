@@ -230,6 +230,23 @@ describe('<Body> errors', () => {
     expect((err as FulcrumPropError).prop).toBe('position');
   });
 
+  it('refuses a <Body> nested in another, and shapes outside a body', () => {
+    const nested = renderError(
+      <Physics>
+        <Body>
+          <Body />
+        </Body>
+      </Physics>,
+    );
+    expect(nested.message).toMatch(/<Body> cannot be inside another <Body>/);
+    const loose = renderError(
+      <Physics>
+        <Circle radius={1} />
+      </Physics>,
+    );
+    expect(loose.message).toMatch(/<Circle> must be inside <Body> or <InstancedBodies>/);
+  });
+
   it('names shape props too', () => {
     const err = renderError(
       <Physics>

@@ -9,7 +9,7 @@
  */
 import type { Body as EngineBody } from '@fulcrum/physics';
 import { DebugColors } from '@fulcrum/physics';
-import { useLayoutEffect, useMemo, useRef, useState, type ReactNode, type Ref } from 'react';
+import { useContext, useLayoutEffect, useMemo, useRef, useState, type ReactNode, type Ref } from 'react';
 import type { Group } from 'three';
 import { BodyController } from '../core/body-controller.js';
 import { BODY_OPTION_KEYS, validateBodyOptions, type BodyOptionProps, type BodyOptionValues } from '../core/body-options.js';
@@ -37,6 +37,8 @@ export function Body(props: BodyProps): ReactNode {
   const { children, drawShapes, ref } = props;
   const world = useWorld('Body');
   const inCanvas = useInCanvas();
+  // A body's group would inherit the outer body's transform: bodies are siblings, never nested.
+  if (useContext(ShapeHostContext) !== null) throw new Error('<Body> cannot be inside another <Body> or <InstancedBodies>: make it a sibling (join bodies with a joint)');
   const validated = useValidated(pick(props as BodyOptionValues, BODY_OPTION_KEYS), (p) => validateBodyOptions('Body', p as BodyOptionProps));
   for (const k of HANDLER_KEYS) checkHandler('Body', k, props[k]);
   if (drawShapes !== undefined && typeof drawShapes !== 'boolean') propFail('Body', 'drawShapes', drawShapes, 'must be a boolean');
