@@ -248,9 +248,10 @@ describe('errors inside a Canvas', () => {
         </Boundary>
       </Scene>
     );
+    // R3F's root reports caught errors to the console.error it finds when the root is created.
+    const quiet = vi.spyOn(console, 'error').mockImplementation(() => {});
     const r = await ReactThreeTestRenderer.create(scene(0.5));
     const kept = bad.current!;
-    const quiet = vi.spyOn(console, 'error').mockImplementation(() => {});
     await r.update(scene(-1));
     expect(kept.shapes.map((s) => (s as unknown as { radius: number }).radius)).toEqual([0.5]); // never got -1
     expect(probe.space.bodies).toEqual([ok.current]);
