@@ -63,6 +63,13 @@ export class SymbolicConstraint extends UserConstraint {
   private readonly scale: Float64Array;
   /** Per row: the error the row corrects, scale·(C − bound). */
   private readonly rowError: Float64Array;
+  /** Per row: the speculative velocity bias C/h of a limited row not yet at its bound (≤ 0). */
+  private readonly speculative: Float64Array;
+  /** Per row: the accumulated impulse after the last velocity pass, and the side it was at. */
+  private readonly held: Float64Array;
+  private readonly heldSide: Float64Array;
+  /** velocity() ran since the last prepare(): the next clamp() is a velocity pass's. */
+  private inVelocityPass = false;
   /** Per row: 1 when the row is an inequality (lower < upper). */
   private readonly inequality: Uint8Array;
   private hasInequality = false;
@@ -94,6 +101,9 @@ export class SymbolicConstraint extends UserConstraint {
     this.bounds = new Float64Array(program.boundsOutputs.length);
     this.scale = new Float64Array(n).fill(1);
     this.rowError = new Float64Array(n);
+    this.speculative = new Float64Array(n);
+    this.held = new Float64Array(n);
+    this.heldSide = new Float64Array(n);
     this.inequality = new Uint8Array(n);
     this.applyInitialValues(o);
   }
@@ -131,7 +141,7 @@ export class SymbolicConstraint extends UserConstraint {
   /** Set a declared scalar; checks the limits that read it, then wakes the constraint. */
   setScalar(name: string, value: number): this {
     const d = this.declared('setScalar', name, value, 'scalar');
-    if (typeof value !== 'number' || !Number.isFinite(value)) apiFail('setScalar', name, value, 'the value must be a finite number');
+    if (typeof value !== 'number' || Number.isNaN(value)) apiFail('setScalar', name, value, 'the value must be a number (not NaN; ±Infinity is allowed, for limits)');
     this.assign([[d.slot, value]], [name], 'setScalar');
     this.invalidate();
     return this;
@@ -224,26 +234,52 @@ export class SymbolicConstraint extends UserConstraint {
     const values = this.values;
     const bounds = this.bounds;
     if (this.boundsStale) this.refreshBounds(null, 'step');
+    // Substep length of the current step (0 outside a step: no speculation then).
+    const h = this._lastH;
     for (let r = 0; r < n; r++) {
       const c = values[r]!;
       const lo = bounds[r]!;
+      this.speculative[r] = 0;
       if (this.inequality[r] === 0) {
         this.scale[r] = 1;
         this.rowError[r] = c - lo;
         continue;
       }
       const hi = bounds[n + r]!;
-      if (c <= lo) {
-        this.scale[r] = -1;
-        this.rowError[r] = lo - c;
-      } else if (c >= hi) {
-        this.scale[r] = 1;
-        this.rowError[r] = c - hi;
-      } else {
-        this.scale[r] = 0;
+      // Where the row would be after this substep at its current rate.
+      const next = c + this.rowRate(r, state) * h;
+      // The row is active at a bound it has reached or will reach in this substep, or while it still
+      // carries impulse from the last pass (so the solver can take that impulse back; a row made
+      // slack here would keep its warm-started impulse and bounce).
+      let side: number;
+      if (c <= lo || next <= lo) side = -1;
+      else if (c >= hi || next >= hi) side = 1;
+      else side = this.held[r] !== 0 ? this.heldSide[r]! : 0;
+      this.scale[r] = side;
+      if (side === 0) {
         this.rowError[r] = 0;
+        continue;
       }
+      const C = side < 0 ? lo - c : c - hi;
+      // Reached: C is the violation to correct. Not reached yet (C < 0): a speculative bias lets the
+      // gap close within this substep and no further, as the built-in joints' limits do.
+      this.rowError[r] = C > 0 ? C : 0;
+      if (C < 0 && h > 0) this.speculative[r] = C / h;
     }
+    this.inVelocityPass = false;
+  }
+
+  /** dC_r/dt = J_r · v (unscaled J, centre-of-mass velocities). */
+  private rowRate(r: number, state: Float64Array): number {
+    const n = this.dimensions;
+    const cols = this.program.columns;
+    const values = this.values;
+    const base = n + r * cols;
+    let v = 0;
+    for (let s = 0, o = 0; s < cols; s += 3, o += BODY_STATE_STRIDE) {
+      v += values[base + s]! * state[o + BodyState.vx]! + values[base + s + 1]! * state[o + BodyState.vy]! + values[base + s + 2]! * state[o + BodyState.angularVel]!;
+    }
+    return v;
   }
 
   override position(err: Float64Array): void {
@@ -269,17 +305,11 @@ export class SymbolicConstraint extends UserConstraint {
       for (let r = 0; r < n; r++) err[r] = values[r]!;
       return;
     }
-    // V = J v with the scaled J and the centre-of-mass velocities read in prepare().
-    const cols = this.program.columns;
+    // V = J v with the scaled J and the centre-of-mass velocities read in prepare(), plus the
+    // speculative bias of limited rows that are closing on a bound.
     const state = this.state;
-    for (let r = 0; r < n; r++) {
-      let v = 0;
-      const base = n + r * cols;
-      for (let s = 0, o = 0; s < cols; s += 3, o += BODY_STATE_STRIDE) {
-        v += values[base + s]! * state[o + BodyState.vx]! + values[base + s + 1]! * state[o + BodyState.vy]! + values[base + s + 2]! * state[o + BodyState.angularVel]!;
-      }
-      err[r] = v * this.scale[r]!;
-    }
+    for (let r = 0; r < n; r++) err[r] = this.rowRate(r, state) * this.scale[r]! + this.speculative[r]!;
+    this.inVelocityPass = true;
   }
 
   override clamp(jAcc: Float64Array): void {
@@ -288,7 +318,19 @@ export class SymbolicConstraint extends UserConstraint {
     for (let r = 0; r < n; r++) {
       if (this.inequality[r] === 0) continue;
       if (this.scale[r] === 0 || jAcc[r]! > 0) jAcc[r] = 0;
+      // The engine calls velocity() before clamp() in velocity passes only (not in position passes):
+      // remember what each row carries into the next pass.
+      if (this.inVelocityPass) {
+        this.held[r] = jAcc[r]!;
+        this.heldSide[r] = this.scale[r]!;
+      }
     }
+  }
+
+  override clearCache(): void {
+    super.clearCache();
+    // Called by the base constructor too, before this class's fields exist.
+    this.held?.fill(0);
   }
 
   /** @internal Slots named as declared, so "body2 is not set" names the DSL's body. */
@@ -407,7 +449,7 @@ export class SymbolicConstraint extends UserConstraint {
     };
     record('scalars', o.scalars, (name, v) => {
       const d = this.declared('constructor (options.scalars)', name, v, 'scalar');
-      if (typeof v !== 'number' || !Number.isFinite(v)) apiFail('constructor (options.scalars)', name, v, 'the value must be a finite number');
+      if (typeof v !== 'number' || Number.isNaN(v)) apiFail('constructor (options.scalars)', name, v, 'the value must be a number (not NaN; ±Infinity is allowed, for limits)');
       writes.push([d.slot, v]);
       names.push(name);
     });
