@@ -3,9 +3,11 @@
  * column of the spot it is about, and its message ends with that source line and a caret
  * under the spot, so the message alone is enough to find and fix the problem:
  *
- *   cannot add scalar and vector at 4:12
+ *   cannot add scalar and vector at 4:18
  *     4 |   body1.rotation + anchor1
- *       |   ^~~~~~~~~~~~~~
+ *       |                  ^
+ *
+ * A suggestion follows the location: "unknown body field 'rotatino' at 3:24, did you mean 'rotation'?".
  *
  * Misuse of the JavaScript API (unknown names, non-finite values) is not about the source and
  * throws @fulcrum/physics' FulcrumInputError instead, like the rest of the engine.
@@ -31,37 +33,41 @@ export class SymbolicError extends Error {
   /** The source line the caret points into. */
   readonly sourceLine: string;
 
-  constructor(reason: string, source: string, span: Span) {
+  /** A suggestion after the location ("did you mean 'rotation'?"), or ''. */
+  readonly hint: string;
+
+  constructor(reason: string, source: string, span: Span, hint = '') {
     const { text, excerpt } = excerptAt(source, span);
-    super(`${reason} at ${span.line}:${span.column}\n${excerpt}`);
+    super(`${reason} at ${span.line}:${span.column}${hint ? `, ${hint}` : ''}\n${excerpt}`);
     this.name = 'SymbolicError';
     this.line = span.line;
     this.column = span.column;
     this.reason = reason;
+    this.hint = hint;
     this.sourceLine = text;
   }
 }
 
 /** The source could not be read: a bad character, a misplaced token, an unfinished expression. */
 export class SymbolicSyntaxError extends SymbolicError {
-  constructor(reason: string, source: string, span: Span) {
-    super(reason, source, span);
+  constructor(reason: string, source: string, span: Span, hint = '') {
+    super(reason, source, span, hint);
     this.name = 'SymbolicSyntaxError';
   }
 }
 
 /** The source reads, but does not make sense: wrong types, unknown names, a misplaced block. */
 export class SymbolicTypeError extends SymbolicError {
-  constructor(reason: string, source: string, span: Span) {
-    super(reason, source, span);
+  constructor(reason: string, source: string, span: Span, hint = '') {
+    super(reason, source, span, hint);
     this.name = 'SymbolicTypeError';
   }
 }
 
 /** A `limit` declaration is violated by the current values; the span is the limit's. */
 export class SymbolicLimitError extends SymbolicError {
-  constructor(reason: string, source: string, span: Span) {
-    super(reason, source, span);
+  constructor(reason: string, source: string, span: Span, hint = '') {
+    super(reason, source, span, hint);
     this.name = 'SymbolicLimitError';
   }
 }

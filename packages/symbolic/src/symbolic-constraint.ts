@@ -360,7 +360,8 @@ export class SymbolicConstraint extends UserConstraint {
     const setter = { body: 'setBody', scalar: 'setScalar', vector: 'setVector' };
     if (other) apiFail(method, name, value, `'${name}' is a ${other}, not a ${kind}; use ${method.startsWith('get') ? setter[other].replace('set', 'get') : setter[other]}`);
     const declared = lists[kind].map((x) => x.name);
-    apiFail(method, name, value, `no ${kind} '${name}' is declared${didYouMean(name, declared)} (declared ${kind === 'body' ? 'bodies' : `${kind}s`}: ${declared.length ? declared.join(', ') : 'none'})`);
+    const guess = didYouMean(name, declared);
+    apiFail(method, name, value, `no ${kind} '${name}' is declared${guess ? `, ${guess}` : ''} (declared ${kind === 'body' ? 'bodies' : `${kind}s`}: ${declared.length ? declared.join(', ') : 'none'})`);
   }
 
   /**
@@ -480,7 +481,8 @@ function normalizeOptions(arg: unknown): SymbolicConstraintOptions {
   const o = arg as Record<string, unknown>;
   for (const k of Object.keys(o)) {
     if (!OWN_OPTIONS.includes(k) && !BASE_OPTIONS.includes(k)) {
-      throw new FulcrumInputError(`SymbolicConstraint options: unknown option '${k}'${didYouMean(k, [...OWN_OPTIONS, ...BASE_OPTIONS])} (options: ${[...OWN_OPTIONS, ...BASE_OPTIONS].join(', ')})`);
+      const guess = didYouMean(k, [...OWN_OPTIONS, ...BASE_OPTIONS]);
+      throw new FulcrumInputError(`SymbolicConstraint options: unknown option '${k}'${guess ? `, ${guess}` : ''} (options: ${[...OWN_OPTIONS, ...BASE_OPTIONS].join(', ')})`);
     }
   }
   if (typeof o.source !== 'string') throw new FulcrumInputError(`SymbolicConstraint options.source must be a string, got ${describe(o.source)}`);

@@ -111,8 +111,8 @@ class Checker {
     private readonly tree: SyntaxTree,
   ) {}
 
-  private fail(reason: string, span: Span): never {
-    throw new SymbolicTypeError(reason, this.source, span);
+  private fail(reason: string, span: Span, hint = ''): never {
+    throw new SymbolicTypeError(reason, this.source, span, hint);
   }
 
   run(): CheckedProgram {
@@ -343,7 +343,7 @@ class Checker {
   private resolve(name: string, span: Span, scope: Scope | null): Value {
     for (let s = scope; s; s = s.next) if (s.name === name) return s.value;
     const g = this.globals.get(name);
-    if (!g) this.fail(`unknown name '${name}'${didYouMean(name, this.visibleNames(scope))}`, span);
+    if (!g) this.fail(`unknown name '${name}'`, span, didYouMean(name, this.visibleNames(scope)));
     if (g.kind === 'body') this.fail(`'${name}' is a body; use one of its fields: ${BODY_FIELDS.map((f) => `${name}.${f}`).join(', ')}`, span);
     return { kind: 'expr', e: this.b.param(name, g.kind, g.decl.slot) };
   }
@@ -363,7 +363,9 @@ class Checker {
     if (!local && g?.kind === 'body') {
       const field = node.field as Field;
       if (!BODY_FIELDS.includes(field)) {
-        this.fail(`unknown body field '${node.field}'${didYouMean(node.field, BODY_FIELDS)} (a body has ${BODY_FIELDS.join(', ')})`, node.fieldSpan);
+        const fields = `a body has ${BODY_FIELDS.slice(0, -1).join(', ')} and ${BODY_FIELDS[BODY_FIELDS.length - 1]}`;
+        const guess = didYouMean(node.field, BODY_FIELDS);
+        this.fail(`unknown body field '${node.field}'`, node.fieldSpan, guess ? `${guess} (${fields})` : fields);
       }
       if (ctx.reads === 'parameters') this.fail(`${ctx.what} cannot read ${node.object}.${field}: limits are checked on the parameters, before the step`, node.span);
       if (ctx.reads === 'position' && (field === 'velocity' || field === 'angularVel')) {

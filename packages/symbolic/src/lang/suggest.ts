@@ -36,8 +36,8 @@ export function closest(name: string, candidates: Iterable<string>): string | nu
   return best !== null && bestDistance <= allowed ? best : null;
 }
 
-/** ", did you mean 'x'?" or "". */
+/** "did you mean 'x'?" or "". */
 export function didYouMean(name: string, candidates: Iterable<string>): string {
   const c = closest(name, candidates);
-  return c === null ? '' : `, did you mean '${c}'?`;
+  return c === null ? '' : `did you mean '${c}'?`;
 }
