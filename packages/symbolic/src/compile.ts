@@ -11,6 +11,7 @@
  *            parameters only (no state), so it runs when a parameter changes, not every step.
  *  - rates:  out = [ V rows (n) ] for a position constraint (tests and debugging only).
  */
+import { FulcrumInputError } from '@fulcrum/physics';
 import { derive, type Derivation } from './derive.js';
 import type { Expr } from './expr/expr.js';
 import { check, type CheckedProgram } from './lang/checker.js';
@@ -75,17 +76,29 @@ export class CompiledProgram {
   /** The kernels in the given mode. 'auto' compiles and falls back to the interpreter if `new Function` throws. */
   kernels(mode: CompileMode, factory?: FunctionFactory): KernelSet {
     if (mode === 'interpreter') return this.interpreter();
-    if (factory) return this.compile(factory); // a custom factory is never cached (tests)
-    if (this.compiled) return this.compiled;
-    if (this.compileFailure === null) {
+    let failure: unknown;
+    if (factory) {
+      // A custom factory (tests) is tried every time and never cached.
       try {
-        return (this.compiled = this.compile());
+        return this.compile(factory);
       } catch (e) {
-        this.compileFailure = e;
+        failure = e;
       }
+    } else {
+      if (this.compiled) return this.compiled;
+      if (this.compileFailure === null) {
+        try {
+          return (this.compiled = this.compile());
+        } catch (e) {
+          this.compileFailure = e;
+        }
+      }
+      failure = this.compileFailure;
     }
     if (mode === 'auto') return this.interpreter();
-    throw new Error(`SymbolicConstraint: compile: 'function' needs \`new Function\`, which failed (${String(this.compileFailure)}); use compile: 'interpreter' or 'auto' under a Content-Security-Policy without 'unsafe-eval'`);
+    throw new FulcrumInputError(
+      `SymbolicConstraint: compile 'function' needs \`new Function\`, which failed (${String(failure)}); use compile 'interpreter' or 'auto' under a Content-Security-Policy without 'unsafe-eval'`,
+    );
   }
 
   private compile(factory?: FunctionFactory): KernelSet {

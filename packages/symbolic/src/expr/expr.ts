@@ -58,6 +58,8 @@ export interface Expr {
   readonly field: Field | null;
   /** 1 for a leaf. */
   readonly depth: number;
+  /** A structural hash (equal structure, equal hash, in any builder): orders commutative operands. */
+  readonly hash: number;
   /** Where it was first written (null for expressions the derivation made). */
   span: Span | null;
   /** The let name it was first bound to, if any. */
@@ -112,7 +114,8 @@ export class ExprBuilder {
     if (found) return found;
     let depth = 0;
     for (const a of args) depth = Math.max(depth, a.depth);
-    const e: Expr = { id: this.nextId++, op, type, args, value, name, index, field, depth: depth + 1, span: null, hint: null };
+    const hash = structuralHash(`${op}|${type}|${v}|${name}|${index}|${field ?? ''}`, args);
+    const e: Expr = { id: this.nextId++, op, type, args, value, name, index, field, depth: depth + 1, hash, span: null, hint: null };
     this.table.set(key, e);
     return e;
   }
@@ -189,7 +192,7 @@ export class ExprBuilder {
     if (isLiteral(a) && isLiteral(b)) return this.rebuild(a, a.args.map((x, i) => this.add(x, b.args[i]!)));
     if (b.op === 'neg') return this.sub(a, b.args[0]!);
     if (a.op === 'neg') return this.sub(b, a.args[0]!);
-    return this.make('add', a.type, a.id <= b.id ? [a, b] : [b, a]);
+    return this.make('add', a.type, ordered(a, b));
   }
 
   sub(a: Expr, b: Expr): Expr {
@@ -218,7 +221,7 @@ export class ExprBuilder {
     if (a.type === 'scalar') {
       if (b.type === 'scalar') {
         if (a.op === 'num' && b.op === 'num') return this.num(a.value * b.value);
-        return this.make('mul', 'scalar', a.id <= b.id ? [a, b] : [b, a]);
+        return this.make('mul', 'scalar', ordered(a, b));
       }
       if (isLiteral(b)) return this.rebuild(b, b.args.map((x) => this.mul(a, x)));
       return this.make('mul', type, [a, b]);
@@ -256,7 +259,7 @@ export class ExprBuilder {
       const [bx, by] = this.parts(b) as [Expr, Expr];
       return this.add(this.mul(ax, bx), this.mul(ay, by));
     }
-    return this.make('dot', 'scalar', a.id <= b.id ? [a, b] : [b, a]);
+    return this.make('dot', 'scalar', ordered(a, b));
   }
 
   /** vector × vector → scalar; scalar × vector and vector × scalar → vector (the 2D conventions). */
@@ -354,6 +357,24 @@ export class ExprBuilder {
   private rebuild(like: Expr, entries: readonly Expr[]): Expr {
     return like.op === 'vec' ? this.vec(entries[0]!, entries[1]!) : this.mat(entries[0]!, entries[1]!, entries[2]!, entries[3]!);
   }
+}
+
+/**
+ * Operands of a commutative operation in a canonical order, so that a + b and b + a are one
+ * expression. By structural hash, not by creation order, so the order (and the printed text)
+ * does not depend on what happened to be built first.
+ */
+function ordered(a: Expr, b: Expr): [Expr, Expr] {
+  if (a.hash !== b.hash) return a.hash < b.hash ? [a, b] : [b, a];
+  return a.id <= b.id ? [a, b] : [b, a];
+}
+
+/** FNV-1a over the node's own key and its operands' hashes. */
+function structuralHash(key: string, args: readonly Expr[]): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < key.length; i++) h = Math.imul(h ^ key.charCodeAt(i), 0x01000193);
+  for (const a of args) h = Math.imul(h ^ a.hash, 0x01000193);
+  return h >>> 0;
 }
 
 function sameType(op: string, a: Expr, b: Expr): void {

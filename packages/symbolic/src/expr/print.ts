@@ -108,8 +108,11 @@ export class Printer {
         return [`unit ${p(e.args[0]!, PREFIX)}`, PREFIX];
       case 'relative':
         return [`relative ${p(e.args[0]!, PREFIX)} ${p(e.args[1]!, PREFIX)}`, PREFIX];
-      case 'perp':
-        return [`[${p(e.args[0]!, 0)}] perp`, ATOM];
+      case 'perp': {
+        // `[a - b] perp` would read as the literal (a, −b): parenthesise anything with spaces.
+        const inner = p(e.args[0]!, 0);
+        return [/\s/.test(inner) ? `[(${inner})] perp` : `[${inner}] perp`, ATOM];
+      }
       case 'norm':
       case 'abs':
         return [`|${p(e.args[0]!, 0)}|`, ATOM];

@@ -73,6 +73,11 @@ describe('parser: precedence and forms', () => {
     expect(expr('-a.x')).toBe('(-a.x)');
     expect(expr('||a| - b|')).toBe('|(|a| - b)|');
     expect(expr('[a + b] perp')).toBe('(perp (a + b))');
+    // The brackets read as a literal when they hold entries, as they would without perp.
+    expect(expr('[1 -2] perp')).toBe('(perp [1 (-2)])');
+    expect(expr('[s t] perp')).toBe('(perp [s t])');
+    expect(expr('[(a - b)] perp')).toBe('(perp (a - b))');
+    expect(expr('[[v] perp] perp')).toBe('(perp (perp v))');
     expect(expr('[1 -2]')).toBe('[1 (-2)]');
     expect(expr('[1, 2]')).toBe('[1 2]');
     expect(expr('[1 ; 2]')).toBe('[1 ; 2]');

@@ -298,12 +298,53 @@ class Parser {
     return false;
   }
 
+  /**
+   * `[…] perp`. The brackets read as they would without `perp` when they hold literal entries
+   * (`[1 -2] perp` is the perpendicular of (1, −2)); otherwise they hold one expression
+   * (`[a + b] perp`). Decided by a scan of the tokens, not by trying both (which would be
+   * exponential in the nesting).
+   */
   private parsePerp(): Node {
-    const open = this.next();
-    const operand = this.parseExpr(`a vector after '['`);
-    this.expectSymbol(']', `']' to close the '[' at ${open.span.line}:${open.span.column}`);
+    const open = this.peek();
+    let operand: Node;
+    if (this.bracketsHoldEntries()) operand = this.parseLiteral();
+    else {
+      this.next();
+      operand = this.parseExpr(`a vector after '['`);
+      this.expectSymbol(']', `']' to close the '[' at ${open.span.line}:${open.span.column}`);
+    }
     this.next(); // perp (checked by isPerpAhead)
     return this.made({ kind: 'perp', operand, span: joinSpans(open.span, this.lastSpan()) }, open.span);
+  }
+
+  /**
+   * Do the brackets at the current '[' hold a literal: two or more entries (['-'…] followed by a
+   * number, name, inf, eps or parenthesised group, with .field / .x suffixes), or a ';'?
+   */
+  private bracketsHoldEntries(): boolean {
+    let i = this.pos + 1;
+    const at = (k: number): Token => this.tokens[Math.min(k, this.tokens.length - 1)]!;
+    let entries = 0;
+    for (;;) {
+      const t = at(i);
+      if (t.kind === 'symbol' && t.text === ']') return entries >= 2;
+      if (t.kind === 'symbol' && (t.text === ';' || t.text === ',')) return true;
+      while (at(i).kind === 'symbol' && at(i).text === '-') i++;
+      const e = at(i);
+      if (e.kind === 'number' || e.kind === 'name' || (e.kind === 'keyword' && (e.text === 'inf' || e.text === 'eps'))) i++;
+      else if (e.kind === 'symbol' && e.text === '(') {
+        let depth = 0;
+        for (; ; i++) {
+          const u = at(i);
+          if (u.kind === 'end') return false;
+          if (u.kind === 'symbol' && u.text === '(') depth++;
+          else if (u.kind === 'symbol' && u.text === ')' && --depth === 0) break;
+        }
+        i++;
+      } else return false;
+      while (at(i).kind === 'symbol' && at(i).text === '.' && (at(i + 1).kind === 'name' || at(i + 1).kind === 'keyword')) i += 2;
+      entries++;
+    }
   }
 
   private parseLiteral(): Node {
