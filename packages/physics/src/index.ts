@@ -50,6 +50,7 @@ export type { MotorJointOptions } from './constraint/joints/motor-joint.js';
 export { PulleyJoint } from './constraint/joints/pulley-joint.js';
 export type { PulleyJointOptions } from './constraint/joints/pulley-joint.js';
 export { UserConstraint } from './constraint/user-constraint.js';
+export { BODY_STATE_STRIDE, BodyState } from './constraint/body-state.js';
 export type { UserConstraintHooks, UserConstraintOptions } from './constraint/user-constraint.js';
 
 export { DebugColors } from './debug/debug-draw.js';

@@ -1,5 +1,5 @@
 // Fulcrum (@fulcrum/physics), consumed through its built output (dist/index.js).
-import { Body, Circle, PivotJoint, Polygon, Space, UserConstraint } from '@fulcrum/physics';
+import { BODY_STATE_STRIDE, Body, BodyState, Circle, PivotJoint, Polygon, Space, UserConstraint } from '@fulcrum/physics';
 
 const DT = 1 / 60;
 
@@ -11,55 +11,73 @@ function stepDefaults() {
   return { velocityIterations: v ? Number(v[1]) : null, positionIterations: p ? Number(p[1]) : null };
 }
 
-/** World anchor offset r = R(θ)(a − localCenter) and world point p = c + r (as in user-constraint.test.ts). */
-function anchorOf(b, a) {
-  const p = b.localPointToWorld(a);
-  const c = b.worldCenter;
-  return { rx: p.x - c.x, ry: p.y - c.y, px: p.x, py: p.y };
+/**
+ * World anchor p = origin + R(θ)·a of body slot `slot`, and its offset r = p − centre of mass,
+ * read from the packed body state the engine passes to the hooks (no getters, no allocation).
+ */
+function anchorX(st, o, ax, ay) {
+  return st[o + BodyState.x] + st[o + BodyState.cos] * ax - st[o + BodyState.sin] * ay;
+}
+function anchorY(st, o, ax, ay) {
+  return st[o + BodyState.y] + st[o + BodyState.sin] * ax + st[o + BodyState.cos] * ay;
 }
 
-/** Nape-form pivot: position, velocity, effMass (packed) and impulse, all by hand (the engine test's UserPivot). */
+/**
+ * Nape-form pivot (position, velocity, effMass and impulse, all by hand) over the packed body
+ * state (`packedState: true`): the engine test's UserPivot, written the fast way.
+ */
 export class UserPivot extends UserConstraint {
   constructor(b1, b2, a1, a2) {
-    super(2);
-    this.a1 = a1;
-    this.a2 = a2;
+    super({ dimensions: 2, packedState: true });
+    this.a1x = a1[0];
+    this.a1y = a1[1];
+    this.a2x = a2[0];
+    this.a2y = a2[1];
     this.b1 = this.registerBody(null, b1);
     this.b2 = this.registerBody(null, b2);
   }
-  position(err) {
-    const p1 = anchorOf(this.b1, this.a1);
-    const p2 = anchorOf(this.b2, this.a2);
-    err[0] = p2.px - p1.px;
-    err[1] = p2.py - p1.py;
+  position(err, st) {
+    const o2 = BODY_STATE_STRIDE;
+    err[0] = anchorX(st, o2, this.a2x, this.a2y) - anchorX(st, 0, this.a1x, this.a1y);
+    err[1] = anchorY(st, o2, this.a2x, this.a2y) - anchorY(st, 0, this.a1x, this.a1y);
   }
-  velocity(err) {
-    const r1 = anchorOf(this.b1, this.a1);
-    const r2 = anchorOf(this.b2, this.a2);
-    const v1 = this.b1.constraintVelocity;
-    const v2 = this.b2.constraintVelocity;
-    err[0] = v2.x - v2.z * r2.ry - (v1.x - v1.z * r1.ry);
-    err[1] = v2.y + v2.z * r2.rx - (v1.y + v1.z * r1.rx);
+  velocity(err, st) {
+    const o2 = BODY_STATE_STRIDE;
+    const r1x = anchorX(st, 0, this.a1x, this.a1y) - st[BodyState.comX];
+    const r1y = anchorY(st, 0, this.a1x, this.a1y) - st[BodyState.comY];
+    const r2x = anchorX(st, o2, this.a2x, this.a2y) - st[o2 + BodyState.comX];
+    const r2y = anchorY(st, o2, this.a2x, this.a2y) - st[o2 + BodyState.comY];
+    const w1 = st[BodyState.angularVel];
+    const w2 = st[o2 + BodyState.angularVel];
+    err[0] = st[o2 + BodyState.vx] - w2 * r2y - (st[BodyState.vx] - w1 * r1y);
+    err[1] = st[o2 + BodyState.vy] + w2 * r2x - (st[BodyState.vy] + w1 * r1x);
   }
-  effMass(eff) {
-    const r1 = anchorOf(this.b1, this.a1);
-    const r2 = anchorOf(this.b2, this.a2);
+  effMass(eff, st) {
+    const o2 = BODY_STATE_STRIDE;
+    const r1x = anchorX(st, 0, this.a1x, this.a1y) - st[BodyState.comX];
+    const r1y = anchorY(st, 0, this.a1x, this.a1y) - st[BodyState.comY];
+    const r2x = anchorX(st, o2, this.a2x, this.a2y) - st[o2 + BodyState.comX];
+    const r2y = anchorY(st, o2, this.a2x, this.a2y) - st[o2 + BodyState.comY];
     const m = this.b1.constraintMass + this.b2.constraintMass;
     const i1 = this.b1.constraintInertia;
     const i2 = this.b2.constraintInertia;
-    eff[0] = m + i1 * r1.ry * r1.ry + i2 * r2.ry * r2.ry;
-    eff[1] = -i1 * r1.rx * r1.ry - i2 * r2.rx * r2.ry;
-    eff[2] = m + i1 * r1.rx * r1.rx + i2 * r2.rx * r2.rx;
+    eff[0] = m + i1 * r1y * r1y + i2 * r2y * r2y;
+    eff[1] = -i1 * r1x * r1y - i2 * r2x * r2y;
+    eff[2] = m + i1 * r1x * r1x + i2 * r2x * r2x;
   }
-  // impulse() with no arguments is the read-out; impulse(imp, body, out) is the hook.
-  impulse(imp, body, out) {
+  // impulse() with no arguments is the read-out; impulse(imp, body, out, state) is the hook.
+  impulse(imp, body, out, st) {
     if (!imp || !body || !out) return super.impulse();
     const first = body === this.b1;
-    const r = first ? anchorOf(body, this.a1) : anchorOf(body, this.a2);
+    const o = first ? 0 : BODY_STATE_STRIDE;
+    const ax = first ? this.a1x : this.a2x;
+    const ay = first ? this.a1y : this.a2y;
+    const rx = anchorX(st, o, ax, ay) - st[o + BodyState.comX];
+    const ry = anchorY(st, o, ax, ay) - st[o + BodyState.comY];
     const s = first ? -1 : 1;
     out.x = s * imp[0];
     out.y = s * imp[1];
-    out.z = s * (r.rx * imp[1] - r.ry * imp[0]);
+    out.z = s * (rx * imp[1] - ry * imp[0]);
   }
 }
 
@@ -97,7 +115,7 @@ export async function create(spec) {
   }
   const space = new Space({ gravity: [0, -10], allowSleep: false });
   const bodies = spec.bodies.map((b) => {
-    const opts = { density: 1, friction: 0.6, restitution: 0, ...(b.collide ? {} : { filter: { group: -1 } }) };
+    const opts = { density: 1, friction: 0.6, restitution: 0, ...(b.collide ? {} : { filter: { mask: 0 } }) };
     const shapes = !b.shape ? [] : b.shape.kind === 'box' ? [Polygon.box(b.shape.w, b.shape.h, opts)] : [new Circle({ radius: b.shape.r, ...opts })];
     return space.addBody(new Body({ type: b.type, position: [b.x, b.y], shapes }));
   });
@@ -132,7 +150,7 @@ export async function create(spec) {
       jointIterations: space.jointIterations,
       jointHertz: space.jointHertz,
       allowSleep: space.allowSleep,
-      noCollide: 'shape filter { group: -1 }',
+      noCollide: 'shape filter { mask: 0 } (collides with nothing)',
       joint: { pivot: 'PivotJoint', user: 'UserPivot extends UserConstraint', symbolic: 'SymbolicConstraint' }[spec.jointKind],
     },
   };

@@ -201,6 +201,24 @@ describe('BroadPhase', () => {
     expect(collect(bp)).toEqual([[1, 2]]);
   });
 
+  it('an inert proxy is never queued nor reported; un-inerting it re-pairs it', () => {
+    const bp = new BroadPhase();
+    const a = bp.createProxy(0, 0, 1, 1, 10);
+    const b = bp.createProxy(0.5, 0.5, 1.5, 1.5, 11);
+    const c = bp.createProxy(0.2, 0.2, 0.8, 0.8, 12);
+    bp.setInert(b, true);
+    expect(collect(bp)).toEqual([[10, 12]]);
+    bp.moveProxy(b, 5, 5, 6, 6);
+    bp.moveProxy(b, 0.5, 0.5, 1.5, 1.5);
+    expect(bp.getMoveCount()).toBe(0);
+    bp.touchProxy(a);
+    expect(collect(bp)).toEqual([[10, 12]]);
+    bp.setInert(b, false);
+    expect(collect(bp)).toEqual([[10, 11], [11, 12]]);
+    bp.destroyProxy(c);
+    expect(() => bp.setInert(c, true)).toThrow(RangeError);
+  });
+
   it('query and rayCast pass through to the tree', () => {
     const bp = new BroadPhase();
     const a = bp.createProxy(0, 0, 1, 1, 5);

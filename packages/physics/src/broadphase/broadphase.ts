@@ -22,6 +22,14 @@ export class BroadPhase {
   /** moveFlags[proxyId] = 1 while the proxy is in the move buffer (dedup + pair rule). */
   private moveFlags = new Uint8Array(64);
 
+  /**
+   * inert[proxyId] = 1 for a proxy that pairs with nothing (its shape's filter has mask 0 or
+   * category 0): it is never queued or queried, and never reported as a partner. Joint-only
+   * bodies (chains, grids, ragdoll parts set not to collide) then cost the broadphase nothing
+   * when they move, beyond keeping their AABBs in the tree for queries.
+   */
+  private inert = new Uint8Array(64);
+
   /** Hits of the current query (proxy ids). */
   private hits = new Int32Array(64);
   private hitCount = 0;
@@ -38,6 +46,7 @@ export class BroadPhase {
     if (proxyId === self) return true;
     // Both moved: the pair is reported from the lower id's query only.
     if (proxyId < self && this.moveFlags[proxyId] === 1) return true;
+    if (proxyId < this.inert.length && this.inert[proxyId] === 1) return true;
     if (this.hitCount === this.hits.length) this.hits = growI32(this.hits, this.hitCount * 2);
     this.hits[this.hitCount++] = proxyId;
     return true;
@@ -53,12 +62,34 @@ export class BroadPhase {
     return id;
   }
 
+  /** Mark a proxy inert (pairs with nothing) or not; a proxy that stops being inert is re-paired. */
+  setInert(proxyId: number, inert: boolean): void {
+    if (!this.tree.isProxy(proxyId)) throw new RangeError(`BroadPhase: ${String(proxyId)} is not a live proxy id`);
+    if (proxyId >= this.inert.length) {
+      let cap = this.inert.length * 2;
+      while (cap <= proxyId) cap *= 2;
+      const f = new Uint8Array(cap);
+      f.set(this.inert);
+      this.inert = f;
+    }
+    const was = this.inert[proxyId] === 1;
+    this.inert[proxyId] = inert ? 1 : 0;
+    if (inert) this.unbufferMove(proxyId);
+    else if (was) this.bufferMove(proxyId);
+  }
+
   destroyProxy(proxyId: number): void {
     this.tree.destroyProxy(proxyId); // validates the id first
+    if (proxyId < this.inert.length) this.inert[proxyId] = 0;
+    this.unbufferMove(proxyId);
+  }
+
+  private unbufferMove(proxyId: number): void {
     if (this.moveFlags[proxyId] === 1) {
       this.moveFlags[proxyId] = 0;
       const buf = this.moveBuffer;
-      for (let i = 0; i < this.moveCount; i++) {
+      // From the end: the usual case is a proxy just created and queued.
+      for (let i = this.moveCount - 1; i >= 0; i--) {
         if (buf[i] === proxyId) {
           buf[i] = -1;
           break;
@@ -69,7 +100,8 @@ export class BroadPhase {
 
   /** See DynamicTree.moveProxy. A re-inserted proxy is queued for re-pairing; returns whether it was. */
   moveProxy(proxyId: number, minX: number, minY: number, maxX: number, maxY: number, dx = 0, dy = 0): boolean {
-    if (!this.tree.moveProxy(proxyId, minX, minY, maxX, maxY, dx, dy)) return false;
+    const inert = proxyId < this.inert.length && this.inert[proxyId] === 1;
+    if (!this.tree.moveProxy(proxyId, minX, minY, maxX, maxY, dx, dy, inert)) return false;
     this.bufferMove(proxyId);
     return true;
   }
@@ -151,6 +183,7 @@ export class BroadPhase {
   // ---- internals
 
   private bufferMove(proxyId: number): void {
+    if (proxyId < this.inert.length && this.inert[proxyId] === 1) return;
     if (proxyId >= this.moveFlags.length) {
       let cap = this.moveFlags.length * 2;
       while (cap <= proxyId) cap *= 2;

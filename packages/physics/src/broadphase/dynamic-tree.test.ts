@@ -149,7 +149,7 @@ describe('DynamicTree', () => {
     tree.validate();
   });
 
-  it('random insert/move/destroy of 1000 proxies matches brute force', () => {
+  it.each([false, true])('random insert/move/destroy of 1000 proxies matches brute force (refitInPlace %s)', (refit) => {
     const rand = mulberry32(12345);
     const tree = new DynamicTree();
     const fat = new Map<number, Box>();
@@ -177,7 +177,7 @@ describe('DynamicTree', () => {
         const nb = { minX: t.minX + dx, minY: t.minY + dy, maxX: t.maxX + dx, maxY: t.maxY + dy };
         const old = fat.get(id)!;
         const inside = old.minX <= nb.minX && old.minY <= nb.minY && nb.maxX <= old.maxX && nb.maxY <= old.maxY;
-        const moved = tree.moveProxy(id, nb.minX, nb.minY, nb.maxX, nb.maxY);
+        const moved = tree.moveProxy(id, nb.minX, nb.minY, nb.maxX, nb.maxY, 0, 0, refit);
         expect(moved).toBe(!inside);
         tight.set(id, nb);
         fat.set(id, fatOf(tree, id));

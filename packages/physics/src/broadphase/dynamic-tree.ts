@@ -42,6 +42,9 @@ export type TreeRayCastCallback = (
   maxFraction: number,
 ) => number;
 
+/** See DynamicTree.refitsLeft. */
+const REFITS_BEFORE_REINSERT = 16;
+
 export class DynamicTree {
   /** Fat-AABB enlargement applied on createProxy / re-insertion. */
   readonly margin: number;
@@ -144,8 +147,11 @@ export class DynamicTree {
    * still inside the stored fat box; otherwise re-inserts with a fresh fat box and returns true.
    * Optional `dx, dy`: predicted displacement; the fat box is stretched along it so fast bodies
    * re-insert less often. A fat box far larger than needed (a body that stopped) is shrunk.
+   * `refitInPlace` (for proxies that never pair, whose tree position only matters to queries):
+   * a box that still overlaps its old one is updated where it is and its ancestors refitted,
+   * which is far cheaper than removing and re-inserting it (see refitsLeft).
    */
-  moveProxy(proxyId: number, minX: number, minY: number, maxX: number, maxY: number, dx = 0, dy = 0): boolean {
+  moveProxy(proxyId: number, minX: number, minY: number, maxX: number, maxY: number, dx = 0, dy = 0, refitInPlace = false): boolean {
     this.checkProxy(proxyId);
     checkAABB(minX, minY, maxX, maxY);
     const m = this.margin;
@@ -170,12 +176,41 @@ export class DynamicTree {
       }
     }
 
+    if (refitInPlace && this.refitsLeft(proxyId) && fMinX <= oMaxX && oMinX <= fMaxX && fMinY <= oMaxY && oMinY <= fMaxY) {
+      // Continuous motion: keep the leaf where it is and refit its ancestors.
+      this._minX[proxyId] = fMinX;
+      this._minY[proxyId] = fMinY;
+      this._maxX[proxyId] = fMaxX;
+      this._maxY[proxyId] = fMaxY;
+      for (let n = this._parent[proxyId]; n !== NULL_NODE; n = this._parent[n]) this.refit(n);
+      return true;
+    }
     this.removeLeaf(proxyId);
     this._minX[proxyId] = fMinX;
     this._minY[proxyId] = fMinY;
     this._maxX[proxyId] = fMaxX;
     this._maxY[proxyId] = fMaxY;
     this.insertLeaf(proxyId);
+    return true;
+  }
+
+  /**
+   * In-place refits left before a proxy is re-inserted properly: refitting keeps the tree valid
+   * but not well shaped, so every REFITS_BEFORE_REINSERT moves a full re-insertion restores it.
+   */
+  private refits = new Uint8Array(0);
+  private refitsLeft(proxyId: number): boolean {
+    if (proxyId >= this.refits.length) {
+      const r = new Uint8Array(Math.max(64, this._minX.length));
+      r.set(this.refits);
+      this.refits = r;
+    }
+    const n = this.refits[proxyId]! + 1;
+    if (n >= REFITS_BEFORE_REINSERT) {
+      this.refits[proxyId] = 0;
+      return false;
+    }
+    this.refits[proxyId] = n;
     return true;
   }
 

@@ -12,6 +12,20 @@ const EPS = 1e-12;
  * `K` is n×n row-major and is overwritten by the factorisation; `b` becomes x.
  */
 export function solveSymmetric(K: Float64Array, b: Float64Array, n: number): void {
+  if (n === 1) {
+    const d = K[0]!;
+    b[0] = Math.abs(d) > EPS * (d !== 0 ? Math.abs(d) : 1) ? b[0]! / d : 0;
+    return;
+  }
+  if (n === 2) {
+    solve2(K, b);
+    return;
+  }
+  solveSymmetricLDL(K, b, n);
+}
+
+/** The general case of solveSymmetric (exported so tests can compare the scalar cases with it). */
+export function solveSymmetricLDL(K: Float64Array, b: Float64Array, n: number): void {
   let scale = 0;
   for (let i = 0; i < n; i++) scale = Math.max(scale, Math.abs(K[i * n + i]!));
   const tol = EPS * (scale > 0 ? scale : 1);
@@ -41,6 +55,68 @@ export function solveSymmetric(K: Float64Array, b: Float64Array, n: number): voi
   for (let i = n - 1; i >= 0; i--) {
     let v = b[i]!;
     for (let k = i + 1; k < n; k++) v -= K[k * n + i]! * b[k]!;
+    b[i] = v;
+  }
+}
+
+/** The n = 2 case of solveSymmetric, scalarised (same operations, same results). */
+function solve2(K: Float64Array, b: Float64Array): void {
+  const k00 = K[0]!;
+  const k10 = K[2]!;
+  const k11 = K[3]!;
+  const scale = Math.max(Math.abs(k00), Math.abs(k11));
+  const tol = EPS * (scale > 0 ? scale : 1);
+  const l10 = Math.abs(k00) > tol ? k10 / k00 : 0;
+  const d1 = k11 - l10 * l10 * k00;
+  const y0 = b[0]!;
+  const y1 = b[1]! - l10 * y0;
+  const x1 = Math.abs(d1) > tol ? y1 / d1 : 0;
+  const z0 = Math.abs(k00) > tol ? y0 / k00 : 0;
+  b[1] = x1;
+  b[0] = z0 - l10 * x1;
+}
+
+/**
+ * Factor K = L D Lᵀ in place once, to solve many right-hand sides (a constraint's K is fixed while
+ * the pose is). `dinv[i]` becomes 1/D_i, or 0 for a zero pivot (the same rule as solveSymmetric).
+ */
+export function factorSymmetric(K: Float64Array, n: number, dinv: Float64Array): void {
+  let scale = 0;
+  for (let i = 0; i < n; i++) scale = Math.max(scale, Math.abs(K[i * n + i]!));
+  const tol = EPS * (scale > 0 ? scale : 1);
+  for (let j = 0; j < n; j++) {
+    let d = K[j * n + j]!;
+    for (let k = 0; k < j; k++) d -= K[j * n + k]! * K[j * n + k]! * K[k * n + k]!;
+    K[j * n + j] = d;
+    const nonzero = Math.abs(d) > tol;
+    dinv[j] = nonzero ? 1 / d : 0;
+    for (let i = j + 1; i < n; i++) {
+      let v = K[i * n + j]!;
+      for (let k = 0; k < j; k++) v -= K[i * n + k]! * K[j * n + k]! * K[k * n + k]!;
+      K[i * n + j] = nonzero ? v / d : 0;
+    }
+  }
+}
+
+/** Solve with a factorSymmetric result: b becomes K⁻¹ b (zero pivots give 0 in their rows). */
+export function solveFactored(L: Float64Array, dinv: Float64Array, b: Float64Array, n: number): void {
+  if (n === 2) {
+    const l10 = L[2]!;
+    const y0 = b[0]!;
+    const x1 = (b[1]! - l10 * y0) * dinv[1]!;
+    b[1] = x1;
+    b[0] = y0 * dinv[0]! - l10 * x1;
+    return;
+  }
+  for (let i = 0; i < n; i++) {
+    let v = b[i]!;
+    for (let k = 0; k < i; k++) v -= L[i * n + k]! * b[k]!;
+    b[i] = v;
+  }
+  for (let i = 0; i < n; i++) b[i] = b[i]! * dinv[i]!;
+  for (let i = n - 1; i >= 0; i--) {
+    let v = b[i]!;
+    for (let k = i + 1; k < n; k++) v -= L[k * n + i]! * b[k]!;
     b[i] = v;
   }
 }

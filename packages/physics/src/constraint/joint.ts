@@ -471,12 +471,7 @@ export abstract class Joint extends Constraint {
       const k = slot.k;
       sb.dpx[k] = sb.dpx[k]! + slot.m * px;
       sb.dpy[k] = sb.dpy[k]! + slot.m * py;
-      if (pz !== 0 && slot.i !== 0) {
-        const a = sb.dq[k]! + slot.i * pz;
-        sb.dq[k] = a;
-        sb.dqc[k] = Math.cos(a);
-        sb.dqs[k] = Math.sin(a);
-      }
+      if (pz !== 0 && slot.i !== 0) sb.rotate(k, slot.i * pz);
     }
   }
 

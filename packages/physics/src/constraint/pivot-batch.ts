@@ -6,12 +6,15 @@
  *
  * Lifecycle per step: begin() → add(joint) for each prepared pivot → per substep warmStart,
  * solve(useBias), solve(false)×n → solvePosition()×m → store() (impulses back to the joints).
+ * When the space's plan is unchanged (same pivots, same gathered bodies, same substep), the next
+ * step calls refresh() instead of begin()/add(): the rows stay, with their warm-start impulses,
+ * and only the pose data is recomputed, from the solver arrays.
  */
 import type { SolverBodies } from '../space/solver-bodies.js';
 import type { StepContext } from '../space/step-context.js';
 import type { PivotJoint } from './joints/pivot-joint.js';
 
-const F64 = ['mA', 'mB', 'iA', 'iB', 'r0Ax', 'r0Ay', 'r0Bx', 'r0By', 'cAx', 'cAy', 'cBx', 'cBy', 'accX', 'accY', 'stepX', 'stepY', 'bias', 'mass', 'imp', 'maxImp', 'maxErr', 'sumPx', 'sumPy', 'sumLA', 'sumLB'] as const;
+const F64 = ['mA', 'mB', 'iA', 'iB', 'lAx', 'lAy', 'lBx', 'lBy', 'r0Ax', 'r0Ay', 'r0Bx', 'r0By', 'cAx', 'cAy', 'cBx', 'cBy', 'accX', 'accY', 'stepX', 'stepY', 'bias', 'mass', 'imp', 'maxImp', 'maxErr', 'sumPx', 'sumPy', 'sumLA', 'sumLB'] as const;
 type F64Field = (typeof F64)[number];
 
 export class PivotBatch {
@@ -24,36 +27,42 @@ export class PivotBatch {
   soft = new Uint8Array(0);
   /** Substep midpoint marker: false until the first warm start of the step. */
   private started = false;
-  declare mA: Float64Array;
-  declare mB: Float64Array;
-  declare iA: Float64Array;
-  declare iB: Float64Array;
-  declare r0Ax: Float64Array;
-  declare r0Ay: Float64Array;
-  declare r0Bx: Float64Array;
-  declare r0By: Float64Array;
-  declare cAx: Float64Array;
-  declare cAy: Float64Array;
-  declare cBx: Float64Array;
-  declare cBy: Float64Array;
-  declare accX: Float64Array;
-  declare accY: Float64Array;
-  declare stepX: Float64Array;
-  declare stepY: Float64Array;
+  mA = new Float64Array(0);
+  mB = new Float64Array(0);
+  iA = new Float64Array(0);
+  iB = new Float64Array(0);
+  /** Anchors relative to the centre of mass, in body frame (what refresh() rotates). */
+  lAx = new Float64Array(0);
+  lAy = new Float64Array(0);
+  lBx = new Float64Array(0);
+  lBy = new Float64Array(0);
+  r0Ax = new Float64Array(0);
+  r0Ay = new Float64Array(0);
+  r0Bx = new Float64Array(0);
+  r0By = new Float64Array(0);
+  cAx = new Float64Array(0);
+  cAy = new Float64Array(0);
+  cBx = new Float64Array(0);
+  cBy = new Float64Array(0);
+  accX = new Float64Array(0);
+  accY = new Float64Array(0);
+  stepX = new Float64Array(0);
+  stepY = new Float64Array(0);
   /** Soft joints: their own biasRate, massScale, impulseScale, max impulse and max error. */
-  declare bias: Float64Array;
-  declare mass: Float64Array;
-  declare imp: Float64Array;
-  declare maxImp: Float64Array;
-  declare maxErr: Float64Array;
+  bias = new Float64Array(0);
+  mass = new Float64Array(0);
+  imp = new Float64Array(0);
+  maxImp = new Float64Array(0);
+  maxErr = new Float64Array(0);
   /** Impulse applied this step (for bodyImpulse): linear on B (A gets −), angular on A and B. */
-  declare sumPx: Float64Array;
-  declare sumPy: Float64Array;
-  declare sumLA: Float64Array;
-  declare sumLB: Float64Array;
+  sumPx = new Float64Array(0);
+  sumPy = new Float64Array(0);
+  sumLA = new Float64Array(0);
+  sumLB = new Float64Array(0);
 
+  // The fields are declared one by one (not added in a loop): properties added through computed
+  // keys can push the object into dictionary mode, which made every solver pass twice as slow.
   constructor() {
-    for (const f of F64) (this as unknown as Record<F64Field, Float64Array>)[f] = new Float64Array(0);
     this.reserve(64);
   }
 
@@ -79,7 +88,12 @@ export class PivotBatch {
     this.capacity = cap;
   }
 
+  /**
+   * Start a new plan. The rows of the previous one hand their impulses back to their joints
+   * first (rows are read lazily: a joint reads its row only when asked, see PivotJoint).
+   */
   begin(): void {
+    for (let n = 0; n < this.count; n++) this.joints[n]!._detachFromBatch(this, n);
     this.count = 0;
     this.joints.length = 0;
     this.started = false;
@@ -91,6 +105,42 @@ export class PivotBatch {
     if (n >= this.capacity) this.reserve(n + 1);
     this.joints.push(j);
     j._fillBatch(this, n, ctx);
+  }
+
+  /**
+   * Start a step on the same rows: the start centres and rotated anchors of every moving side,
+   * from the solver bodies' start state (the same arithmetic as PivotJoint's fillSide, so a
+   * refreshed step is bitwise the rebuilt one). Static sides did not move (a move re-plans).
+   */
+  refresh(sb: SolverBodies): void {
+    this.started = false;
+    const { c0, s0, cx, cy } = sb;
+    for (let n = 0; n < this.count; n++) {
+      const ka = this.kA[n]!;
+      if (ka > 0) {
+        const c = c0[ka]!;
+        const s = s0[ka]!;
+        const lx = this.lAx[n]!;
+        const ly = this.lAy[n]!;
+        this.cAx[n] = cx[ka]!;
+        this.cAy[n] = cy[ka]!;
+        this.r0Ax[n] = c * lx - s * ly;
+        this.r0Ay[n] = s * lx + c * ly;
+      }
+      const kb = this.kB[n]!;
+      if (kb > 0) {
+        const c = c0[kb]!;
+        const s = s0[kb]!;
+        const lx = this.lBx[n]!;
+        const ly = this.lBy[n]!;
+        this.cBx[n] = cx[kb]!;
+        this.cBy[n] = cy[kb]!;
+        this.r0Bx[n] = c * lx - s * ly;
+        this.r0By[n] = s * lx + c * ly;
+      }
+      this.stepX[n] = this.stepY[n] = 0;
+      this.sumPx[n] = this.sumPy[n] = this.sumLA[n] = this.sumLB[n] = 0;
+    }
   }
 
   private endSubstep(): void {
@@ -236,7 +286,7 @@ export class PivotBatch {
 
   /** Position pass for the stiff pivots: K Δ = −C on the position deltas. */
   solvePosition(sb: SolverBodies): void {
-    const { dqc, dqs, dq, dpx, dpy } = sb;
+    const { dqc, dqs, dpx, dpy } = sb;
     for (let n = 0; n < this.count; n++) {
       if (this.soft[n] === 1) continue;
       const ka = this.kA[n]!;
@@ -270,31 +320,30 @@ export class PivotBatch {
         dpx[ka] = dpx[ka]! - mA * px;
         dpy[ka] = dpy[ka]! - mA * py;
         const da = -iA * (rAx * py - rAy * px);
-        if (da !== 0) {
-          const a = dq[ka]! + da;
-          dq[ka] = a;
-          dqc[ka] = Math.cos(a);
-          dqs[ka] = Math.sin(a);
-        }
+        if (da !== 0) sb.rotate(ka, da);
       }
       if (kb > 0) {
         dpx[kb] = dpx[kb]! + mB * px;
         dpy[kb] = dpy[kb]! + mB * py;
         const db = iB * (rBx * py - rBy * px);
-        if (db !== 0) {
-          const a = dq[kb]! + db;
-          dq[kb] = a;
-          dqc[kb] = Math.cos(a);
-          dqs[kb] = Math.sin(a);
-        }
+        if (db !== 0) sb.rotate(kb, db);
       }
     }
   }
 
-  /** End of the step: hand the accumulated and step impulses back to the joints. */
+  /**
+   * End of the step: close the last substep. The impulses stay in the rows (they warm-start the
+   * next step); a joint reads its row when asked (PivotJoint._syncFromBatch), so the end of a step
+   * touches no joint object.
+   */
   store(): void {
     if (this.started) this.endSubstep();
     this.started = false;
-    for (let n = 0; n < this.count; n++) this.joints[n]!._readBatch(this, n);
+  }
+
+  /** Forget row n's impulses (its joint's clearCache()). */
+  clearRow(n: number): void {
+    this.accX[n] = this.accY[n] = this.stepX[n] = this.stepY[n] = 0;
+    this.sumPx[n] = this.sumPy[n] = this.sumLA[n] = this.sumLB[n] = 0;
   }
 }

@@ -16,6 +16,7 @@ import { MotorJoint } from './joints/motor-joint.js';
 import { PivotJoint } from './joints/pivot-joint.js';
 import { PulleyJoint } from './joints/pulley-joint.js';
 import { WeldJoint } from './joints/weld-joint.js';
+import { BODY_STATE_STRIDE, BodyState } from './body-state.js';
 import { UserConstraint } from './user-constraint.js';
 
 // ---------------------------------------------------------------- independent derivations
@@ -354,7 +355,7 @@ describe('UserConstraint specifics', () => {
     const a = space.addBody(new Body({ position: [0, -1], shapes: [Polygon.box(0.2, 0.2)] }));
     const calls: string[] = [];
     const log = (name: string) => calls.push(name);
-    space.jointIterations = 1;
+    space.jointIterations = 2;
     space.addConstraint(new UserConstraint({
       dimensions: 2,
       bodies: [ground, a],
@@ -389,14 +390,17 @@ describe('UserConstraint specifics', () => {
       },
     }));
     space.step(1 / 60, 1, 1);
-    // warm start, biased pass, relax pass, position pass
+    // The pose-dependent hooks (prepare, position, effMass/jacobian) run once per pose: the warm
+    // start and the biased pass share the substep's starting pose, the two relax passes the
+    // integrated one. Each position pass moves bodies, so it starts afresh.
     expect(calls.join(' ')).toBe(
       [
         'validate',
-        'prepare impulse impulse',
-        'prepare effMass velocity clamp impulse impulse',
-        'prepare effMass velocity clamp impulse impulse',
-        'prepare position effMass clamp impulse impulse',
+        'prepare effMass impulse impulse', // warm start
+        'velocity clamp impulse impulse', // biased pass (stiff: no bias, so no position())
+        'prepare effMass velocity clamp impulse impulse', // relax 1, after the positions moved
+        'velocity clamp impulse impulse', // relax 2
+        'prepare position effMass clamp impulse impulse', // position pass
       ].join(' '),
     );
   });
@@ -468,5 +472,127 @@ describe('UserConstraint specifics', () => {
     expect(a.isSleeping).toBe(false);
     for (let i = 0; i < 120; i++) space.step(1 / 60);
     expect(a.x).toBeCloseTo(0.5, 3);
+  });
+});
+
+describe('packed body state', () => {
+  /** World anchor p = origin + R·a and its offset from the centre of mass, read from the packed state. */
+  function anchorIn(st: Float64Array, slot: number, ax: number, ay: number): { rx: number; ry: number; px: number; py: number } {
+    const o = slot * BODY_STATE_STRIDE;
+    const c = st[o + BodyState.cos]!, s = st[o + BodyState.sin]!;
+    const px = st[o + BodyState.x]! + c * ax - s * ay;
+    const py = st[o + BodyState.y]! + s * ax + c * ay;
+    return { px, py, rx: px - st[o + BodyState.comX]!, ry: py - st[o + BodyState.comY]! };
+  }
+
+  it('a packedState weld (jacobian form, off-centre mass) moves like the built-in WeldJoint', () =>
+    compare(({ a, b }, user) => {
+      if (!user) return [new WeldJoint({ body1: a, body2: b, anchor1: [0.5, 0], anchor2: [-0.3, 0], phase: 0.2 })];
+      return [
+        new UserConstraint({
+          dimensions: 3,
+          packedState: true,
+          bodies: [a, b],
+          hooks: {
+            position(err, st) {
+              const p1 = anchorIn(st, 0, 0.5, 0);
+              const p2 = anchorIn(st, 1, -0.3, 0);
+              err[0] = p2.px - p1.px;
+              err[1] = p2.py - p1.py;
+              err[2] = st[BODY_STATE_STRIDE + BodyState.rotation]! - st[BodyState.rotation]! - 0.2;
+            },
+            jacobian(J, st) {
+              const r1 = anchorIn(st, 0, 0.5, 0);
+              const r2 = anchorIn(st, 1, -0.3, 0);
+              J.set([-1, 0, r1.ry, 1, 0, -r2.ry, 0, -1, -r1.rx, 0, 1, r2.rx, 0, 0, -1, 0, 0, 1]);
+            },
+          },
+        }),
+      ];
+    }, 3, 1e-6));
+
+  it('a packedState position-only pivot (finite differences on the state) moves like the built-in pivot', () =>
+    compare(({ ground, a }, user) => {
+      if (!user) return [new PivotJoint({ body1: ground, body2: a, anchor2: [-0.5, 0] })];
+      return [
+        new UserConstraint({
+          dimensions: 2,
+          packedState: true,
+          bodies: [ground, a],
+          hooks: {
+            position(err, st) {
+              const p = anchorIn(st, 1, -0.5, 0);
+              err[0] = p.px;
+              err[1] = p.py;
+            },
+          },
+        }),
+      ];
+    }, 3, 1e-4));
+
+  it('the state matches the Body getters at every hook call (default mode)', () => {
+    const { space, ground, a, b } = scene();
+    let calls = 0;
+    let worst = 0;
+    const check = (st: Float64Array, slot: number, body: Body): void => {
+      const o = slot * BODY_STATE_STRIDE;
+      const v = body.velocity;
+      const c = body.worldCenter;
+      const expected = [body.x, body.y, body.rotation, Math.cos(body.rotation), Math.sin(body.rotation), v.x, v.y, body.angularVel, c.x, c.y];
+      for (let k = 0; k < BODY_STATE_STRIDE; k++) worst = Math.max(worst, Math.abs(st[o + k]! - expected[k]!));
+    };
+    space.addConstraint(new PivotJoint({ body1: ground, body2: a, anchor2: [-0.5, 0] }));
+    space.addConstraint(
+      new UserConstraint({
+        dimensions: 1,
+        bodies: [a, b, ground],
+        hooks: {
+          position(err, st) {
+            calls++;
+            check(st, 0, a);
+            check(st, 1, b);
+            check(st, 2, ground);
+            err[0] = Math.hypot(b.x - a.x, b.y - a.y) - 1.3;
+          },
+        },
+      }),
+    );
+    for (let i = 0; i < 30; i++) space.step(1 / 60);
+    expect(calls).toBeGreaterThan(30 * 8);
+    expect(worst).toBeLessThan(1e-12);
+    expect(Math.hypot(a.velocity.x, a.velocity.y)).toBeGreaterThan(0.1);
+  });
+
+  it('with packedState the Body objects keep the step-start pose during the step; the state moves', () => {
+    const { space, ground, a } = scene();
+    const seen: { bodyX: number; stateX: number }[] = [];
+    let startX = 0;
+    space.addConstraint(
+      new UserConstraint({
+        dimensions: 2,
+        packedState: true,
+        bodies: [ground, a],
+        hooks: {
+          position(err, st) {
+            seen.push({ bodyX: a.x, stateX: st[BODY_STATE_STRIDE + BodyState.x]! });
+            const p = anchorIn(st, 1, -0.5, 0);
+            err[0] = p.px;
+            err[1] = p.py;
+          },
+        },
+      }),
+    );
+    space.step(1 / 60);
+    startX = a.x;
+    seen.length = 0;
+    space.step(1 / 60);
+    expect(seen.length).toBeGreaterThan(4);
+    for (const s of seen) expect(s.bodyX).toBe(startX);
+    expect(new Set(seen.map((s) => s.stateX)).size).toBeGreaterThan(2);
+    expect(a.x).not.toBe(startX);
+  });
+
+  it('rejects a non-boolean packedState', () => {
+    expect(() => new UserConstraint({ dimensions: 1, packedState: 'yes' as unknown as boolean })).toThrow(/UserConstraint\.packedState must be a boolean, got "yes"/);
   });
 });

@@ -13,9 +13,14 @@
  *     about 1e-9 (truncation ε²·C'''/6 ≈ 1e-12 plus round-off ~1e-16·|C|/ε ≈ 1e-10); the test
  *     in user-constraint.test.ts measures it against the analytic pivot Jacobian.
  *
+ * Every hook that reads bodies also receives the packed body state (body-state.ts) as its last
+ * argument: ten numbers per body slot, for the current substep. With `packedState: true` a
+ * constraint promises its hooks read only that array, and the engine stops writing each
+ * substep's state into the Body objects (the fast path; @fulcrum/symbolic uses it).
+ *
  * Hook call order within one step (the soft step, not Nape's; see packages/physics/README.md):
  *   validate()                                        once, before the step (may throw)
- *   per substep:  warm start: [J or impulse(jAcc, body, out) per body]
+ *   per substep:  warm start: prepare(), [J], impulse(jAcc, body, out) per body
  *                 biased pass: prepare(), position(err) (unless velocityOnly), effMass/jacobian,
  *                              velocity(err), clamp(jAcc), impulse(Δ, body, out)
  *                 relax pass ×jointIterations: the same without the bias (soft constraints keep
@@ -31,17 +36,19 @@ import type { DebugDraw } from '../debug/debug-draw.js';
 import type { Vec2, Vec3 } from '../math/vec2.js';
 import type { StepContext } from '../space/step-context.js';
 import { checkFinite, checkInteger, fail } from '../util/validate.js';
+import { BODY_STATE_STRIDE, clearBodyState, fillBodyState } from './body-state.js';
 import { Constraint, type BreakReason, type ConstraintOptions } from './constraint.js';
-import { solveSymmetric } from './dense.js';
+import { factorSymmetric, solveFactored, solveSymmetric } from './dense.js';
 
+/** `state`: the packed body state of the current substep (see BodyState, BODY_STATE_STRIDE). */
 export interface UserConstraintHooks {
   validate?(this: UserConstraint): void;
-  prepare?(this: UserConstraint): void;
-  position?(this: UserConstraint, err: Float64Array): void;
-  velocity?(this: UserConstraint, err: Float64Array): void;
-  effMass?(this: UserConstraint, eff: Float64Array): void;
-  impulse?(this: UserConstraint, imp: Float64Array, body: Body, out: Vec3): void;
-  jacobian?(this: UserConstraint, J: Float64Array): void;
+  prepare?(this: UserConstraint, state: Float64Array): void;
+  position?(this: UserConstraint, err: Float64Array, state: Float64Array): void;
+  velocity?(this: UserConstraint, err: Float64Array, state: Float64Array): void;
+  effMass?(this: UserConstraint, eff: Float64Array, state: Float64Array): void;
+  impulse?(this: UserConstraint, imp: Float64Array, body: Body, out: Vec3, state: Float64Array): void;
+  jacobian?(this: UserConstraint, J: Float64Array, state: Float64Array): void;
   clamp?(this: UserConstraint, jAcc: Float64Array): void;
   broken?(this: UserConstraint): void;
   draw?(this: UserConstraint, debug: DebugDraw): void;
@@ -51,6 +58,12 @@ export interface UserConstraintOptions extends ConstraintOptions {
   dimensions: number;
   /** A velocity-only constraint (a motor): no position error, no position passes. */
   velocityOnly?: boolean;
+  /**
+   * The hooks read bodies only through the packed state argument, so the engine need not write
+   * each substep's state into the Body objects (faster). Body getters inside hooks then show the
+   * state at the start of the step.
+   */
+  packedState?: boolean;
   /** The bodies, in the order the Jacobian's columns use. */
   bodies?: (Body | null)[];
   hooks?: UserConstraintHooks;
@@ -63,6 +76,7 @@ const FD_STEP = 1e-6;
 export class UserConstraint extends Constraint {
   readonly dimensions: number;
   readonly velocityOnly: boolean;
+  readonly packedState: boolean;
   private _hooks: UserConstraintHooks = {};
   /** Bodies in Jacobian order (may contain nulls until set). */
   private _list: (Body | null)[] = [];
@@ -76,10 +90,26 @@ export class UserConstraint extends Constraint {
   private readonly vel: Float64Array;
   private readonly eff: Float64Array;
   private readonly K: Float64Array;
+  /** 1/D of K's LDLᵀ factors, kept while the pose is (see ensurePose). */
+  private readonly dinv: Float64Array;
+  /** Soft constraints clamp C to maxError into this copy, leaving the cached C intact. */
+  private readonly biasErr: Float64Array;
   private readonly rhs: Float64Array;
   private readonly delta: Float64Array;
   private readonly trial: Float64Array;
   private J = new Float64Array(0);
+  /** J with a shared body's columns summed (only allocated when a body fills several slots). */
+  private Jd = new Float64Array(0);
+  private hasSharedBody = false;
+  /** Slot → index in _bodiesCache (−1 for an empty slot). */
+  private slotDistinct = new Int32Array(0);
+  /** Per distinct body, refreshed by sync(): solver index (0 = not in the solver), inverse mass and inertia. */
+  private dSolver = new Int32Array(0);
+  private dInvMass = new Float64Array(0);
+  private dInvI = new Float64Array(0);
+  /** The packed state (BODY_STATE_STRIDE per slot), and a copy for finite differences. */
+  private state = new Float64Array(0);
+  private savedState = new Float64Array(0);
   private Jp = new Float64Array(0);
   private Jm = new Float64Array(0);
   private readonly out: Vec3 = { x: 0, y: 0, z: 0 };
@@ -93,11 +123,14 @@ export class UserConstraint extends Constraint {
     const dim = checkInteger('UserConstraint', 'dimensions', o.dimensions, 1, 64);
     const vOnly = o.velocityOnly ?? false;
     if (typeof vOnly !== 'boolean') fail('UserConstraint', 'velocityOnly', vOnly, 'must be a boolean');
+    const packed = o.packedState ?? false;
+    if (typeof packed !== 'boolean') fail('UserConstraint', 'packedState', packed, 'must be a boolean');
     const base = this.validateBaseOptions(o);
     const hooks = o.hooks !== undefined ? checkHooks(o.hooks) : {};
     const bodies = o.bodies !== undefined ? this.checkBodyList(o.bodies) : [];
     this.dimensions = dim;
     this.velocityOnly = vOnly;
+    this.packedState = packed;
     Object.assign(this, base);
     this.userData = o.userData;
     this._hooks = hooks;
@@ -107,15 +140,18 @@ export class UserConstraint extends Constraint {
     this.vel = new Float64Array(dim);
     this.eff = new Float64Array((dim * (dim + 1)) >>> 1);
     this.K = new Float64Array(dim * dim);
+    this.dinv = new Float64Array(dim);
+    this.biasErr = new Float64Array(dim);
     this.rhs = new Float64Array(dim);
     this.delta = new Float64Array(dim);
     this.trial = new Float64Array(dim);
+    this.rebuild();
     if (bodies.length) this.setBodyList(bodies);
     // A subclass's impulse(imp, body, out) hook must not hide the impulse() read-out.
     const own = Object.getPrototypeOf(this).impulse as UserConstraint['impulse'];
     if (own !== UserConstraint.prototype.impulse) {
-      this.impulse = (imp?: Float64Array, body?: Body, out?: Vec3) =>
-        imp === undefined ? Constraint.prototype.impulse.call(this) : own.call(this, imp, body, out);
+      this.impulse = (imp?: Float64Array, body?: Body, out?: Vec3, state?: Float64Array) =>
+        imp === undefined ? Constraint.prototype.impulse.call(this) : own.call(this, imp, body, out, state);
       this._hookImpulseOverridden = true;
     }
   }
@@ -137,7 +173,7 @@ export class UserConstraint extends Constraint {
   }
   set hooks(h: UserConstraintHooks) {
     this._hooks = checkHooks(h);
-    this._jacobianMode = null;
+    this._modes = null;
     this.invalidate();
   }
 
@@ -167,13 +203,37 @@ export class UserConstraint extends Constraint {
 
   private rebuild(): void {
     const out: Body[] = [];
-    for (const b of this._list) if (b && !out.includes(b)) out.push(b);
+    const slots = this._list.length;
+    this.slotDistinct = new Int32Array(slots);
+    for (let s = 0; s < slots; s++) {
+      const b = this._list[s];
+      if (!b) {
+        this.slotDistinct[s] = -1;
+        continue;
+      }
+      let d = out.indexOf(b);
+      if (d < 0) d = out.push(b) - 1;
+      this.slotDistinct[s] = d;
+    }
     this._bodiesCache = out;
-    const cols = 3 * this._list.length;
+    this.hasSharedBody = out.length < this._list.filter((b) => b !== null).length;
+    const cols = 3 * slots;
     this.J = new Float64Array(this.dimensions * cols);
+    this.Jd = this.hasSharedBody ? new Float64Array(this.dimensions * 3 * out.length) : this.J;
     this.Jp = new Float64Array(this.dimensions);
     this.Jm = new Float64Array(this.dimensions);
     this.bodyImp = new Float64Array(3 * out.length);
+    this.dSolver = new Int32Array(out.length);
+    this.dInvMass = new Float64Array(out.length);
+    this.dInvI = new Float64Array(out.length);
+    this.state = new Float64Array(BODY_STATE_STRIDE * slots);
+    this.savedState = new Float64Array(BODY_STATE_STRIDE * slots);
+    for (let s = 0; s < slots; s++) clearBodyState(this.state, s * BODY_STATE_STRIDE);
+  }
+
+  /** The packed body state the hooks last saw (BODY_STATE_STRIDE numbers per body slot). */
+  get bodyState(): Float64Array {
+    return this.state;
   }
 
   // ------------------------------------------------------------------ Nape helpers
@@ -230,43 +290,45 @@ export class UserConstraint extends Constraint {
   }
 
   // ------------------------------------------------------------------ overridable hooks (subclass form)
+  // With the packed state (always filled, see body-state.ts) as the last argument of the hooks that
+  // read bodies: a hook may read Body objects (default) or the array (required with packedState).
 
   validate(): void {
     this._hooks.validate?.call(this);
   }
-  prepare(): void {
-    this._hooks.prepare?.call(this);
+  prepare(state?: Float64Array): void {
+    this._hooks.prepare?.call(this, state!);
   }
-  position(err: Float64Array): void {
-    if (this._hooks.position) this._hooks.position.call(this, err);
+  position(err: Float64Array, state?: Float64Array): void {
+    if (this._hooks.position) this._hooks.position.call(this, err, state!);
     else fail('UserConstraint', 'position', undefined, 'must be provided (override position(err) or pass hooks.position) unless velocityOnly');
   }
-  velocity(err: Float64Array): void {
-    if (this._hooks.velocity) this._hooks.velocity.call(this, err);
+  velocity(err: Float64Array, state?: Float64Array): void {
+    if (this._hooks.velocity) this._hooks.velocity.call(this, err, state!);
     else this.velocityFromJacobian(err);
   }
-  effMass(eff: Float64Array): void {
-    if (this._hooks.effMass) this._hooks.effMass.call(this, eff);
+  effMass(eff: Float64Array, state?: Float64Array): void {
+    if (this._hooks.effMass) this._hooks.effMass.call(this, eff, state!);
     else this.effMassFromJacobian(eff);
   }
   /**
    * Two roles, told apart by the arguments (Nape called the hook `__impulse`):
    *  - `impulse()`: the read-out every constraint has, the impulse of the last step per row;
-   *  - `impulse(imp, body, out)`: the hook, writing Jᵀ·imp for `body` into out.
+   *  - `impulse(imp, body, out, state)`: the hook, writing Jᵀ·imp for `body` into out.
    * A subclass overrides the hook form; the read-out keeps working (see the constructor).
    * In TypeScript, declare the override as
-   *   `override impulse(imp?: Float64Array, body?: Body, out?: Vec3): any`
+   *   `override impulse(imp?: Float64Array, body?: Body, out?: Vec3, state?: Float64Array): any`
    * so the subclass still type-checks as a Constraint (whose read-out takes no arguments).
    */
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  override impulse(imp?: Float64Array, body?: Body, out?: Vec3): any {
+  override impulse(imp?: Float64Array, body?: Body, out?: Vec3, state?: Float64Array): any {
     if (imp === undefined) return super.impulse();
-    if (this._hooks.impulse) this._hooks.impulse.call(this, imp, body!, out!);
+    if (this._hooks.impulse) this._hooks.impulse.call(this, imp, body!, out!, state!);
     else this.impulseFromJacobian(imp, body!, out!);
   }
   /** Fill J (dimensions × 3·bodies). Default: central differences of position(). */
-  jacobian(J: Float64Array): void {
-    if (this._hooks.jacobian) this._hooks.jacobian.call(this, J);
+  jacobian(J: Float64Array, state?: Float64Array): void {
+    if (this._hooks.jacobian) this._hooks.jacobian.call(this, J, state!);
     else this.finiteDifferenceJacobian(J);
   }
   clamp(jAcc: Float64Array): void {
@@ -283,6 +345,7 @@ export class UserConstraint extends Constraint {
     return new UserConstraint({
       dimensions: this.dimensions,
       velocityOnly: this.velocityOnly,
+      packedState: this.packedState,
       bodies: this._list.slice(),
       hooks: { ...this._hooks },
       active: this._active,
@@ -298,61 +361,98 @@ export class UserConstraint extends Constraint {
     });
   }
 
+  // ------------------------------------------------------------------ which hooks are the user's
+
+  /** Cached: asked every pass. Reset when the hooks change. */
+  private _modes: { jacobian: boolean; effMass: boolean; impulse: boolean; velocity: boolean } | null = null;
+  private modes(): { jacobian: boolean; effMass: boolean; impulse: boolean; velocity: boolean } {
+    if (this._modes === null) {
+      const effMass = this.effMass !== UserConstraint.prototype.effMass || this._hooks.effMass !== undefined;
+      const impulse = this._hookImpulseOverridden || this._hooks.impulse !== undefined;
+      const velocity = this.velocity !== UserConstraint.prototype.velocity || this._hooks.velocity !== undefined;
+      // Nape's form (effMass and impulse both given) needs no J; anything else derives from J.
+      this._modes = { jacobian: !(effMass && impulse), effMass, impulse, velocity };
+    }
+    return this._modes;
+  }
+
   // ------------------------------------------------------------------ Jacobian-derived defaults
 
-  /** Nape's effMass + impulse given? Otherwise K and Jᵀλ come from J. Cached: asked every pass. */
-  private _jacobianMode: boolean | null = null;
-  private usesJacobian(): boolean {
-    if (this._jacobianMode === null) {
-      const effOverridden = this.effMass !== UserConstraint.prototype.effMass || this._hooks.effMass !== undefined;
-      const impOverridden = this._hookImpulseOverridden || this._hooks.impulse !== undefined;
-      this._jacobianMode = !(effOverridden && impOverridden);
-    }
-    return this._jacobianMode;
-  }
-
-  private velocityFromJacobian(err: Float64Array): void {
-    const cols = 3 * this._list.length;
-    err.fill(0);
-    this._list.forEach((b, s) => {
-      if (!b) return;
-      const v = b.constraintVelocity;
-      for (let r = 0; r < this.dimensions; r++) {
-        const i = r * cols + 3 * s;
-        err[r] = err[r]! + this.J[i]! * v.x + this.J[i + 1]! * v.y + this.J[i + 2]! * v.z;
-      }
-    });
-  }
-
-  private effMassFromJacobian(eff: Float64Array): void {
+  /** J with the columns of a body that fills several slots summed (J itself when none does). */
+  private collapseJacobian(): Float64Array {
+    if (!this.hasSharedBody) return this.J;
     const n = this.dimensions;
     const cols = 3 * this._list.length;
-    let p = 0;
+    const dcols = 3 * this._bodiesCache.length;
+    const Jd = this.Jd;
+    Jd.fill(0);
+    for (let s = 0; s < this._list.length; s++) {
+      const d = this.slotDistinct[s]!;
+      if (d < 0) continue;
+      for (let r = 0; r < n; r++) {
+        const i = r * cols + 3 * s;
+        const o = r * dcols + 3 * d;
+        Jd[o] = Jd[o]! + this.J[i]!;
+        Jd[o + 1] = Jd[o + 1]! + this.J[i + 1]!;
+        Jd[o + 2] = Jd[o + 2]! + this.J[i + 2]!;
+      }
+    }
+    return Jd;
+  }
+
+  /** V = J v, with v read from the packed state (refreshed before every hook round). */
+  private velocityFromJacobian(err: Float64Array): void {
+    this.refreshOutsideStep();
+    const n = this.dimensions;
+    const cols = 3 * this._list.length;
+    const J = this.J;
+    const st = this.state;
+    for (let r = 0; r < n; r++) {
+      let v = 0;
+      for (let s = 0; s < this._list.length; s++) {
+        if (this.slotDistinct[s]! < 0) continue;
+        const i = r * cols + 3 * s;
+        const o = s * BODY_STATE_STRIDE;
+        v += J[i]! * st[o + 5]! + J[i + 1]! * st[o + 6]! + J[i + 2]! * st[o + 7]!;
+      }
+      err[r] = v;
+    }
+  }
+
+  /** K = J M⁻¹ Jᵀ into this.K (n×n), from the collapsed Jacobian and the bodies' inverse masses. */
+  private kFromJacobian(): void {
+    const n = this.dimensions;
+    const Jd = this.collapseJacobian();
+    const nd = this._bodiesCache.length;
+    const dcols = 3 * nd;
+    const K = this.K;
     for (let a = 0; a < n; a++) {
       for (let b = a; b < n; b++) {
         let k = 0;
-        // Σ over distinct bodies of m (J_a,lin · J_b,lin) + i J_a,ang J_b,ang, columns of the same body summed first
-        for (const body of this._bodiesCache) {
-          let ax = 0, ay = 0, az = 0, bx = 0, by = 0, bz = 0;
-          this._list.forEach((x, s) => {
-            if (x !== body) return;
-            const ia = a * cols + 3 * s;
-            const ib = b * cols + 3 * s;
-            ax += this.J[ia]!; ay += this.J[ia + 1]!; az += this.J[ia + 2]!;
-            bx += this.J[ib]!; by += this.J[ib + 1]!; bz += this.J[ib + 2]!;
-          });
-          k += body.constraintMass * (ax * bx + ay * by) + body.constraintInertia * az * bz;
+        for (let d = 0; d < nd; d++) {
+          const ia = a * dcols + 3 * d;
+          const ib = b * dcols + 3 * d;
+          k += this.dInvMass[d]! * (Jd[ia]! * Jd[ib]! + Jd[ia + 1]! * Jd[ib + 1]!) + this.dInvI[d]! * Jd[ia + 2]! * Jd[ib + 2]!;
         }
-        eff[p++] = k;
+        K[a * n + b] = k;
+        K[b * n + a] = k;
       }
     }
+  }
+
+  private effMassFromJacobian(eff: Float64Array): void {
+    this.refreshOutsideStep();
+    this.kFromJacobian();
+    const n = this.dimensions;
+    let p = 0;
+    for (let a = 0; a < n; a++) for (let b = a; b < n; b++) eff[p++] = this.K[a * n + b]!;
   }
 
   private impulseFromJacobian(imp: Float64Array, body: Body, out: Vec3): void {
     const cols = 3 * this._list.length;
     out.x = out.y = out.z = 0;
-    this._list.forEach((b, s) => {
-      if (b !== body) return;
+    for (let s = 0; s < this._list.length; s++) {
+      if (this._list[s] !== body) continue;
       for (let r = 0; r < this.dimensions; r++) {
         const i = r * cols + 3 * s;
         const l = imp[r]!;
@@ -360,63 +460,113 @@ export class UserConstraint extends Constraint {
         out.y += this.J[i + 1]! * l;
         out.z += this.J[i + 2]! * l;
       }
-    });
+    }
   }
 
-  /** Central differences of position() in x, y and θ (about the centre of mass) of each body. */
+  /**
+   * Central differences of position() in x, y and θ (about the centre of mass) of each body.
+   * The perturbed pose goes into the packed state (every slot of that body) and, unless
+   * packedState, into the Body too; both are restored exactly afterwards.
+   */
   private finiteDifferenceJacobian(J: Float64Array): void {
+    this.refreshOutsideStep();
     const n = this.dimensions;
     const cols = 3 * this._list.length;
+    const st = this.state;
+    const saved = this.savedState;
+    saved.set(st);
     J.fill(0);
-    this._list.forEach((b, s) => {
-      if (!b || (b.constraintMass === 0 && b.constraintInertia === 0)) return;
-      const x0 = b._x, y0 = b._y, a0 = b._angle;
-      const cx = b._x + b._c * b._lcx - b._s * b._lcy;
-      const cy = b._y + b._s * b._lcx + b._c * b._lcy;
+    for (let s = 0; s < this._list.length; s++) {
+      const b = this._list[s];
+      if (!b || (b.constraintMass === 0 && b.constraintInertia === 0)) continue;
+      const o = s * BODY_STATE_STRIDE;
+      const x0 = st[o]!, y0 = st[o + 1]!, a0 = st[o + 2]!, cx = st[o + 8]!, cy = st[o + 9]!;
+      const bx0 = b._x, by0 = b._y, ba0 = b._angle;
       for (let d = 0; d < 3; d++) {
-        for (const sign of [1, -1]) {
-          if (d === 0) b._x = x0 + sign * FD_STEP;
-          else if (d === 1) b._y = y0 + sign * FD_STEP;
+        for (let side = 0; side < 2; side++) {
+          const e = side === 0 ? FD_STEP : -FD_STEP;
+          let x = x0, y = y0, a = a0, c = st[o + 3]!, sn = st[o + 4]!, comX = cx, comY = cy;
+          if (d === 0) { x += e; comX += e; }
+          else if (d === 1) { y += e; comY += e; }
           else {
-            b._setAngle(a0 + sign * FD_STEP);
-            b._x = cx - (b._c * b._lcx - b._s * b._lcy);
-            b._y = cy - (b._s * b._lcx + b._c * b._lcy);
+            a += e;
+            c = Math.cos(a);
+            sn = Math.sin(a);
+            x = cx - (c * b._lcx - sn * b._lcy);
+            y = cy - (sn * b._lcx + c * b._lcy);
           }
-          const row = sign > 0 ? this.Jp : this.Jm;
-          this.position(row);
+          for (let t = 0; t < this._list.length; t++) {
+            if (this._list[t] !== b) continue;
+            const q = t * BODY_STATE_STRIDE;
+            st[q] = x; st[q + 1] = y; st[q + 2] = a; st[q + 3] = c; st[q + 4] = sn; st[q + 8] = comX; st[q + 9] = comY;
+          }
+          if (!this.packedState) {
+            b._x = x;
+            b._y = y;
+            if (d === 2) b._setAngle(a);
+          }
+          const row = side === 0 ? this.Jp : this.Jm;
+          row.fill(0);
+          this.position(row, st);
           checkRow(this, 'position', row);
-          b._x = x0;
-          b._y = y0;
-          if (d === 2) b._setAngle(a0);
+          st.set(saved);
+          if (!this.packedState) {
+            b._x = bx0;
+            b._y = by0;
+            if (d === 2) b._setAngle(ba0);
+          }
         }
         for (let r = 0; r < n; r++) J[r * cols + 3 * s + d] = (this.Jp[r]! - this.Jm[r]!) / (2 * FD_STEP);
       }
-    });
+    }
   }
 
   // ------------------------------------------------------------------ solver
 
-  /** Write the solver's current substep state into the bodies, so hooks read live values. */
-  private sync(ctx: StepContext): void {
-    const sb = ctx.bodies;
-    const list = this._bodiesCache;
-    for (let i = 0; i < list.length; i++) {
-      const b = list[i]!;
-      const k = b._solverIndex;
-      if (k > 0) sb.writeState(k);
+  /**
+   * Bring the hooks' view up to the solver's current substep: the packed state of every slot,
+   * the inverse masses of the distinct bodies, and (unless packedState) the Body objects.
+   */
+  private sync(ctx: StepContext | null): void {
+    const sb = ctx === null ? null : ctx.bodies;
+    const list = this._list;
+    for (let s = 0; s < list.length; s++) {
+      const b = list[s];
+      if (b) fillBodyState(this.state, s * BODY_STATE_STRIDE, b, sb);
+      else clearBodyState(this.state, s * BODY_STATE_STRIDE);
+    }
+    const distinct = this._bodiesCache;
+    for (let d = 0; d < distinct.length; d++) {
+      const b = distinct[d]!;
+      const k = sb === null ? -1 : b._solverIndex;
+      this.dSolver[d] = k > 0 ? k : 0;
+      this.dInvMass[d] = k > 0 ? sb!.invMass[k]! : b._invMass;
+      this.dInvI[d] = k > 0 ? sb!.invI[k]! : b._invInertia;
+      if (!this.packedState && k > 0) sb!.writeState(k);
     }
   }
 
+  /** Inside a step sync() keeps the state current; a call from outside (a test, a tool) reads the bodies. */
+  private inStep = false;
+  private refreshOutsideStep(): void {
+    if (!this.inStep) this.sync(null);
+  }
+
   private computeJacobian(): void {
-    this.jacobian(this.J);
+    this.jacobian(this.J, this.state);
     checkRow(this, 'jacobian', this.J);
   }
 
-  /** K from effMass (packed) or the Jacobian, unpacked into this.K (n×n). */
+  /** K (n×n) from effMass (packed) or straight from the Jacobian. */
   private buildK(): void {
     const n = this.dimensions;
-    if (this.usesJacobian()) this.computeJacobian();
-    this.effMass(this.eff);
+    const modes = this.modes();
+    if (modes.jacobian) this.computeJacobian();
+    if (!modes.effMass) {
+      this.kFromJacobian();
+      return;
+    }
+    this.effMass(this.eff, this.state);
     let p = 0;
     for (let a = 0; a < n; a++) {
       for (let b = a; b < n; b++) {
@@ -432,35 +582,49 @@ export class UserConstraint extends Constraint {
   private applyImpulse(ctx: StepContext, lam: Float64Array, toPositions: boolean): void {
     const sb = ctx.bodies;
     const list = this._bodiesCache;
-    for (let bi = 0; bi < list.length; bi++) {
-      const b = list[bi]!;
-      const out = this.out;
-      out.x = out.y = out.z = 0;
-      this.impulse(lam, b, out);
-      if (!Number.isFinite(out.x) || !Number.isFinite(out.y) || !Number.isFinite(out.z)) {
-        throw new Error(`${this.label}: impulse() wrote a non-finite value for Body#${b.id}`);
+    const useHook = this.modes().impulse;
+    const Jd = useHook ? this.J : this.collapseJacobian();
+    const n = this.dimensions;
+    const dcols = 3 * list.length;
+    for (let d = 0; d < list.length; d++) {
+      let ox = 0, oy = 0, oz = 0;
+      if (useHook) {
+        const out = this.out;
+        out.x = out.y = out.z = 0;
+        this.impulse(lam, list[d]!, out, this.state);
+        ox = out.x;
+        oy = out.y;
+        oz = out.z;
+        if (!Number.isFinite(ox) || !Number.isFinite(oy) || !Number.isFinite(oz)) {
+          throw new Error(`${this.label}: impulse() wrote a non-finite value for Body#${list[d]!.id}`);
+        }
+      } else {
+        for (let r = 0; r < n; r++) {
+          const i = r * dcols + 3 * d;
+          const l = lam[r]!;
+          ox += Jd[i]! * l;
+          oy += Jd[i + 1]! * l;
+          oz += Jd[i + 2]! * l;
+        }
       }
-      const k = b._solverIndex;
+      const k = this.dSolver[d]!;
+      if (!toPositions) {
+        this.bodyImp[3 * d] = this.bodyImp[3 * d]! + ox;
+        this.bodyImp[3 * d + 1] = this.bodyImp[3 * d + 1]! + oy;
+        this.bodyImp[3 * d + 2] = this.bodyImp[3 * d + 2]! + oz;
+      }
       if (k <= 0) continue;
       const m = sb.invMass[k]!;
       const i = sb.invI[k]!;
       if (toPositions) {
-        sb.dpx[k] = sb.dpx[k]! + m * out.x;
-        sb.dpy[k] = sb.dpy[k]! + m * out.y;
-        if (i !== 0 && out.z !== 0) {
-          const a = sb.dq[k]! + i * out.z;
-          sb.dq[k] = a;
-          sb.dqc[k] = Math.cos(a);
-          sb.dqs[k] = Math.sin(a);
-        }
+        sb.dpx[k] = sb.dpx[k]! + m * ox;
+        sb.dpy[k] = sb.dpy[k]! + m * oy;
+        if (i !== 0 && oz !== 0) sb.rotate(k, i * oz);
         continue;
       }
-      this.bodyImp[3 * bi] = this.bodyImp[3 * bi]! + out.x;
-      this.bodyImp[3 * bi + 1] = this.bodyImp[3 * bi + 1]! + out.y;
-      this.bodyImp[3 * bi + 2] = this.bodyImp[3 * bi + 2]! + out.z;
-      sb.vx[k] = sb.vx[k]! + m * out.x;
-      sb.vy[k] = sb.vy[k]! + m * out.y;
-      sb.w[k] = sb.w[k]! + i * out.z;
+      sb.vx[k] = sb.vx[k]! + m * ox;
+      sb.vy[k] = sb.vy[k]! + m * oy;
+      sb.w[k] = sb.w[k]! + i * oz;
     }
   }
 
@@ -469,11 +633,15 @@ export class UserConstraint extends Constraint {
   }
 
   protected override _validateParameters(): void {
+    const modes = this.modes();
     if (!this.velocityOnly && this.position === UserConstraint.prototype.position && !this._hooks.position) {
       throw new Error(`${this.label}: position(err) must be provided unless the constraint is velocityOnly`);
     }
-    if (this.velocityOnly && this.usesJacobian() && this.jacobian === UserConstraint.prototype.jacobian && !this._hooks.jacobian) {
+    if (modes.jacobian && this.velocityOnly && this.jacobian === UserConstraint.prototype.jacobian && !this._hooks.jacobian) {
       throw new Error(`${this.label}: a velocityOnly constraint needs jacobian(J), or effMass and impulse`);
+    }
+    if (!modes.jacobian && !modes.velocity) {
+      throw new Error(`${this.label}: velocity(err) must be provided with effMass and impulse (or give jacobian(J) instead)`);
     }
     this.validate();
   }
@@ -485,28 +653,83 @@ export class UserConstraint extends Constraint {
     this.stepImp.fill(0);
     this.bodyImp.fill(0);
     this.midStep = false;
+    this.inStep = true;
+    this.poseEpoch = -1;
     return this._breakUnderError && this.errorExceeded(ctx) ? 'error' : null;
   }
 
   /** C at the current state exceeds maxError (breakUnderError). */
   private errorExceeded(ctx: StepContext): boolean {
     if (this.velocityOnly) return false;
+    this.poseEpoch = -1; // reuses err
     this.sync(ctx);
-    this.prepare();
+    this.prepare(this.state);
     this.err.fill(0);
-    this.position(this.err);
+    this.position(this.err, this.state);
     let e2 = 0;
     for (let r = 0; r < this.dimensions; r++) e2 += this.err[r]! ** 2;
     return Math.sqrt(e2) > this._maxError;
+  }
+
+  /**
+   * The pose-dependent work, once per pose (ctx.poseEpoch): the full state, prepare(), J and K
+   * (factored). Between the velocity passes of one substep only velocities change, so then
+   * just the velocities are refreshed.
+   */
+  private poseEpoch = -1;
+  private errValid = false;
+  private ensurePose(ctx: StepContext): void {
+    if (this.poseEpoch === ctx.poseEpoch) {
+      this.syncVelocities(ctx);
+      return;
+    }
+    this.sync(ctx);
+    this.prepare(this.state);
+    this.buildK();
+    factorSymmetric(this.K, this.dimensions, this.dinv);
+    this.errValid = false;
+    this.poseEpoch = ctx.poseEpoch;
+  }
+
+  /** C at the cached pose (computed on first use). */
+  private positionError(): Float64Array {
+    const err = this.err;
+    if (!this.errValid) {
+      err.fill(0);
+      this.position(err, this.state);
+      checkRow(this, 'position', err);
+      this.errValid = true;
+    }
+    return err;
+  }
+
+  /** Velocities only: the solver's current ones into the state (and into the Body objects unless packedState). */
+  private syncVelocities(ctx: StepContext): void {
+    const sb = ctx.bodies;
+    const st = this.state;
+    const list = this._list;
+    for (let s = 0; s < list.length; s++) {
+      const b = list[s];
+      if (!b) continue;
+      const k = b._solverIndex;
+      if (k <= 0) continue;
+      const o = s * BODY_STATE_STRIDE;
+      st[o + 5] = sb.vx[k]!;
+      st[o + 6] = sb.vy[k]!;
+      st[o + 7] = sb.w[k]!;
+      if (!this.packedState) {
+        b._vx = sb.vx[k]!;
+        b._vy = sb.vy[k]!;
+        b._w = sb.w[k]!;
+      }
+    }
   }
 
   /** @internal */
   _warmStart(ctx: StepContext): void {
     if (this.midStep) this.endSubstep();
     this.midStep = true;
-    this.sync(ctx);
-    this.prepare();
-    if (this.usesJacobian()) this.computeJacobian();
+    this.ensurePose(ctx);
     this.applyImpulse(ctx, this.jAcc, false);
   }
 
@@ -517,33 +740,43 @@ export class UserConstraint extends Constraint {
   /** @internal */
   _solve(ctx: StepContext, useBias: boolean): void {
     const n = this.dimensions;
-    this.sync(ctx);
-    this.prepare();
+    this.ensurePose(ctx);
     let biasRate = 0;
     let massScale = 1;
     let impulseScale = 0;
     const soft = !this._stiff && !this.velocityOnly;
-    if (soft) ({ biasRate, massScale, impulseScale } = this._soft);
-    else if (useBias && !this.velocityOnly) ({ biasRate, massScale, impulseScale } = ctx.jointSoftness);
-    const err = this.err;
-    for (let r = 0; r < n; r++) err[r] = 0;
+    if (soft) {
+      const sp = this._soft;
+      biasRate = sp.biasRate;
+      massScale = sp.massScale;
+      impulseScale = sp.impulseScale;
+    } else if (useBias && !this.velocityOnly) {
+      const sp = ctx.jointSoftness;
+      biasRate = sp.biasRate;
+      massScale = sp.massScale;
+      impulseScale = sp.impulseScale;
+    }
+    const be = this.biasErr;
     if (biasRate !== 0) {
-      this.position(err);
-      checkRow(this, 'position', err);
+      const err = this.positionError();
+      let e = 1;
       if (soft && this._maxError !== Infinity) {
         let e2 = 0;
         for (let r = 0; r < n; r++) e2 += err[r]! * err[r]!;
-        const e = Math.sqrt(e2);
-        if (e > this._maxError) for (let r = 0; r < n; r++) err[r] = (err[r]! * this._maxError) / e;
+        const norm = Math.sqrt(e2);
+        if (norm > this._maxError) e = this._maxError / norm;
       }
+      for (let r = 0; r < n; r++) be[r] = biasRate * (e === 1 ? err[r]! : err[r]! * e);
+    } else {
+      for (let r = 0; r < n; r++) be[r] = 0;
     }
-    this.buildK();
-    for (let r = 0; r < n; r++) this.vel[r] = 0;
-    this.velocity(this.vel);
-    checkRow(this, 'velocity', this.vel);
     const rhs = this.rhs;
-    for (let r = 0; r < n; r++) rhs[r] = -(this.vel[r]! + biasRate * err[r]!);
-    solveSymmetric(this.K, rhs, n);
+    const vel = this.vel;
+    for (let r = 0; r < n; r++) vel[r] = 0;
+    this.velocity(vel, this.state);
+    checkRow(this, 'velocity', vel);
+    for (let r = 0; r < n; r++) rhs[r] = -(vel[r]! + be[r]!);
+    solveFactored(this.K, this.dinv, rhs, n);
     const trial = this.trial;
     for (let r = 0; r < n; r++) trial[r] = this.jAcc[r]! + massScale * rhs[r]! - impulseScale * this.jAcc[r]!;
     this.clamp(trial);
@@ -568,11 +801,14 @@ export class UserConstraint extends Constraint {
   override _solvePosition(ctx: StepContext): void {
     if (!this._stiff || this.velocityOnly) return;
     const n = this.dimensions;
+    // Every position pass moves bodies (this constraint's and its neighbours'): nothing cached.
+    this.poseEpoch = -1;
     this.sync(ctx);
-    this.prepare();
+    const state = this.state;
+    this.prepare(state);
     const err = this.err;
     err.fill(0);
-    this.position(err);
+    this.position(err, state);
     checkRow(this, 'position', err);
     this.buildK();
     const rhs = this.rhs;
@@ -586,6 +822,7 @@ export class UserConstraint extends Constraint {
   _finish(ctx: StepContext): BreakReason | null {
     if (this.midStep) this.endSubstep();
     this.midStep = false;
+    this.inStep = false;
     const n = this.dimensions;
     if (this._breakUnderForce) {
       let n2 = 0;
@@ -598,10 +835,12 @@ export class UserConstraint extends Constraint {
   }
 
   override _broken(): void {
+    this.inStep = false;
     this.broken();
   }
 
   override _debugDraw(sink: DebugDraw): void {
+    this.sync(null);
     this.draw(sink);
   }
 

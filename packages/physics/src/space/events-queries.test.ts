@@ -65,6 +65,24 @@ describe('contact events', () => {
     expect(ghost.y).toBeLessThan(-1);
     expect(solid.y).toBeCloseTo(0.5, 1);
   });
+
+  it('a shape that collides with nothing (mask 0) falls through, still answers queries, and collides once its filter allows', () => {
+    const space = new Space({ gravity: [0, -10] });
+    space.addBody(new Body({ type: 'static', position: [0, -0.5], shapes: [Polygon.box(20, 1)] }));
+    const ghostShape = new Circle({ radius: 0.5, filter: { mask: 0 } });
+    const ghost = space.addBody(new Body({ position: [0, 1], shapes: [ghostShape] }));
+    const grouped = space.addBody(new Body({ position: [3, 1], shapes: [new Circle({ radius: 0.5, filter: { mask: 0, group: 4 } })] }));
+    space.addBody(new Body({ type: 'static', position: [3, -0.5], shapes: [Polygon.box(2, 1, { filter: { group: 4 } })] }));
+    stepFor(space, 0.4);
+    expect(ghost.y).toBeLessThan(0.3); // passed through the ground's top
+    expect(space.queryPoint([ghost.x, ghost.y]).map((s) => s.body)).toContain(ghost);
+    expect(grouped.y).toBeCloseTo(0.5, 1); // a positive group overrides the mask
+    ghost.position = [0, 3];
+    ghost.velocity = [0, 0];
+    ghostShape.filter = { category: 1, mask: 0xffffffff, group: 0 };
+    stepFor(space, 1.5);
+    expect(ghost.y).toBeCloseTo(0.5, 1);
+  });
 });
 
 describe('queries', () => {

@@ -101,6 +101,24 @@ export class Space implements BodySpaceLink, ConstraintSpaceLink {
   private readonly _activeConstraints: Constraint[] = [];
   /** Active constraints not solved in a batch. */
   private readonly _looseConstraints: Constraint[] = [];
+  /** Constraints whose _finish must run (loose ones and batched pivots that can break). */
+  private readonly _finishers: Constraint[] = [];
+  /**
+   * The step plan cache. `_planStamp` moves on anything that can change which bodies and
+   * constraints a step solves, or how (every wake path, sleeping, adding and removing, every
+   * body and constraint change). While it stands still, and the gathered bodies are the same
+   * ones in the same order with the same substep, a step reuses the previous step's constraint
+   * lists and pivot rows and only refreshes their pose data (Box2D v3 keeps persistent solver
+   * sets for the same reason: gathering 20,000 joint objects per step costs more than solving them).
+   */
+  private _planStamp = 0;
+  private _planBuiltAt = -1;
+  private _planH = 0;
+  private _planOrder = 0;
+  private _planCount = 0;
+  private _planBatchPivots = true;
+  /** @internal How many steps reused the plan (tests check the cache is hit and missed when it should be). */
+  _planReuses = 0;
   private readonly _pivotBatch = new PivotBatch();
   /** Solve pivots through the typed-array batch (false: each joint solves itself; for tests). */
   _batchPivots = true;
@@ -108,6 +126,8 @@ export class Space implements BodySpaceLink, ConstraintSpaceLink {
   private _locked = false;
   /** False after any change that could invalidate a constraint's bodies (see step()). */
   private _constraintsValid = false;
+  /** Constraints that validate before every step (user hooks), collected at the last full validation. */
+  private readonly _validatedEveryStep: Constraint[] = [];
   /** Set by _finalizeBodies: some body has rested long enough that its island might sleep. */
   private _sleepCandidate = false;
   private _time = 0;
@@ -145,6 +165,7 @@ export class Space implements BodySpaceLink, ConstraintSpaceLink {
       substeps: 0,
       bodies: this._solverBodies,
       jointSoftness: { biasRate: 0, massScale: 1, impulseScale: 0 },
+      poseEpoch: 0,
     };
   }
 
@@ -334,8 +355,16 @@ export class Space implements BodySpaceLink, ConstraintSpaceLink {
     if (this._locked) throw new FulcrumInputError('Space.step() cannot be called while the space is already stepping');
     // Validate before locking so a bad constraint leaves the space untouched and steppable.
     // Built-in joints only need it after a topology change; user validate() hooks run every step.
-    const full = !this._constraintsValid;
-    for (const c of this._constraints) if (c._active && (full || c._validatesEveryStep())) c._validateForStep(this);
+    if (!this._constraintsValid) {
+      const every = this._validatedEveryStep;
+      every.length = 0;
+      for (const c of this._constraints) {
+        if (c._validatesEveryStep()) every.push(c);
+        if (c._active) c._validateForStep(this);
+      }
+    } else {
+      for (const c of this._validatedEveryStep) if (c._active) c._validateForStep(this);
+    }
     this._constraintsValid = true;
     this._locked = true;
     this._events.deferring = true;
@@ -355,6 +384,7 @@ export class Space implements BodySpaceLink, ConstraintSpaceLink {
     ctx.h = h;
     ctx.invH = 1 / h;
     ctx.substeps = substeps;
+    ctx.poseEpoch++;
     // Contact stiffness is capped at a quarter of the substep rate for stability.
     const hertz = Math.min(this._contactHertz, 0.25 * ctx.invH);
     const cs = this._contactSolver;
@@ -368,30 +398,40 @@ export class Space implements BodySpaceLink, ConstraintSpaceLink {
     // 3. narrowphase
     this._collide();
 
-    // A constraint links an island: if any of its bodies is awake, all of them are.
-    for (const c of this._constraints) {
-      if (!c._active) continue;
-      const bodies = c.bodies;
-      let awake = false;
-      let asleep = false;
-      for (let i = 0; i < bodies.length; i++) {
-        const b = bodies[i]!;
-        if (b._type !== 'dynamic') continue;
-        if (b._sleeping) asleep = true;
-        else awake = true;
+    // Nothing that decides the plan changed since the last one was built (see _planStamp).
+    const stampSteady = this._planBuiltAt === this._planStamp;
+
+    // A constraint links an island: if any of its bodies is awake, all of them are. (Only a
+    // change can create such a mixed island, so a steady stamp skips the walk.)
+    if (!stampSteady) {
+      for (const c of this._constraints) {
+        if (!c._active) continue;
+        const bodies = c.bodies;
+        let awake = false;
+        let asleep = false;
+        for (let i = 0; i < bodies.length; i++) {
+          const b = bodies[i]!;
+          if (b._type !== 'dynamic') continue;
+          if (b._sleeping) asleep = true;
+          else awake = true;
+        }
+        if (awake && asleep) for (const b of bodies) if (b._sleeping) this._wakeIsland(b);
       }
-      if (awake && asleep) for (const b of bodies) if (b._sleeping) this._wakeIsland(b);
     }
 
-    // 4. gather awake bodies
+    // 4. gather awake bodies (and fingerprint their order: the cached plan indexes them)
     const sb = this._solverBodies;
     sb.reset();
     const gx = this._gx;
     const gy = this._gy;
+    let order = 0;
     for (const b of this._bodies) {
       b._solverIndex = -1;
       if (b._sleeping) continue;
-      if (b._type === 'dynamic' || (b._type === 'kinematic' && (b._vx !== 0 || b._vy !== 0 || b._w !== 0))) sb.add(b, gx, gy);
+      if (b._type === 'dynamic' || (b._type === 'kinematic' && (b._vx !== 0 || b._vy !== 0 || b._w !== 0))) {
+        sb.add(b, gx, gy);
+        order = (Math.imul(order, 0x01000193) ^ b.id) | 0;
+      }
     }
 
     // 5. prepare contacts and constraints
@@ -401,38 +441,65 @@ export class Space implements BodySpaceLink, ConstraintSpaceLink {
       if (c.bodyA._solverIndex < 0 && c.bodyB._solverIndex < 0) continue;
       cs.add(c, sb);
     }
-    // Active constraints with an awake body: pivots go to the typed-array batch (which
-    // prepares them itself), everything else prepares through its own _prepare.
     const active = this._activeConstraints;
     const batch = this._pivotBatch;
     const loose = this._looseConstraints;
-    active.length = 0;
-    loose.length = 0;
-    batch.begin();
+    const finishers = this._finishers;
     const batchPivots = this._batchPivots;
-    for (const c of this._constraints) {
-      if (!c._active) continue;
-      const bodies = c.bodies;
-      let awake = false;
-      for (let i = 0; i < bodies.length; i++) {
-        if (bodies[i]!._solverIndex > 0) {
-          awake = true;
-          break;
-        }
-      }
-      if (!awake) continue;
-      if (batchPivots && !c._breakUnderError && (c as Partial<PivotJoint>)._batchedPivot === true) {
-        batch.add(c as PivotJoint, ctx);
-        active.push(c);
-        continue;
-      }
-      const reason = c._prepare(ctx);
-      if (reason !== null) {
+    const reuse =
+      stampSteady && this._planH === h && this._planOrder === order && this._planCount === sb.count && this._planBatchPivots === batchPivots;
+    if (reuse) {
+      // Same constraints, same rows: refresh the pivots' pose data; the others prepare as usual.
+      this._planReuses++;
+      batch.refresh(sb);
+      for (let i = 0; i < loose.length; i++) {
+        const c = loose[i]!;
+        const reason = c._prepare(ctx);
+        if (reason === null) continue;
         this._breakConstraint(c, reason);
-        continue;
+        loose.splice(i--, 1);
+        active.splice(active.indexOf(c), 1);
+        finishers.splice(finishers.indexOf(c), 1);
       }
-      active.push(c);
-      loose.push(c);
+    } else {
+      // Active constraints with an awake body: pivots go to the typed-array batch (which
+      // prepares them itself), everything else prepares through its own _prepare.
+      active.length = 0;
+      loose.length = 0;
+      finishers.length = 0;
+      batch.begin();
+      for (const c of this._constraints) {
+        if (!c._active) continue;
+        const bodies = c.bodies;
+        let awake = false;
+        for (let i = 0; i < bodies.length; i++) {
+          if (bodies[i]!._solverIndex > 0) {
+            awake = true;
+            break;
+          }
+        }
+        if (!awake) continue;
+        if (batchPivots && !c._breakUnderError && (c as Partial<PivotJoint>)._batchedPivot === true) {
+          batch.add(c as PivotJoint, ctx);
+          active.push(c);
+          if (c._breakUnderForce) finishers.push(c);
+          continue;
+        }
+        const reason = c._prepare(ctx);
+        if (reason !== null) {
+          this._breakConstraint(c, reason);
+          continue;
+        }
+        active.push(c);
+        loose.push(c);
+        finishers.push(c);
+      }
+      // Breaking moved the stamp: such a plan is used once and rebuilt next step.
+      this._planBuiltAt = this._planStamp;
+      this._planH = h;
+      this._planOrder = order;
+      this._planCount = sb.count;
+      this._planBatchPivots = batchPivots;
     }
 
     // 6. substeps
@@ -445,6 +512,7 @@ export class Space implements BodySpaceLink, ConstraintSpaceLink {
       batch.solve(ctx, true);
       cs.solve(sb, ctx.invH, true);
       sb.integratePositions(h);
+      ctx.poseEpoch++;
       for (let j = 0; j < this._jointIterations; j++) {
         for (const c of loose) c._solve(ctx, false);
         batch.solve(ctx, false);
@@ -459,19 +527,22 @@ export class Space implements BodySpaceLink, ConstraintSpaceLink {
       for (const c of loose) c._solvePosition(ctx);
       batch.solvePosition(sb);
     }
+    ctx.poseEpoch++;
     batch.store();
 
     // 8. write back
     this._finalizeBodies(dt);
     // 9. constraints: break tests
-    for (let i = 0; i < active.length; i++) {
-      const c = active[i]!;
-      // Batched pivots have nothing to finish unless they can break.
-      if (!c._breakUnderForce && !c._breakUnderError && (c as Partial<PivotJoint>)._batchedPivot === true && batchPivots) continue;
+    // (Batched pivots have nothing to finish unless they can break: they are not finishers.)
+    for (let i = 0; i < finishers.length; i++) {
+      const c = finishers[i]!;
       const reason = c._finish(ctx);
       if (reason === null) continue;
       this._breakConstraint(c, reason);
-      active.splice(i--, 1);
+      finishers.splice(i--, 1);
+      active.splice(active.indexOf(c), 1);
+      const l = loose.indexOf(c);
+      if (l >= 0) loose.splice(l, 1);
     }
     // 10. islands
     this._updateSleep();
@@ -585,6 +656,7 @@ export class Space implements BodySpaceLink, ConstraintSpaceLink {
       list.push(sb.bodies[i]!);
     }
     if (!islands) return;
+    this._planStamp++;
     for (const bodies of islands.values()) {
       bodies.sort((p, q) => p.id - q.id);
       const island: SleepingIsland = { bodies };
@@ -740,6 +812,7 @@ export class Space implements BodySpaceLink, ConstraintSpaceLink {
   private _createProxy(body: Body, s: Shape): void {
     s.updateWorld(body._x, body._y, body._c, body._s);
     s.proxyId = this._broadphase.createProxy(s.aabbMinX, s.aabbMinY, s.aabbMaxX, s.aabbMaxY, s.id);
+    if (pairsWithNothing(s)) this._broadphase.setInert(s.proxyId, true);
     this._shapeById.set(s.id, s);
   }
 
@@ -779,6 +852,7 @@ export class Space implements BodySpaceLink, ConstraintSpaceLink {
   /** @internal The single wake path for bodies. */
   _invalidateBody(body: Body): void {
     if (body._space !== this) return;
+    this._planStamp++;
     if (body._sleeping) this._wakeIsland(body);
     body._sleepTime = 0;
     if (body._type !== 'dynamic') {
@@ -818,7 +892,10 @@ export class Space implements BodySpaceLink, ConstraintSpaceLink {
     } else {
       // Filter or sensor may have changed: re-pair from scratch.
       this._destroyShapeContacts(shape);
-      if (shape.proxyId >= 0) this._broadphase.touchProxy(shape.proxyId);
+      if (shape.proxyId >= 0) {
+        this._broadphase.setInert(shape.proxyId, pairsWithNothing(shape));
+        this._broadphase.touchProxy(shape.proxyId);
+      }
     }
   }
 
@@ -826,6 +903,7 @@ export class Space implements BodySpaceLink, ConstraintSpaceLink {
 
   /** @internal */
   _invalidateConstraint(c: Constraint): void {
+    this._planStamp++;
     // Any constraint change (activation included) gets a full validation before the next step.
     this._constraintsValid = false;
     for (const b of c.bodies) this._invalidateBody(b);
@@ -839,6 +917,7 @@ export class Space implements BodySpaceLink, ConstraintSpaceLink {
   // ------------------------------------------------------------------ sleeping
 
   private _wakeIsland(body: Body): void {
+    this._planStamp++;
     const island = body._island;
     const woken: Body[] = [];
     if (island === null) {
@@ -974,3 +1053,11 @@ function checkBool(prop: string, v: unknown): boolean {
   return v;
 }
 
+/**
+ * A shape whose filter rejects every other filter never forms a pair: mask 0 or category 0,
+ * unless a positive group (which always collides within the group) overrides the bits.
+ */
+function pairsWithNothing(s: Shape): boolean {
+  const f = s.filter;
+  return (f.mask === 0 || f.category === 0) && f.group <= 0;
+}

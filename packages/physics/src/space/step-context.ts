@@ -17,4 +17,10 @@ export interface StepContext {
    * so no load-dependent stretch) with bias velocity biasRate·C.
    */
   jointSoftness: Softness;
+  /**
+   * Changes whenever body poses may have changed (a new step, each substep's position
+   * integration, the position passes), so a constraint can keep pose-dependent work (J, K)
+   * across the velocity passes of one substep.
+   */
+  poseEpoch: number;
 }

@@ -22,6 +22,9 @@ import { ROW_EQUALITY } from '../joint.js';
 import type { AnchorSlot } from '../anchor-slot.js';
 import type { StepContext } from '../../space/step-context.js';
 import type { PivotBatch } from '../pivot-batch.js';
+import type { Body } from '../../body/body.js';
+import type { Vec3 } from '../../math/vec2.js';
+import type { BreakReason } from '../constraint.js';
 import { makeSoft } from '../../contact/contact-solver.js';
 
 export type PivotJointOptions = AnchoredOptions;
@@ -68,6 +71,8 @@ export class PivotJoint extends AnchoredJoint {
     const sc = this._slots[1] as AnchorSlot;
     fillSide(b, n, sa, true);
     fillSide(b, n, sc, false);
+    this._batch = b;
+    this._batchRow = n;
     // Rescale warm starting when the substep length changes (Nape's dtratio).
     const ratio = this._lastH > 0 ? ctx.h / this._lastH : 1;
     this._lastH = ctx.h;
@@ -88,7 +93,45 @@ export class PivotJoint extends AnchoredJoint {
     }
   }
 
-  /** @internal Take back the impulses of row n after the step. */
+  /** @internal The batch row this joint's impulses live in while the space's plan stands. */
+  _batch: PivotBatch | null = null;
+  _batchRow = -1;
+
+  /** @internal Bring acc, the step impulse and the body impulses up to date from the batch row. */
+  _syncFromBatch(): void {
+    if (this._batch !== null) this._readBatch(this._batch, this._batchRow);
+  }
+
+  /** @internal The batch starts a new plan: take row n back for good (if it is still ours). */
+  _detachFromBatch(b: PivotBatch, n: number): void {
+    if (this._batch !== b || this._batchRow !== n) return;
+    this._readBatch(b, n);
+    this._batch = null;
+    this._batchRow = -1;
+  }
+
+  override clearCache(): void {
+    super.clearCache();
+    if (this._batch !== null) this._batch.clearRow(this._batchRow);
+  }
+
+  protected override _stepImpulse(): Float64Array {
+    this._syncFromBatch();
+    return super._stepImpulse();
+  }
+
+  protected override _bodyImpulse(body: Body, out: Vec3): void {
+    this._syncFromBatch();
+    super._bodyImpulse(body, out);
+  }
+
+  /** @internal */
+  override _finish(ctx: StepContext): BreakReason | null {
+    this._syncFromBatch();
+    return super._finish(ctx);
+  }
+
+  /** @internal Take back the impulses of row n. */
   _readBatch(b: PivotBatch, n: number): void {
     this.acc[0] = b.accX[n]!;
     this.acc[1] = b.accY[n]!;
@@ -121,6 +164,8 @@ function fillSide(b: PivotBatch, n: number, slot: AnchorSlot, first: boolean): v
   const m = k > 0 ? body._invMass : 0;
   const i = k > 0 ? body._invInertia : 0;
   if (first) {
+    b.lAx[n] = lx;
+    b.lAy[n] = ly;
     b.kA[n] = k;
     b.mA[n] = m;
     b.iA[n] = i;
@@ -129,6 +174,8 @@ function fillSide(b: PivotBatch, n: number, slot: AnchorSlot, first: boolean): v
     b.r0Ax[n] = c * lx - s * ly;
     b.r0Ay[n] = s * lx + c * ly;
   } else {
+    b.lBx[n] = lx;
+    b.lBy[n] = ly;
     b.kB[n] = k;
     b.mB[n] = m;
     b.iB[n] = i;

@@ -1,0 +1,79 @@
+/**
+ * The packed body state a UserConstraint's hooks receive: per body slot s (the constraint's
+ * `bodyList` order), ten numbers at `s * BODY_STATE_STRIDE`. Reading plain numbers from one
+ * Float64Array lets a hook (or compiled code, as @fulcrum/symbolic generates) run with no getter
+ * calls and no allocation, and with `packedState: true` the engine need not write each substep's
+ * state back into the Body objects at all.
+ *
+ * Velocities are the centre of mass's (Body.constraintVelocity), the same columns the Jacobian uses.
+ */
+import type { Body } from '../body/body.js';
+import type { SolverBodies } from '../space/solver-bodies.js';
+
+export const BODY_STATE_STRIDE = 10;
+
+/** Offsets within one body's slot of the packed state. */
+export const BodyState = Object.freeze({
+  /** Body origin (Body.position). */
+  x: 0,
+  y: 1,
+  rotation: 2,
+  cos: 3,
+  sin: 4,
+  /** Centre-of-mass velocity and angular velocity (Body.constraintVelocity). */
+  vx: 5,
+  vy: 6,
+  angularVel: 7,
+  /** World centre of mass (Body.worldCenter). */
+  comX: 8,
+  comY: 9,
+} as const);
+
+/**
+ * Write body `b`'s current state at `base`. Inside a step a body gathered into the solver
+ * (solver index k > 0) is read from the solver arrays (its pose is the step's start composed with
+ * the accumulated deltas, as SolverBodies.writeState does); any other body from its fields.
+ */
+export function fillBodyState(state: Float64Array, base: number, b: Body, sb: SolverBodies | null): void {
+  const k = sb === null ? -1 : b._solverIndex;
+  if (k > 0) {
+    const sbody = sb!;
+    const c0 = sbody.c0[k]!;
+    const s0 = sbody.s0[k]!;
+    const dc = sbody.dqc[k]!;
+    const ds = sbody.dqs[k]!;
+    const c = c0 * dc - s0 * ds;
+    const s = s0 * dc + c0 * ds;
+    const cx = sbody.cx[k]! + sbody.dpx[k]!;
+    const cy = sbody.cy[k]! + sbody.dpy[k]!;
+    state[base] = cx - (c * b._lcx - s * b._lcy);
+    state[base + 1] = cy - (s * b._lcx + c * b._lcy);
+    state[base + 2] = sbody.a0[k]! + sbody.dq[k]!;
+    state[base + 3] = c;
+    state[base + 4] = s;
+    state[base + 5] = sbody.vx[k]!;
+    state[base + 6] = sbody.vy[k]!;
+    state[base + 7] = sbody.w[k]!;
+    state[base + 8] = cx;
+    state[base + 9] = cy;
+    return;
+  }
+  const c = b._c;
+  const s = b._s;
+  state[base] = b._x;
+  state[base + 1] = b._y;
+  state[base + 2] = b._angle;
+  state[base + 3] = c;
+  state[base + 4] = s;
+  state[base + 5] = b._vx;
+  state[base + 6] = b._vy;
+  state[base + 7] = b._w;
+  state[base + 8] = b._x + c * b._lcx - s * b._lcy;
+  state[base + 9] = b._y + s * b._lcx + c * b._lcy;
+}
+
+/** An empty slot (no body yet): identity rotation, everything else zero. */
+export function clearBodyState(state: Float64Array, base: number): void {
+  state.fill(0, base, base + BODY_STATE_STRIDE);
+  state[base + 3] = 1;
+}

@@ -1,0 +1,71 @@
+/** The scalarised 1×1 and 2×2 solves give exactly what the general LDLᵀ gives, singular cases included. */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { factorSymmetric, solveFactored, solveSymmetric, solveSymmetricLDL } from './dense.js';
+
+const num = fc.double({ min: -10, max: 10, noNaN: true });
+
+function both(K: number[], b: number[]): [number[], number[]] {
+  const n = b.length;
+  const k1 = Float64Array.from(K), b1 = Float64Array.from(b);
+  const k2 = Float64Array.from(K), b2 = Float64Array.from(b);
+  solveSymmetric(k1, b1, n);
+  solveSymmetricLDL(k2, b2, n);
+  return [Array.from(b1), Array.from(b2)];
+}
+
+describe('solveSymmetric', () => {
+  it('2×2 fast path is bitwise the general solve (PSD matrices J Jᵀ, rank 0, 1 or 2)', () => {
+    fc.assert(
+      fc.property(fc.array(num, { minLength: 6, maxLength: 6 }), fc.integer({ min: 0, max: 2 }), num, num, (j, rank, b0, b1) => {
+        // rows of J (2 × 3); zero some to make K singular
+        const r0 = rank >= 1 ? j.slice(0, 3) : [0, 0, 0];
+        const r1 = rank >= 2 ? j.slice(3) : rank === 1 ? r0.map((x) => 2 * x) : [0, 0, 0];
+        const dot = (a: number[], c: number[]) => a[0]! * c[0]! + a[1]! * c[1]! + a[2]! * c[2]!;
+        const K = [dot(r0, r0), dot(r0, r1), dot(r1, r0), dot(r1, r1)];
+        const [fast, general] = both(K, [b0, b1]);
+        expect(fast.map((x) => Object.is(x, 0) ? 0 : x)).toEqual(general.map((x) => Object.is(x, 0) ? 0 : x));
+      }),
+      { numRuns: 2000, seed: 7 },
+    );
+  });
+  it('1×1 fast path is the general solve, and a zero pivot gives 0', () => {
+    expect(both([4], [2])).toEqual([[0.5], [0.5]]);
+    expect(both([0], [3])).toEqual([[0], [0]]);
+    fc.assert(fc.property(num, num, (k, b) => {
+      const [f, g] = both([Math.abs(k)], [b]);
+      expect(f[0]! + 0).toBe(g[0]! + 0);
+    }), { numRuns: 500, seed: 3 });
+  });
+  it('solves a well-conditioned 2×2 system', () => {
+    const K = Float64Array.from([4, 1, 1, 3]);
+    const b = Float64Array.from([1, 2]);
+    solveSymmetric(K, b, 2);
+    expect(4 * b[0]! + b[1]!).toBeCloseTo(1, 12);
+    expect(b[0]! + 3 * b[1]!).toBeCloseTo(2, 12);
+  });
+});
+
+describe('factorSymmetric + solveFactored', () => {
+  it('agree with solveSymmetric to round-off for n = 1…5, singular K included', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 5 }), fc.integer({ min: 0, max: 5 }), fc.array(num, { minLength: 5 * 9 + 5, maxLength: 5 * 9 + 5 }), (n, rankCap, xs) => {
+        const m = 9; // J is n × 9 (three bodies)
+        const J = xs.slice(0, n * m).map((x, i) => (Math.floor(i / m) < rankCap ? x : 0));
+        const K = new Float64Array(n * n);
+        for (let a = 0; a < n; a++) for (let c = 0; c < n; c++) for (let k = 0; k < m; k++) K[a * n + c]! += J[a * m + k]! * J[c * m + k]!;
+        const b = xs.slice(n * m, n * m + n);
+        const ref = Float64Array.from(b);
+        solveSymmetric(Float64Array.from(K), ref, n);
+        const L = Float64Array.from(K);
+        const dinv = new Float64Array(n);
+        factorSymmetric(L, n, dinv);
+        const got = Float64Array.from(b);
+        solveFactored(L, dinv, got, n);
+        const size = Math.max(1, ...Array.from(ref, Math.abs));
+        for (let i = 0; i < n; i++) expect(Math.abs(got[i]! - ref[i]!)).toBeLessThan(1e-9 * size);
+      }),
+      { numRuns: 1500, seed: 11 },
+    );
+  });
+});
