@@ -1,34 +1,17 @@
 /**
  * The packed body state the compiled kernels read: per body slot s (the constraint's body
- * order), ten numbers starting at 10·s. The layout is the one @fulcrum/physics is adopting for
- * UserConstraint's `packedState` option (BODY_STATE_STRIDE, BodyState), so that the engine can
- * hand its own array to the hooks.
+ * order), BODY_STATE_STRIDE numbers starting at s·BODY_STATE_STRIDE, at the offsets BodyState
+ * names. This is @fulcrum/physics' layout: with UserConstraint's `packedState` option the engine
+ * passes its own array, filled for the current substep, to the hooks.
  */
-import type { Body } from '@fulcrum/physics';
+import { BODY_STATE_STRIDE, BodyState, type Body } from '@fulcrum/physics';
 
-export const BODY_STATE_STRIDE = 10;
-
-/** Offsets inside one body's block of the state array. */
-export const BodyState = {
-  /** Origin (Body.position). */
-  x: 0,
-  y: 1,
-  rotation: 2,
-  cos: 3,
-  sin: 4,
-  /** Centre-of-mass velocity (Body.constraintVelocity). */
-  vx: 5,
-  vy: 6,
-  angularVel: 7,
-  /** World centre of mass. */
-  comX: 8,
-  comY: 9,
-} as const;
+export { BODY_STATE_STRIDE, BodyState };
 
 /**
- * Fill slot `slot` of `state` from the public Body getters. Used until the engine passes the
- * state to the hooks itself. (`velocity` and `worldCenter` return fresh objects: the only
- * allocations on the hook path, and they go away with the engine's packed state.)
+ * Fill slot `slot` of `state` from the public Body getters: for hooks called outside a step
+ * (by a test or a tool), where the engine passes no state. (`velocity` and `worldCenter` return
+ * fresh objects; the engine's own state allocates nothing.)
  */
 export function readBodyState(body: Body, state: Float64Array, slot: number): void {
   const o = slot * BODY_STATE_STRIDE;

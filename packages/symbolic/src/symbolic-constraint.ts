@@ -54,7 +54,10 @@ export class SymbolicConstraint extends UserConstraint {
   private readonly main: Kernel;
   private readonly boundsKernel: Kernel;
   private readonly params: Float64Array;
-  private readonly state: Float64Array;
+  /** The state the last prepare() read: the engine's packed state, or ownState outside a step. */
+  private lastState: Float64Array;
+  /** Filled from the bodies when a hook is called without the engine's state. */
+  private readonly ownState: Float64Array;
   /** Main kernel output: [values (n) | J (n × columns)]. */
   private readonly values: Float64Array;
   /** Bounds kernel output: [lower (n) | upper (n) | (value, lower, upper) per variable limit]. */
@@ -63,6 +66,8 @@ export class SymbolicConstraint extends UserConstraint {
   private readonly scale: Float64Array;
   /** Per row: the error the row corrects, scale·(C − bound). */
   private readonly rowError: Float64Array;
+  /** Velocity constraints, per row: V₀ = V − J v at the last prepare(). */
+  private readonly velocityOffset: Float64Array;
   /** Per row: the speculative velocity bias C/h of a limited row not yet at its bound (≤ 0). */
   private readonly speculative: Float64Array;
   /** Per row: the accumulated impulse after the last velocity pass, and the side it was at. */
@@ -86,6 +91,8 @@ export class SymbolicConstraint extends UserConstraint {
       ...(base as ConstraintOptions),
       dimensions: program.rows,
       velocityOnly: program.checked.kind === 'velocity',
+      // The hooks read bodies only through the packed state the engine passes (the fast path).
+      packedState: true,
       bodies: new Array<Body | null>(program.bodyCount).fill(null),
     });
     this.source = o.source;
@@ -96,12 +103,14 @@ export class SymbolicConstraint extends UserConstraint {
     this.boundsKernel = kernels.bounds;
     const n = program.rows;
     this.params = new Float64Array(program.checked.paramCount);
-    this.state = new Float64Array(BODY_STATE_STRIDE * program.bodyCount);
+    this.ownState = new Float64Array(BODY_STATE_STRIDE * program.bodyCount);
+    this.lastState = this.ownState;
     this.values = new Float64Array(n + n * program.columns);
     this.bounds = new Float64Array(program.boundsOutputs.length);
     this.scale = new Float64Array(n).fill(1);
     this.rowError = new Float64Array(n);
     this.speculative = new Float64Array(n);
+    this.velocityOffset = new Float64Array(n);
     this.held = new Float64Array(n);
     this.heldSide = new Float64Array(n);
     this.inequality = new Uint8Array(n);
@@ -227,13 +236,19 @@ export class SymbolicConstraint extends UserConstraint {
     if (this.boundsStale) this.refreshBounds(null, 'step');
   }
 
-  override prepare(): void {
-    const state = this.readState();
+  override prepare(state?: Float64Array): void {
+    state ??= this.readState();
+    this.lastState = state;
     this.main(state, this.params, this.values);
     const n = this.dimensions;
     const values = this.values;
     const bounds = this.bounds;
     if (this.boundsStale) this.refreshBounds(null, 'step');
+    if (this.velocityOnly) {
+      // values = V at the current velocities; keep V₀ = V − J v for velocity().
+      for (let r = 0; r < n; r++) this.velocityOffset[r] = values[r]! - this.rowRate(r, state);
+      return;
+    }
     // Substep length of the current step (0 outside a step: no speculation then).
     const h = this._lastH;
     for (let r = 0; r < n; r++) {
@@ -298,16 +313,18 @@ export class SymbolicConstraint extends UserConstraint {
     }
   }
 
-  override velocity(err: Float64Array): void {
+  override velocity(err: Float64Array, state?: Float64Array): void {
     const n = this.dimensions;
     const values = this.values;
+    state ??= this.lastState;
     if (this.velocityOnly) {
-      for (let r = 0; r < n; r++) err[r] = values[r]!;
+      // V is affine in the velocities: V(v) = J v + V₀, with V₀ found in prepare(). The engine
+      // calls prepare() once per pose but velocity() every pass, with the velocities of the moment.
+      for (let r = 0; r < n; r++) err[r] = this.velocityOffset[r]! + this.rowRate(r, state);
       return;
     }
-    // V = J v with the scaled J and the centre-of-mass velocities read in prepare(), plus the
-    // speculative bias of limited rows that are closing on a bound.
-    const state = this.state;
+    // V = J v with the scaled J and the current centre-of-mass velocities (the engine refreshes
+    // them between passes), plus the speculative bias of limited rows closing on a bound.
     for (let r = 0; r < n; r++) err[r] = this.rowRate(r, state) * this.scale[r]! + this.speculative[r]!;
     this.inVelocityPass = true;
   }
@@ -340,14 +357,14 @@ export class SymbolicConstraint extends UserConstraint {
 
   // ------------------------------------------------------------------ internals
 
-  /** The packed state of the bodies, read from them (until the engine passes its own). */
+  /** The packed state read from the bodies, for a hook called without the engine's state. */
   private readState(): Float64Array {
     const list = this.bodyList;
     for (let s = 0; s < list.length; s++) {
       const b = list[s];
-      if (b) readBodyState(b, this.state, s);
+      if (b) readBodyState(b, this.ownState, s);
     }
-    return this.state;
+    return this.ownState;
   }
 
   private declared(method: string, name: unknown, value: unknown, kind: 'body' | 'scalar' | 'vector'): Declared {
@@ -390,7 +407,7 @@ export class SymbolicConstraint extends UserConstraint {
     const c = this.program.checked;
     const n = this.dimensions;
     const b = this.bounds;
-    this.boundsKernel(this.state, this.params, b);
+    this.boundsKernel(this.ownState, this.params, b); // reads parameters only
     const reads = (params: readonly string[]): boolean => only === null || params.some((p) => only.includes(p));
     let allGood = true;
     c.variableLimits.forEach((l, i) => {
@@ -435,7 +452,7 @@ export class SymbolicConstraint extends UserConstraint {
 
   private currentBounds(): { lower: number[]; upper: number[] } {
     const n = this.dimensions;
-    this.boundsKernel(this.state, this.params, this.bounds);
+    this.boundsKernel(this.ownState, this.params, this.bounds);
     return { lower: Array.from(this.bounds.subarray(0, n)), upper: Array.from(this.bounds.subarray(n, 2 * n)) };
   }
 
