@@ -78,7 +78,9 @@ function excerptAt(source: string, span: Span): { text: string; excerpt: string 
   while (start > 0 && source[start - 1] !== '\n') start--;
   let end = span.offset;
   while (end < source.length && source[end] !== '\n') end++;
-  const text = source.slice(start, end).replace(/\r$/, '');
+  // Control characters (a stray carriage return, say) would garble the excerpt: show them as spaces.
+  // eslint-disable-next-line no-control-regex
+  const text = source.slice(start, end).replace(/\r$/, '').replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, ' ');
   const gutter = String(span.line);
   // Keep tabs in the caret's indentation so the caret lines up however tabs are shown.
   const indent = text.slice(0, span.offset - start).replace(/[^\t]/g, ' ');
