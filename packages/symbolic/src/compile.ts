@@ -7,6 +7,9 @@
  *  - main:   out = [ value rows (n) | J (n × 3·bodies, row-major) ]; the value rows are C for a
  *            position constraint and V for a velocity constraint. J's columns per body are
  *            (x, y, ω) of the centre of mass (the engine's convention).
+ *  - values, jacobian: the two halves of main on their own (a constraint without limits
+ *            needs J every pose but C only in position passes; J is written straight into the
+ *            engine's array).
  *  - bounds: out = [ lower (n) | upper (n) | per variable limit: value, lower, upper ]; reads
  *            parameters only (no state), so it runs when a parameter changes, not every step.
  *  - rates:  out = [ V rows (n) ] for a position constraint (tests and debugging only).
@@ -24,7 +27,11 @@ export type CompileMode = 'function' | 'interpreter' | 'auto';
 
 export interface KernelSet {
   readonly mode: 'function' | 'interpreter';
+  /** [values | J] together (the common subexpressions of both computed once). */
   readonly main: Kernel;
+  /** The value rows alone, and J alone: for constraints that need one without the other. */
+  readonly values: Kernel;
+  readonly jacobian: Kernel;
   readonly bounds: Kernel;
 }
 
@@ -102,19 +109,30 @@ export class CompiledProgram {
   }
 
   private compile(factory?: FunctionFactory): KernelSet {
+    const [values, jacobian] = this.halves();
     return {
       mode: 'function',
       main: compileKernel(this.graph, this.mainOutputs, 'symbolicMain', factory),
+      values: compileKernel(this.graph, values, 'symbolicValues', factory),
+      jacobian: compileKernel(this.graph, jacobian, 'symbolicJacobian', factory),
       bounds: compileKernel(this.graph, this.boundsOutputs, 'symbolicBounds', factory),
     };
   }
 
   private interpreter(): KernelSet {
+    const [values, jacobian] = this.halves();
     return (this.interpreted ??= {
       mode: 'interpreter',
       main: interpretKernel(this.graph, this.mainOutputs),
+      values: interpretKernel(this.graph, values),
+      jacobian: interpretKernel(this.graph, jacobian),
       bounds: interpretKernel(this.graph, this.boundsOutputs),
     });
+  }
+
+  /** The outputs of the values kernel and of the Jacobian kernel. */
+  private halves(): [readonly number[], readonly number[]] {
+    return [this.mainOutputs.slice(0, this.rows), this.mainOutputs.slice(this.rows)];
   }
 
   /** V = dC/dt rows (position constraints) or V rows (velocity constraints), interpreted: for tests and debugging. */

@@ -52,7 +52,18 @@ export class SymbolicConstraint extends UserConstraint {
 
   private readonly program: CompiledProgram;
   private readonly main: Kernel;
+  private readonly valuesKernel: Kernel;
+  private readonly jacobianKernel: Kernel;
   private readonly boundsKernel: Kernel;
+  /**
+   * A position constraint without limited rows: C and J go straight from their kernels into the
+   * engine's arrays, J every pose and C only when the engine asks (position passes, softness).
+   */
+  private readonly direct: boolean;
+  /** The engine's J as last filled (direct mode: velocity() reads it). */
+  private lastJ: Float64Array | null = null;
+  /** J for a velocity() called before any jacobian() (outside the engine's order): a view into values. */
+  private readonly ownJacobian: Float64Array;
   private readonly params: Float64Array;
   /** The state the last prepare() read: the engine's packed state, or ownState outside a step. */
   private lastState: Float64Array;
@@ -100,12 +111,16 @@ export class SymbolicConstraint extends UserConstraint {
     const kernels = program.kernels(o.compile ?? 'auto');
     this.compileMode = kernels.mode;
     this.main = kernels.main;
+    this.valuesKernel = kernels.values;
+    this.jacobianKernel = kernels.jacobian;
     this.boundsKernel = kernels.bounds;
+    this.direct = program.checked.kind === 'position' && program.checked.rowLimit === null;
     const n = program.rows;
     this.params = new Float64Array(program.checked.paramCount);
     this.ownState = new Float64Array(BODY_STATE_STRIDE * program.bodyCount);
     this.lastState = this.ownState;
     this.values = new Float64Array(n + n * program.columns);
+    this.ownJacobian = this.values.subarray(n);
     this.bounds = new Float64Array(program.boundsOutputs.length);
     this.scale = new Float64Array(n).fill(1);
     this.rowError = new Float64Array(n);
@@ -239,6 +254,7 @@ export class SymbolicConstraint extends UserConstraint {
   override prepare(state?: Float64Array): void {
     state ??= this.readState();
     this.lastState = state;
+    if (this.direct) return;
     this.main(state, this.params, this.values);
     const n = this.dimensions;
     const values = this.values;
@@ -297,12 +313,21 @@ export class SymbolicConstraint extends UserConstraint {
     return v;
   }
 
-  override position(err: Float64Array): void {
+  override position(err: Float64Array, state?: Float64Array): void {
+    if (this.direct) {
+      this.valuesKernel(state ?? this.lastState, this.params, err);
+      return;
+    }
     const n = this.dimensions;
     for (let r = 0; r < n; r++) err[r] = this.rowError[r]!;
   }
 
-  override jacobian(J: Float64Array): void {
+  override jacobian(J: Float64Array, state?: Float64Array): void {
+    if (this.direct) {
+      this.jacobianKernel(state ?? this.lastState, this.params, J);
+      this.lastJ = J;
+      return;
+    }
     const n = this.dimensions;
     const cols = this.program.columns;
     const values = this.values;
@@ -317,6 +342,24 @@ export class SymbolicConstraint extends UserConstraint {
     const n = this.dimensions;
     const values = this.values;
     state ??= this.lastState;
+    if (this.direct) {
+      // V = J v from the J the engine holds (filled by jacobian() for this pose).
+      let J = this.lastJ;
+      if (J === null) {
+        J = this.ownJacobian;
+        this.jacobianKernel(state, this.params, J);
+      }
+      const cols = this.program.columns;
+      for (let r = 0; r < n; r++) {
+        let v = 0;
+        const base = r * cols;
+        for (let k = 0, o = 0; k < cols; k += 3, o += BODY_STATE_STRIDE) {
+          v += J[base + k]! * state[o + BodyState.vx]! + J[base + k + 1]! * state[o + BodyState.vy]! + J[base + k + 2]! * state[o + BodyState.angularVel]!;
+        }
+        err[r] = v;
+      }
+      return;
+    }
     if (this.velocityOnly) {
       // V is affine in the velocities: V(v) = J v + V₀, with V₀ found in prepare(). The engine
       // calls prepare() once per pose but velocity() every pass, with the velocities of the moment.
