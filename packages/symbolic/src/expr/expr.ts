@@ -259,6 +259,8 @@ export class ExprBuilder {
       const [bx, by] = this.parts(b) as [Expr, Expr];
       return this.add(this.mul(ax, bx), this.mul(ay, by));
     }
+    if (a.op === 'neg') return this.neg(this.dot(a.args[0]!, b));
+    if (b.op === 'neg') return this.neg(this.dot(a, b.args[0]!));
     return this.make('dot', 'scalar', ordered(a, b));
   }
 
@@ -292,6 +294,8 @@ export class ExprBuilder {
       const [bx, by] = b.args as [Expr, Expr];
       return this.mat(this.mul(ax, bx), this.mul(ax, by), this.mul(ay, bx), this.mul(ay, by));
     }
+    if (a.op === 'neg') return this.neg(this.outer(a.args[0]!, b));
+    if (b.op === 'neg') return this.neg(this.outer(a, b.args[0]!));
     return this.make('outer', 'matrix', [a, b]);
   }
 

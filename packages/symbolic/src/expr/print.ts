@@ -140,11 +140,10 @@ function number(v: number): [string, number] {
   return [s, v < 0 ? PREFIX : ATOM];
 }
 
-/** Not worth a let: leaves and one step from a leaf. */
+/** Not worth a let: leaves, components, and a negated leaf. */
 function isSmall(e: Expr): boolean {
-  if (e.args.length === 0) return true;
-  if ((e.op === 'neg' || e.op === 'comp') && e.args[0]!.args.length === 0) return true;
-  return false;
+  if (e.args.length === 0 || e.op === 'comp') return true;
+  return e.op === 'neg' && e.args[0]!.args.length === 0;
 }
 
 /** Print a whole group of expressions: the let lines, then each expression. */
