@@ -393,6 +393,16 @@ export class SymbolicConstraint extends UserConstraint {
     this.held?.fill(0);
   }
 
+  /** @internal Checked before every step: without allocating (the base class walks _bodySlots()). */
+  protected override _bodiesReady(space: unknown): boolean {
+    const list = this.bodyList;
+    for (let s = 0; s < list.length; s++) {
+      const b = list[s];
+      if (!b || b.space !== space) return false;
+    }
+    return true;
+  }
+
   /** @internal Slots named as declared, so "body2 is not set" names the DSL's body. */
   override _bodySlots(): [string, Body | null][] {
     return this.program.checked.bodies.map((d) => [d.name, this.bodyList[d.slot] ?? null]);
