@@ -17,7 +17,7 @@ const WORKER = join(PKG_DIR, 'src', 'worker.mjs');
 export const SCHEMA = 'fulcrum-bench/1';
 
 const USAGE = `usage: node src/bench.mjs [options]
-  --quick           small sizes (B 20 rows, C 20x20, D 40 links), 20 warm-up + 60 timed steps, 1 repetition
+  --quick           small sizes (B 20 rows, C 20x20, D 40 links, G 100 links), 20 warm-up + 60 timed steps, 1 repetition
   --repeat N        repetitions of the whole sweep (default 2; 1 with --quick)
   --engines a,b     subset of: ${ENGINE_IDS.join(', ')}
   --scenes A,C      subset of: ${SCENE_IDS.join(', ')}
@@ -232,7 +232,7 @@ function report(doc) {
   const rows = doc.config.scenes.map((s) => [`${s} ${doc.scenes[s].title}`, ...engines.map((e) => timeCell(byKey.get(`${s}/${e}`)))]);
   out.push(table(['scene', ...labels], rows));
   out.push('');
-  out.push('quality after all steps: A/B top box Δy (stands: |Δx| and |Δy| < 1 m; Δx is in the JSON); C–F worst joint-anchor separation');
+  out.push('quality after all steps: A/B top box Δy (stands: |Δx| and |Δy| < 1 m; Δx is in the JSON); C–H worst joint-anchor separation');
   const qrows = doc.config.scenes.map((s) => [s, ...engines.map((e) => qualityCell(byKey.get(`${s}/${e}`)))]);
   out.push(table(['scene', ...labels], qrows));
   const peers = engines.filter((e) => e !== 'fulcrum');
@@ -244,7 +244,14 @@ function report(doc) {
   }
   const c = byKey.get('C/fulcrum');
   const e = byKey.get('E/fulcrum');
-  if (c?.status === 'ok' && e?.status === 'ok') out.push(`\nE vs C: Fulcrum UserConstraint pivots take ${(e.medianMs / c.medianMs).toFixed(1)}x the time of PivotJoints`);
+  const f = byKey.get('F/fulcrum');
+  const g = byKey.get('G/fulcrum');
+  const h = byKey.get('H/fulcrum');
+  const vs = [];
+  if (c?.status === 'ok' && e?.status === 'ok') vs.push(`E vs C: Fulcrum UserConstraint pivots take ${(e.medianMs / c.medianMs).toFixed(1)}x the time of PivotJoints`);
+  if (c?.status === 'ok' && f?.status === 'ok') vs.push(`F vs C: SymbolicConstraint pivots take ${(f.medianMs / c.medianMs).toFixed(1)}x the time of PivotJoints (joint grid)`);
+  if (g?.status === 'ok' && h?.status === 'ok') vs.push(`H vs G: SymbolicConstraint pivots take ${(h.medianMs / g.medianMs).toFixed(2)}x the time of PivotJoints (chain; the issue's target is at most 2x)`);
+  if (vs.length) out.push(`\n${vs.join('\n')}`);
   out.push('');
   out.push('engine settings (each engine’s defaults; friction 0.6, restitution 0, density 1, no damping, sleeping off):');
   for (const id of engines) {
@@ -289,7 +296,7 @@ async function main() {
   const opt = parseOptions(process.argv.slice(2));
   const pairs = [];
   for (const s of opt.scenes) for (const e of opt.engines) if (engineById(e).scenes.includes(s)) pairs.push({ scene: s, engine: e });
-  if (!pairs.length) throw new Error('no (engine, scene) pair to run: scenes E and F are Fulcrum only');
+  if (!pairs.length) throw new Error('no (engine, scene) pair to run: scenes E to H are Fulcrum only');
 
   const started = Date.now();
   const git = gitInfo(); // at the start: the build that runs is the tree as it is now

@@ -6,17 +6,17 @@
 //     collide = false puts the shape in a "never collides" filter (Fulcrum group -1, Box2D/planck
 //               groupIndex -1, matter group -1, p2 mask 0, Rapier groups 0x00010000)
 //   joints[k] = { a, b, anchorA: [x, y], anchorB: [x, y] }  body indices and body-local anchors (y up)
-//   jointKind = 'pivot' (native revolute/pivot) | 'user' (Fulcrum UserConstraint) | 'symbolic'
+//   jointKind = 'pivot' (native revolute/pivot) | 'user' (Fulcrum UserConstraint) | 'symbolic' (@fulcrum/symbolic)
 //   top       = index of the pyramid's top box (scenes A and B)
 // Every shape has density 1, friction 0.6, restitution 0; y points up; bodies start at rest, angle 0.
 
 /** Problem sizes: the full benchmark and the `--quick` smoke run. */
 export const SIZES = {
-  full: { A: { rows: 20 }, B: { rows: 100 }, C: { n: 100 }, D: { links: 200 } },
-  quick: { A: { rows: 20 }, B: { rows: 20 }, C: { n: 20 }, D: { links: 40 } },
+  full: { A: { rows: 20 }, B: { rows: 100 }, C: { n: 100 }, D: { links: 200 }, G: { links: 1000 } },
+  quick: { A: { rows: 20 }, B: { rows: 20 }, C: { n: 20 }, D: { links: 40 }, G: { links: 100 } },
 };
 
-export const SCENE_IDS = ['A', 'B', 'C', 'D', 'E', 'F'];
+export const SCENE_IDS = ['A', 'B', 'C', 'D', 'E', 'F', 'G', 'H'];
 
 /** One-line descriptions (the README has the long form). */
 export const SCENE_INFO = {
@@ -26,6 +26,8 @@ export const SCENE_INFO = {
   D: '1 x 0.25 m box chain pinned at its left end to a static anchor at the origin, released horizontally, no collisions',
   E: 'scene C with every pivot written as a Fulcrum UserConstraint (Nape hook form); Fulcrum only',
   F: 'scene C with every pivot written as a @fulcrum/symbolic SymbolicConstraint; Fulcrum only',
+  G: 'scene D with 1000 links (built-in PivotJoints); Fulcrum only, the reference for H',
+  H: 'scene G with every pivot written as a @fulcrum/symbolic SymbolicConstraint; Fulcrum only',
 };
 
 export function pyramid(id, rows) {
@@ -72,7 +74,7 @@ export function jointGrid(id, n, jointKind) {
 }
 
 /** Horizontal chain: body 0 is the static anchor at the origin (no shape), link k is body k + 1. */
-export function chain(id, links) {
+export function chain(id, links, jointKind = 'pivot') {
   const bodies = [{ type: 'static', x: 0, y: 0, shape: null, collide: false }];
   const joints = [];
   for (let k = 0; k < links; k++) {
@@ -80,7 +82,8 @@ export function chain(id, links) {
     if (k === 0) joints.push({ a: 0, b: 1, anchorA: [0, 0], anchorB: [-0.5, 0] });
     else joints.push({ a: k, b: k + 1, anchorA: [0.5, 0], anchorB: [-0.5, 0] });
   }
-  return { id, title: `chain ${links} links`, bodies, joints, jointKind: 'pivot' };
+  const how = { pivot: '', symbolic: ', SymbolicConstraint pivots' }[jointKind];
+  return { id, title: `chain ${links} links${how}`, bodies, joints, jointKind };
 }
 
 /** The spec of scene `id` at the given sizes (SIZES.full or SIZES.quick). */
@@ -98,6 +101,10 @@ export function buildScene(id, sizes) {
       return jointGrid('E', sizes.C.n, 'user');
     case 'F':
       return jointGrid('F', sizes.C.n, 'symbolic');
+    case 'G':
+      return chain('G', sizes.G.links, 'pivot');
+    case 'H':
+      return chain('H', sizes.G.links, 'symbolic');
     default:
       throw new Error(`unknown scene ${JSON.stringify(id)} (expected one of ${SCENE_IDS.join(', ')})`);
   }
@@ -125,7 +132,7 @@ export function worstSeparation(spec, pose) {
   return worst;
 }
 
-/** Quality metrics after the run: pyramid top displacement (A, B) or worst anchor separation (C–F). */
+/** Quality metrics after the run: pyramid top displacement (A, B) or worst anchor separation (C–H). */
 export function measureQuality(spec, pose) {
   if (spec.top !== undefined) {
     const b = spec.bodies[spec.top];

@@ -47,10 +47,22 @@ describe('scene specs at full size', () => {
     expect(worstSeparation(s, startPose(s))).toBe(0);
   });
 
+  it('G, H: the chain of D with 1000 links, built-in and symbolic pivots', () => {
+    for (const [id, kind] of [['G', 'pivot'], ['H', 'symbolic']]) {
+      const s = buildScene(id, SIZES.full);
+      expect(s.bodies).toHaveLength(1001);
+      expect(s.joints).toHaveLength(1000);
+      expect(s.jointKind).toBe(kind);
+      expect(s.joints.slice(0, 3)).toEqual(buildScene('D', SIZES.full).joints.slice(0, 3));
+      expect(worstSeparation(s, startPose(s))).toBe(0);
+    }
+  });
+
   it('quick sizes are small', () => {
     expect(buildScene('B', SIZES.quick).bodies.length - 1).toBe(210);
     expect(buildScene('C', SIZES.quick).joints).toHaveLength(760);
     expect(buildScene('D', SIZES.quick).joints).toHaveLength(40);
+    expect(buildScene('H', SIZES.quick).joints).toHaveLength(100);
   });
 
   it('every scene builds, and every engine runs A–D', () => {

@@ -1,5 +1,6 @@
 // Fulcrum (@fulcrum/physics), consumed through its built output (dist/index.js).
 import { BODY_STATE_STRIDE, Body, BodyState, Circle, PivotJoint, Polygon, Space, UserConstraint } from '@fulcrum/physics';
+import { SymbolicConstraint } from '@fulcrum/symbolic';
 
 const DT = 1 / 60;
 
@@ -90,29 +91,11 @@ constraint
   (body2.position + r2) - (body1.position + r1)
 `;
 
-export const PENDING_SYMBOLIC = 'pending: @fulcrum/symbolic (issue 5)';
-
-/** SymbolicConstraint from @fulcrum/symbolic, or null while the package does not export it yet. */
-export async function loadSymbolic() {
-  let mod;
-  try {
-    mod = await import('@fulcrum/symbolic');
-  } catch {
-    return null;
-  }
-  return typeof mod.SymbolicConstraint === 'function' ? mod.SymbolicConstraint : null;
-}
-
 /**
- * Builds `spec`. Throws `{ pending }` for scene F while @fulcrum/symbolic has no SymbolicConstraint.
+ * Builds `spec`.
  * @returns {{ step(): void, pose(k: number): number[], settings: object }}
  */
 export async function create(spec) {
-  let Symbolic = null;
-  if (spec.jointKind === 'symbolic') {
-    Symbolic = await loadSymbolic();
-    if (!Symbolic) return { pending: PENDING_SYMBOLIC };
-  }
   const space = new Space({ gravity: [0, -10], allowSleep: false });
   const bodies = spec.bodies.map((b) => {
     const opts = { density: 1, friction: 0.6, restitution: 0, ...(b.collide ? {} : { filter: { mask: 0 } }) };
@@ -127,7 +110,8 @@ export async function create(spec) {
     else if (spec.jointKind === 'user') c = new UserPivot(b1, b2, j.anchorA, j.anchorB);
     else {
       // Nape-symbolic's API: new SymbolicConstraint(source), setBody(name, body), setVector(name, v).
-      c = new Symbolic(SYMBOLIC_PIVOT);
+      // Every constraint shares one compiled program (cached by source).
+      c = new SymbolicConstraint(SYMBOLIC_PIVOT);
       c.setBody('body1', b1);
       c.setBody('body2', b2);
       c.setVector('anchor1', j.anchorA);

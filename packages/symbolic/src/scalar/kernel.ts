@@ -1,0 +1,111 @@
+/**
+ * Kernels: a scalar program turned into something that runs. Both forms have the signature
+ *   kernel(state, params, out)
+ * and fill `out` (a preallocated Float64Array) from the packed body state and the parameters,
+ * allocating nothing.
+ *
+ *  - compiled: JavaScript source, one `const` per scheduled node, made into a function with
+ *    `new Function` (V8 then compiles it like any other code);
+ *  - interpreted: the same nodes as flat typed arrays, run by a loop over an opcode switch, for
+ *    pages whose Content-Security-Policy forbids `new Function`.
+ * They perform the same IEEE operations in the same order, so their results are bitwise equal.
+ */
+import { Op, applyOp, type ScalarGraph } from './ir.js';
+
+export type Kernel = (state: Float64Array, params: Float64Array, out: Float64Array) => void;
+
+/** Makes a function from a body of JavaScript (the default calls `new Function`). */
+export type FunctionFactory = (body: string) => () => Kernel;
+
+const defaultFactory: FunctionFactory = (body) => new Function(body) as () => Kernel;
+
+/** A number as a JavaScript literal that reads back as exactly the same double. */
+function literal(v: number): string {
+  if (Object.is(v, -0)) return '(-0)';
+  if (Number.isNaN(v)) return 'NaN';
+  if (v === Infinity) return 'Infinity';
+  if (v === -Infinity) return '(-Infinity)';
+  const s = String(v); // shortest round-tripping representation
+  return v < 0 ? `(${s})` : s;
+}
+
+const BINARY: Partial<Record<number, string>> = { [Op.ADD]: '+', [Op.SUB]: '-', [Op.MUL]: '*', [Op.DIV]: '/' };
+const CALLS: Partial<Record<number, string>> = { [Op.SQRT]: 'Math.sqrt', [Op.ABS]: 'Math.abs', [Op.SIGN]: 'Math.sign', [Op.COS]: 'Math.cos', [Op.SIN]: 'Math.sin' };
+
+/** The JavaScript body of a kernel computing `outputs` (out[k] = node outputs[k]). */
+export function kernelSource(g: ScalarGraph, outputs: readonly number[], name = 'kernel'): string {
+  const ref = (id: number): string => (g.op[id] === Op.CONST ? literal(g.value[id]!) : `t${id}`);
+  const lines: string[] = [];
+  for (const id of g.schedule(outputs)) {
+    const op = g.op[id]!;
+    const a = g.a[id]!;
+    const b = g.b[id]!;
+    let rhs: string;
+    if (op === Op.CONST) continue;
+    else if (op === Op.STATE) rhs = `s[${g.value[id]}]`;
+    else if (op === Op.PARAM) rhs = `p[${g.value[id]}]`;
+    else if (op === Op.NEG) rhs = `-${ref(a)}`;
+    else if (op === Op.SAFE_INV) rhs = `${ref(a)} > 0 ? 1 / ${ref(a)} : 0`;
+    else if (BINARY[op]) rhs = `${ref(a)} ${BINARY[op]} ${ref(b)}`;
+    else rhs = `${CALLS[op]}(${ref(a)})`;
+    lines.push(`  const t${id} = ${rhs};`);
+  }
+  outputs.forEach((id, k) => lines.push(`  o[${k}] = ${ref(id)};`));
+  const safeName = name.replace(/[^A-Za-z0-9_]/g, '_');
+  return `"use strict";\nreturn function ${safeName}(s, p, o) {\n${lines.join('\n')}\n};`;
+}
+
+/** The compiled form. Throws whatever the factory throws (an EvalError under a strict CSP). */
+export function compileKernel(g: ScalarGraph, outputs: readonly number[], name = 'kernel', factory: FunctionFactory = defaultFactory): Kernel {
+  return factory(kernelSource(g, outputs, name))();
+}
+
+/** The interpreted form. */
+export function interpretKernel(g: ScalarGraph, outputs: readonly number[]): Kernel {
+  const order = g.schedule(outputs);
+  const n = order.length;
+  const register = new Map<number, number>();
+  order.forEach((id, i) => register.set(id, i));
+  const ops = new Uint8Array(n);
+  const A = new Int32Array(n);
+  const B = new Int32Array(n);
+  const regs = new Float64Array(n);
+  order.forEach((id, i) => {
+    const op = g.op[id]!;
+    ops[i] = op;
+    A[i] = g.a[id]! >= 0 ? register.get(g.a[id]!)! : g.value[id]!; // STATE/PARAM: the index
+    B[i] = g.b[id]! >= 0 ? register.get(g.b[id]!)! : -1;
+    if (op === Op.CONST) regs[i] = g.value[id]!; // constants are written once, here
+  });
+  const outs = Int32Array.from(outputs, (id) => register.get(id)!);
+  return (state, params, out) => {
+    for (let i = 0; i < n; i++) {
+      const op = ops[i]!;
+      switch (op) {
+        case Op.CONST:
+          break;
+        case Op.STATE:
+          regs[i] = state[A[i]!]!;
+          break;
+        case Op.PARAM:
+          regs[i] = params[A[i]!]!;
+          break;
+        case Op.ADD:
+          regs[i] = regs[A[i]!]! + regs[B[i]!]!;
+          break;
+        case Op.SUB:
+          regs[i] = regs[A[i]!]! - regs[B[i]!]!;
+          break;
+        case Op.MUL:
+          regs[i] = regs[A[i]!]! * regs[B[i]!]!;
+          break;
+        case Op.DIV:
+          regs[i] = regs[A[i]!]! / regs[B[i]!]!;
+          break;
+        default:
+          regs[i] = applyOp(op as (typeof Op)[keyof typeof Op], regs[A[i]!]!, 0);
+      }
+    }
+    for (let k = 0; k < outs.length; k++) out[k] = regs[outs[k]!]!;
+  };
+}

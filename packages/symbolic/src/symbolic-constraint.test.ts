@@ -1,0 +1,350 @@
+/**
+ * SymbolicConstraint as a UserConstraint: its API and its errors, limits (variable limits and
+ * limited rows going slack and engaging), waking, softness and breaking, compile modes, copy()
+ * and debug().
+ */
+import { Body, Circle, FulcrumInputError, Polygon, Space } from '@fulcrum/physics';
+import { describe, expect, it } from 'vitest';
+import { SymbolicLimitError, SymbolicTypeError } from './errors.js';
+import { DISTANCE, LINE, MOTOR, PIVOT, WELD } from './examples.js';
+import { SymbolicConstraint } from './symbolic-constraint.js';
+
+const DT = 1 / 60;
+
+function thrown(f: () => unknown): Error {
+  try {
+    f();
+  } catch (e) {
+    return e as Error;
+  }
+  throw new Error('nothing was thrown');
+}
+
+describe('API', () => {
+  it('has the nape-symbolic setters and getters, chainable, plus the options form', () => {
+    const a = new Body();
+    const b = new Body();
+    const c = new SymbolicConstraint(WELD).setBody('body1', a).setBody('body2', b).setScalar('phase', 0.25).setVector('anchor1', [1, 2]).setVector('anchor2', { x: -1, y: 0.5 });
+    expect(c.getBody('body1')).toBe(a);
+    expect(c.getBody('body2')).toBe(b);
+    expect(c.getScalar('phase')).toBe(0.25);
+    expect({ ...c.getVector('anchor1') }).toEqual({ x: 1, y: 2 });
+    expect(c.bodyList).toEqual([a, b]);
+    expect([c.dimensions, c.velocityOnly, c.typeName]).toEqual([3, false, 'SymbolicConstraint']);
+    expect([c.bodyNames, c.scalarNames, c.vectorNames]).toEqual([['body1', 'body2'], ['phase'], ['anchor1', 'anchor2']]);
+
+    const o = new SymbolicConstraint({ source: WELD, bodies: { body2: b, body1: a }, scalars: { phase: 0.25 }, vectors: { anchor1: [1, 2], anchor2: [-1, 0.5] }, stiff: false, frequency: 4, damping: 0.2, maxForce: 50, userData: 'x' });
+    expect(o.bodyList).toEqual([a, b]);
+    expect([o.getScalar('phase'), o.getVector('anchor2').y, o.stiff, o.frequency, o.damping, o.maxForce, o.userData]).toEqual([0.25, 0.5, false, 4, 0.2, 50, 'x']);
+    // Unset bodies are null; unset parameters are 0.
+    const bare = new SymbolicConstraint(WELD);
+    expect([bare.getBody('body1'), bare.getScalar('phase'), bare.getVector('anchor1').x]).toEqual([null, 0, 0]);
+    expect(new SymbolicConstraint(MOTOR).velocityOnly).toBe(true);
+  });
+
+  it('getVector is a live view: setting x or y is a checked setVector', () => {
+    const c = new SymbolicConstraint(WELD);
+    const v = c.getVector('anchor1');
+    expect(c.getVector('anchor1')).toBe(v);
+    v.x = 3;
+    v.y = -2;
+    c.setVector('anchor1', [5, 6]);
+    expect([v.x, v.y]).toEqual([5, 6]);
+    expect(() => (v.y = NaN)).toThrow(/setVector\("anchor1", \{x: 5, y: NaN\}\): the value must be a vector/);
+    expect(v.y).toBe(6);
+  });
+
+  it('rejects misuse with the method, the name and the value', () => {
+    const c = new SymbolicConstraint(WELD);
+    const cases: [() => unknown, string][] = [
+      [() => c.setScalar('phse', 1), `SymbolicConstraint.setScalar("phse", 1): no scalar 'phse' is declared, did you mean 'phase'? (declared scalars: phase)`],
+      [() => c.setScalar('anchor1', 1), `SymbolicConstraint.setScalar("anchor1", 1): 'anchor1' is a vector, not a scalar; use setVector`],
+      [() => c.getScalar('anchor1'), `SymbolicConstraint.getScalar("anchor1"): 'anchor1' is a vector, not a scalar; use getVector`],
+      [() => c.setScalar('phase', NaN), 'SymbolicConstraint.setScalar("phase", NaN): the value must be a number (not NaN; ±Infinity is allowed, for limits)'],
+      [() => c.setScalar('phase', '1' as unknown as number), 'SymbolicConstraint.setScalar("phase", "1"): the value must be a number (not NaN; ±Infinity is allowed, for limits)'],
+      [() => c.setScalar(7 as unknown as string, 1), 'SymbolicConstraint.setScalar(7, 1): the name must be a string'],
+      [() => c.setVector('anchor1', [1] as unknown as [number, number]), 'SymbolicConstraint.setVector("anchor1", [1]): the value must be a vector {x, y} or [x, y] with finite components'],
+      [() => c.setVector('anchor1', { x: 1, y: Infinity }), 'SymbolicConstraint.setVector("anchor1", {x: 1, y: Infinity}): the value must be a vector {x, y} or [x, y] with finite components'],
+      [() => c.setBody('body1', {} as Body), 'SymbolicConstraint.setBody("body1", {}): the value must be a Body or null'],
+      [() => c.setBody('body3', null), `SymbolicConstraint.setBody("body3", null): no body 'body3' is declared, did you mean 'body1'? (declared bodies: body1, body2)`],
+      [() => c.getBody('phase'), `SymbolicConstraint.getBody("phase"): 'phase' is a scalar, not a body; use getScalar`],
+      [() => new SymbolicConstraint(42 as unknown as string), 'SymbolicConstraint needs a source string or an options object { source, bodies, scalars, vectors, … }, got 42'],
+      [() => new SymbolicConstraint({ source: 1 } as unknown as { source: string }), 'SymbolicConstraint options.source must be a string, got 1'],
+      [() => new SymbolicConstraint({ source: WELD, stif: true } as unknown as { source: string }), "SymbolicConstraint options: unknown option 'stif', did you mean 'stiff'?"],
+      [() => new SymbolicConstraint({ source: WELD, compile: 'jit' } as unknown as { source: string }), `SymbolicConstraint options.compile must be one of 'function', 'interpreter', 'auto', got "jit"`],
+      [() => new SymbolicConstraint({ source: WELD, scalars: { ratio: 2 } }), `SymbolicConstraint.constructor (options.scalars)("ratio", 2): no scalar 'ratio' is declared (declared scalars: phase)`],
+      [() => new SymbolicConstraint({ source: WELD, frequency: -1 }), 'SymbolicConstraint.frequency must be a positive finite number, got -1'],
+    ];
+    for (const [f, message] of cases) {
+      const e = thrown(f);
+      expect(e).toBeInstanceOf(FulcrumInputError);
+      expect(e.message.startsWith(message), `${e.message}\n  should start with\n${message}`).toBe(true);
+    }
+    // A failed set changes nothing.
+    expect(c.getScalar('phase')).toBe(0);
+    expect(c.getVector('anchor1').x).toBe(0);
+  });
+
+  it('reports source errors as SymbolicErrors with a location', () => {
+    const e = thrown(() => new SymbolicConstraint('body b\nconstraint b.rotatino'));
+    expect(e).toBeInstanceOf(SymbolicTypeError);
+    expect(e.message.split('\n')[0]).toBe("unknown body field 'rotatino' at 2:14, did you mean 'rotation'? (a body has position, rotation, velocity and angularVel)");
+  });
+
+  it('names the declared body that is missing when stepping', () => {
+    const space = new Space();
+    const c = space.addConstraint(new SymbolicConstraint(PIVOT).setBody('body1', space.addBody(new Body())));
+    expect(() => space.step(DT)).toThrow(`SymbolicConstraint#${c.id}.body2 is not set`);
+  });
+
+  it('a non-finite C (a division by a zero parameter) fails naming the constraint', () => {
+    const space = new Space();
+    const c = new SymbolicConstraint('body b\nscalar s\nconstraint b.rotation / s');
+    space.addConstraint(c.setBody('b', space.addBody(new Body({ shapes: [new Circle({ radius: 0.5 })] }))));
+    expect(() => space.step(DT)).toThrow(new RegExp(`SymbolicConstraint#${c.id}: \\w+\\(\\) wrote a non-finite value`));
+    c.setScalar('s', 2);
+    expect(() => space.step(DT)).not.toThrow();
+  });
+});
+
+describe('limits', () => {
+  it('a set that violates a limit throws a SymbolicLimitError naming the limit, the values and the place, and changes nothing', () => {
+    const c = new SymbolicConstraint(DISTANCE);
+    const e = thrown(() => c.setScalar('jointMin', 2));
+    expect(e).toBeInstanceOf(SymbolicLimitError);
+    expect(e.message).toBe(
+      `SymbolicConstraint#${c.id}: limit 'limit jointMin 0 jointMax' is violated by setScalar: the value 2 is above its upper bound 0 (jointMin = 2, jointMax = 0) at 5:1\n` +
+        '  5 | limit jointMin 0 jointMax\n' +
+        '    | ^~~~~~~~~~~~~~~~~~~~~~~~~',
+    );
+    expect(c.getScalar('jointMin')).toBe(0);
+    expect(thrown(() => c.setScalar('jointMin', -1)).message).toMatch(/the value -1 is below its lower bound 0/);
+    c.setScalar('jointMax', 3).setScalar('jointMin', 2);
+    expect([c.getScalar('jointMin'), c.getScalar('jointMax')]).toEqual([2, 3]);
+    // The options form sets everything, then checks.
+    expect(new SymbolicConstraint({ source: DISTANCE, scalars: { jointMin: 0.5, jointMax: 1 } }).getScalar('jointMin')).toBe(0.5);
+    expect(() => new SymbolicConstraint({ source: DISTANCE, scalars: { jointMin: 2, jointMax: 1 } })).toThrow(SymbolicLimitError);
+  });
+
+  it('limits are checked before each step: the Line with its default zero direction does not step, and nothing moves', () => {
+    const space = new Space({ gravity: [0, -10] });
+    const a = space.addBody(new Body({ shapes: [new Circle({ radius: 0.3 })] }));
+    const b = space.addBody(new Body({ position: [1, 0], shapes: [new Circle({ radius: 0.3 })] }));
+    const c = space.addConstraint(new SymbolicConstraint({ source: LINE, bodies: { body1: a, body2: b }, scalars: { jointMin: -1, jointMax: 1 } }));
+    const e = thrown(() => space.step(DT));
+    expect(e).toBeInstanceOf(SymbolicLimitError);
+    expect(e.message.split('\n')[0]).toBe(`SymbolicConstraint#${c.id}: limit 'limit |direction| eps inf' is violated before the step: the value 0 is below its lower bound 1e-10 (direction = (0, 0)) at 6:1`);
+    expect(b.position).toEqual({ x: 1, y: 0 });
+    c.setVector('direction', [1, 0]);
+    space.step(DT);
+    expect(b.y).toBeLessThan(0);
+  });
+
+  it('row bounds that no value satisfies are rejected', () => {
+    const c = new SymbolicConstraint('body b\nscalar lo, hi\nlimit constraint lo hi\nconstraint b.rotation');
+    expect(thrown(() => c.setScalar('lo', 2)).message.split('\n')[0]).toBe(
+      `SymbolicConstraint#${c.id}: limit 'limit constraint lo hi' has row 0 bounds [2, 0], which no value satisfies (after setScalar) (lo = 2, hi = 0) at 3:1`,
+    );
+    c.setScalar('hi', Infinity).setScalar('lo', 2);
+    expect(c.getScalar('hi')).toBe(Infinity);
+  });
+
+  it('a limited row is slack between its bounds, engages at them, and lets go again', () => {
+    // A ball on a rope of length 1 from a static pin: starts 0.5 below it, at rest.
+    const make = (rope: boolean) => {
+      const space = new Space({ gravity: [0, -10] });
+      const pin = space.addBody(new Body({ type: 'static' }));
+      const ball = space.addBody(new Body({ position: [0.3, -0.4], shapes: [new Circle({ radius: 0.1 })] }));
+      const c = new SymbolicConstraint({ source: DISTANCE, bodies: { body1: pin, body2: ball }, scalars: { jointMax: 1 } });
+      if (rope) space.addConstraint(c);
+      return { space, ball, c };
+    };
+    const roped = make(true);
+    const free = make(false);
+    const distance = (): number => Math.hypot(roped.ball.x, roped.ball.y);
+    let slackSteps = 0;
+    let engagedSteps = 0;
+    for (let i = 0; i < 90; i++) {
+      roped.space.step(DT);
+      free.space.step(DT);
+      const impulse = roped.c.impulse()[0]!;
+      if (distance() < 0.99) {
+        // slack: no impulse, and the ball falls exactly as a free one
+        expect(impulse).toBe(0);
+        expect(roped.ball.position).toEqual(free.ball.position);
+        slackSteps++;
+      } else {
+        expect(distance()).toBeLessThan(1 + 1e-3);
+        if (impulse !== 0) engagedSteps++;
+        expect(impulse).toBeLessThanOrEqual(0); // a rope only pulls
+      }
+    }
+    expect(slackSteps).toBeGreaterThan(5);
+    expect(engagedSteps).toBeGreaterThan(30);
+    // Thrown back towards the pin, the rope goes slack again.
+    roped.ball.velocity = { x: -0.6 * roped.ball.x * 10, y: -0.6 * roped.ball.y * 10 };
+    roped.space.step(DT);
+    roped.space.step(DT);
+    expect(distance()).toBeLessThan(0.99);
+    expect(roped.c.impulse()[0]).toBe(0);
+  });
+});
+
+describe('as a UserConstraint', () => {
+  /** A box welded under a static pin: it does not move, so it falls asleep. */
+  function sleepingScene() {
+    const space = new Space({ gravity: [0, -10] });
+    const pin = space.addBody(new Body({ type: 'static' }));
+    const box = space.addBody(new Body({ position: [0, -1], shapes: [Polygon.box(0.5, 0.5)] }));
+    const other = space.addBody(new Body({ type: 'static', position: [2, 0] }));
+    const c = space.addConstraint(new SymbolicConstraint({ source: WELD, bodies: { body1: pin, body2: box }, vectors: { anchor1: [0, -1] } }));
+    for (let i = 0; i < 600 && !box.isSleeping; i++) space.step(DT);
+    expect(box.isSleeping).toBe(true);
+    return { space, box, c, other };
+  }
+
+  it('setScalar, setVector, the live vector and setBody wake a sleeping island', () => {
+    const changes: [string, (s: ReturnType<typeof sleepingScene>) => void][] = [
+      ['setScalar', ({ c }) => c.setScalar('phase', 0.1)],
+      ['setVector', ({ c }) => c.setVector('anchor2', [0.1, 0])],
+      ['getVector().x =', ({ c }) => (c.getVector('anchor1').x = 0.2)],
+      ['setBody', ({ c, other }) => c.setBody('body1', other)],
+      ['stiff', ({ c }) => (c.stiff = false)],
+    ];
+    for (const [what, change] of changes) {
+      const s = sleepingScene();
+      change(s);
+      expect(s.box.isSleeping, `${what} wakes`).toBe(false);
+    }
+  });
+
+  it('breaks under force, with the event, and is removed', () => {
+    const space = new Space({ gravity: [0, -10] });
+    const pin = space.addBody(new Body({ type: 'static' }));
+    const box = space.addBody(new Body({ position: [0, -1], shapes: [Polygon.box(1, 1, { density: 5 })] }));
+    const c = space.addConstraint(new SymbolicConstraint({ source: PIVOT, bodies: { body1: pin, body2: box }, vectors: { anchor1: [0, -0.5] }, maxForce: 10, breakUnderForce: true }));
+    const reasons: string[] = [];
+    space.on('constraintBreak', (e) => reasons.push(e.reason));
+    for (let i = 0; i < 5; i++) space.step(DT);
+    expect(reasons).toEqual(['force']);
+    expect(space.constraints).not.toContain(c);
+  });
+
+  it('breaks under error when soft and stretched too far', () => {
+    const space = new Space({ gravity: [0, -10] });
+    const pin = space.addBody(new Body({ type: 'static' }));
+    const box = space.addBody(new Body({ position: [0, -3], shapes: [Polygon.box(1, 1)] }));
+    space.addConstraint(new SymbolicConstraint({ source: PIVOT, bodies: { body1: pin, body2: box }, stiff: false, frequency: 2, maxError: 1, breakUnderError: true }));
+    const reasons: string[] = [];
+    space.on('constraintBreak', (e) => reasons.push(e.reason));
+    space.step(DT);
+    expect(reasons).toEqual(['error']);
+  });
+
+  it('copy() has the same source, bodies, parameters and settings, and is independent', () => {
+    const a = new Body();
+    const b = new Body();
+    const c = new SymbolicConstraint({ source: WELD, bodies: { body1: a, body2: b }, scalars: { phase: 0.3 }, vectors: { anchor1: [1, 0] }, stiff: false, frequency: 2 });
+    const d = c.copy();
+    expect(d).toBeInstanceOf(SymbolicConstraint);
+    expect([d.source, d.getBody('body1'), d.getBody('body2'), d.getScalar('phase'), d.getVector('anchor1').x, d.stiff, d.frequency]).toEqual([WELD, a, b, 0.3, 1, false, 2]);
+    d.setScalar('phase', 1);
+    expect(c.getScalar('phase')).toBe(0.3);
+  });
+});
+
+describe('compilation', () => {
+  /** A chain of three symbolic pivots and a weld; returns every body coordinate at every step. */
+  function simulate(compile: 'function' | 'interpreter' | 'auto'): { trace: number[]; modes: string[] } {
+    const space = new Space({ gravity: [0, -10] });
+    let prev = space.addBody(new Body({ type: 'static' }));
+    const modes: string[] = [];
+    for (let k = 0; k < 3; k++) {
+      const link = space.addBody(new Body({ position: [k + 0.5, 0], shapes: [Polygon.box(1, 0.2, { offset: [0.1, 0] })] }));
+      const c = new SymbolicConstraint({ source: k === 2 ? WELD : PIVOT, compile, bodies: { body1: prev, body2: link }, vectors: { anchor1: [k === 0 ? 0 : 0.5, 0], anchor2: [-0.5, 0] } });
+      modes.push(c.compileMode);
+      space.addConstraint(c);
+      prev = link;
+    }
+    const trace: number[] = [];
+    for (let i = 0; i < 120; i++) {
+      space.step(DT);
+      for (const b of space.bodies) trace.push(b.x, b.y, b.rotation);
+    }
+    return { trace, modes };
+  }
+
+  it('compiled and interpreted constraints simulate bitwise identically', () => {
+    const f = simulate('function');
+    const i = simulate('interpreter');
+    expect(f.modes).toEqual(['function', 'function', 'function']);
+    expect(i.modes).toEqual(['interpreter', 'interpreter', 'interpreter']);
+    expect(f.trace.length).toBe(i.trace.length);
+    for (let k = 0; k < f.trace.length; k++) if (!Object.is(f.trace[k], i.trace[k])) throw new Error(`step value ${k}: ${f.trace[k]} vs ${i.trace[k]}`);
+    expect(Math.abs(f.trace[f.trace.length - 2]!)).toBeGreaterThan(0.5); // it swung
+  });
+
+  it("'auto' runs the interpreter where new Function is forbidden", () => {
+    const source = `${PIVOT}# compiled under a strict Content-Security-Policy\n`;
+    const original = globalThis.Function;
+    const forbidden = function () {
+      throw new EvalError("Refused to evaluate a string as JavaScript because 'unsafe-eval' is not an allowed source");
+    } as unknown as FunctionConstructor;
+    globalThis.Function = forbidden;
+    let c: SymbolicConstraint;
+    try {
+      c = new SymbolicConstraint({ source, compile: 'auto' });
+    } finally {
+      globalThis.Function = original;
+    }
+    expect(c.compileMode).toBe('interpreter');
+  });
+
+  it('constraints with the same source share one compiled program', () => {
+    const kernelsOf = (c: SymbolicConstraint): unknown => (c as unknown as { main: unknown }).main;
+    const a = new SymbolicConstraint(PIVOT);
+    const b = new SymbolicConstraint(PIVOT);
+    expect(kernelsOf(a)).toBe(kernelsOf(b));
+    expect(kernelsOf(new SymbolicConstraint(WELD))).not.toBe(kernelsOf(a));
+  });
+});
+
+describe('debug()', () => {
+  it('shows C, V, J and K, with the bodies, parameters and limits as they are now', () => {
+    const space = new Space({ gravity: [0, -10] });
+    const pin = space.addBody(new Body({ type: 'static' }));
+    const ball = space.addBody(new Body({ position: [0, -0.5], shapes: [new Circle({ radius: 0.1 })] }));
+    const c = space.addConstraint(new SymbolicConstraint({ source: DISTANCE, bodies: { body1: pin, body2: ball }, scalars: { jointMin: 0.2, jointMax: 1 }, vectors: { anchor2: [0.1, 0] } }));
+    space.step(DT);
+    const text = c.debug();
+    for (const piece of [
+      `SymbolicConstraint#${c.id}: position constraint C = 0, 1 row, 2 bodies, kernels: compiled function`,
+      `body1 = Body#${pin.id} (static)`,
+      `body2 = Body#${ball.id} (dynamic)`,
+      'jointMin = 0.2',
+      'jointMax = 1',
+      'anchor2 = (0.1, 0)',
+      'limit jointMin 0 jointMax   (5:1)',
+      'row 0: 0.2 ≤ C ≤ 1 (slack)',
+      'C (the position error',
+      'relative body2.rotation anchor2',
+      'V = dC/dt',
+      'body2.angularVel',
+      'body2.velocity',
+      '∂V/∂body1.velocity.x',
+      '∂V/∂body2.angularVel about the centre of mass',
+      'body2.worldCenter',
+      'K = J M⁻¹ Jᵀ',
+      'body1.invMass',
+      'body2.invInertia',
+    ]) {
+      expect(text, `debug() contains ${piece}`).toContain(piece);
+    }
+    // The motor: a velocity constraint shows V, not C.
+    const m = new SymbolicConstraint(MOTOR).debug();
+    expect(m).toContain('velocity constraint V = 0');
+    expect(m).not.toContain('C (the position error');
+    expect(m).toMatch(/ratio \* body2\.angularVel|body2\.angularVel \* ratio/);
+  });
+});
+

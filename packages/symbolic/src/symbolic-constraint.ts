@@ -1,0 +1,610 @@
+/**
+ * SymbolicConstraint: a UserConstraint written as a position constraint C(x) (or a velocity
+ * constraint V(x, v)) in the constraint language; everything else is derived and compiled.
+ *
+ * It uses UserConstraint's Jacobian mode: the hooks are
+ *   validate  variable limits (`limit expr lo hi`) hold, else a SymbolicLimitError;
+ *   prepare   read the body state, run the compiled kernel once (C or V, and J), and pick each
+ *             limited row's state: equality, at its lower or upper bound, or slack;
+ *   position  C per row (relative to the bound it is at; 0 when slack);
+ *   velocity  J v (position constraints), or V itself (velocity constraints);
+ *   jacobian  J (rows × 3·bodies, x, y, ω of each body's centre of mass), scaled per row;
+ *   clamp     slack rows carry no impulse; rows at a bound only push.
+ * The engine derives K = J M⁻¹ Jᵀ and Jᵀλ from J, so softness, breaking, maxForce and waking
+ * behave as for any UserConstraint.
+ *
+ * Limited rows follow nape-symbolic: a row at a bound is flipped (scale −1 at the lower bound,
+ * +1 at the upper) so that its error C' = scale·(C − bound) is positive when violated and its
+ * impulse λ ≤ 0; between the bounds the row's J is zeroed (scale 0), which the engine's LDLᵀ
+ * solves to λ = 0.
+ */
+import { FulcrumInputError, UserConstraint, type Body, type ConstraintOptions, type Vec2, type Vec2Like } from '@fulcrum/physics';
+import { BODY_STATE_STRIDE, BodyState, readBodyState } from './body-state.js';
+import { compileSource, type CompileMode, type CompiledProgram } from './compile.js';
+import { debugText } from './debug-text.js';
+import { SymbolicLimitError } from './errors.js';
+import type { Declared } from './lang/checker.js';
+import type { Kernel } from './scalar/kernel.js';
+import { didYouMean } from './lang/suggest.js';
+
+export interface SymbolicConstraintOptions extends ConstraintOptions {
+  /** The constraint in the constraint language (see the package README). */
+  source: string;
+  /** Bodies by their declared names. */
+  bodies?: Record<string, Body | null>;
+  /** Scalars by their declared names. */
+  scalars?: Record<string, number>;
+  /** Vectors by their declared names, as {x, y} or [x, y]. */
+  vectors?: Record<string, Vec2Like>;
+  /** 'auto' (default): a compiled function, or the interpreter where `new Function` is forbidden. */
+  compile?: CompileMode;
+}
+
+const OWN_OPTIONS = ['source', 'bodies', 'scalars', 'vectors', 'compile'];
+const BASE_OPTIONS = ['active', 'stiff', 'frequency', 'damping', 'maxForce', 'maxError', 'breakUnderForce', 'breakUnderError', 'removeOnBreak', 'ignore', 'userData'];
+const COMPILE_MODES: readonly CompileMode[] = ['function', 'interpreter', 'auto'];
+
+export class SymbolicConstraint extends UserConstraint {
+  /** The source it was built from. */
+  readonly source: string;
+  /** How its kernels run: a compiled function or the interpreter. */
+  readonly compileMode: 'function' | 'interpreter';
+
+  private readonly program: CompiledProgram;
+  private readonly main: Kernel;
+  private readonly valuesKernel: Kernel;
+  private readonly jacobianKernel: Kernel;
+  private readonly boundsKernel: Kernel;
+  /**
+   * A position constraint without limited rows: C and J go straight from their kernels into the
+   * engine's arrays, J every pose and C only when the engine asks (position passes, softness).
+   */
+  private readonly direct: boolean;
+  /** The engine's J as last filled (direct mode: velocity() reads it). */
+  private lastJ: Float64Array | null = null;
+  /** J for a velocity() called before any jacobian() (outside the engine's order): a view into values. */
+  private readonly ownJacobian: Float64Array;
+  private readonly params: Float64Array;
+  /** The state the last prepare() read: the engine's packed state, or ownState outside a step. */
+  private lastState: Float64Array;
+  /** Filled from the bodies when a hook is called without the engine's state. */
+  private readonly ownState: Float64Array;
+  /** Main kernel output: [values (n) | J (n × columns)]. */
+  private readonly values: Float64Array;
+  /** Bounds kernel output: [lower (n) | upper (n) | (value, lower, upper) per variable limit]. */
+  private readonly bounds: Float64Array;
+  /** Per row: −1 at the lower bound, +1 at the upper bound or equality, 0 slack. */
+  private readonly scale: Float64Array;
+  /** Per row: the error the row corrects, scale·(C − bound). */
+  private readonly rowError: Float64Array;
+  /** Velocity constraints, per row: V₀ = V − J v at the last prepare(). */
+  private readonly velocityOffset: Float64Array;
+  /** Per row: the speculative velocity bias C/h of a limited row not yet at its bound (≤ 0). */
+  private readonly speculative: Float64Array;
+  /** Per row: the accumulated impulse after the last velocity pass, and the side it was at. */
+  private readonly held: Float64Array;
+  private readonly heldSide: Float64Array;
+  /** velocity() ran since the last prepare(): the next clamp() is a velocity pass's. */
+  private inVelocityPass = false;
+  /** Per row: 1 when the row is an inequality (lower < upper). */
+  private readonly inequality: Uint8Array;
+  private hasInequality = false;
+  /** The bounds array and the limit checks are out of date (a parameter changed). */
+  private boundsStale = true;
+  private readonly boundVectors = new Map<string, Vec2>();
+
+  constructor(sourceOrOptions: string | SymbolicConstraintOptions) {
+    const o = normalizeOptions(sourceOrOptions);
+    const program = compileSource(o.source);
+    const base: Record<string, unknown> = {};
+    for (const k of BASE_OPTIONS) if (k in o) base[k] = (o as unknown as Record<string, unknown>)[k];
+    super({
+      ...(base as ConstraintOptions),
+      dimensions: program.rows,
+      velocityOnly: program.checked.kind === 'velocity',
+      // The hooks read bodies only through the packed state the engine passes (the fast path).
+      packedState: true,
+      bodies: new Array<Body | null>(program.bodyCount).fill(null),
+    });
+    this.source = o.source;
+    this.program = program;
+    const kernels = program.kernels(o.compile ?? 'auto');
+    this.compileMode = kernels.mode;
+    this.main = kernels.main;
+    this.valuesKernel = kernels.values;
+    this.jacobianKernel = kernels.jacobian;
+    this.boundsKernel = kernels.bounds;
+    this.direct = program.checked.kind === 'position' && program.checked.rowLimit === null;
+    const n = program.rows;
+    this.params = new Float64Array(program.checked.paramCount);
+    this.ownState = new Float64Array(BODY_STATE_STRIDE * program.bodyCount);
+    this.lastState = this.ownState;
+    this.values = new Float64Array(n + n * program.columns);
+    this.ownJacobian = this.values.subarray(n);
+    this.bounds = new Float64Array(program.boundsOutputs.length);
+    this.scale = new Float64Array(n).fill(1);
+    this.rowError = new Float64Array(n);
+    this.speculative = new Float64Array(n);
+    this.velocityOffset = new Float64Array(n);
+    this.held = new Float64Array(n);
+    this.heldSide = new Float64Array(n);
+    this.inequality = new Uint8Array(n);
+    this.applyInitialValues(o);
+  }
+
+  override get typeName(): string {
+    return 'SymbolicConstraint';
+  }
+
+  /** Declared names, in declaration order. */
+  get bodyNames(): readonly string[] {
+    return this.program.checked.bodies.map((d) => d.name);
+  }
+  get scalarNames(): readonly string[] {
+    return this.program.checked.scalars.map((d) => d.name);
+  }
+  get vectorNames(): readonly string[] {
+    return this.program.checked.vectors.map((d) => d.name);
+  }
+
+  // ------------------------------------------------------------------ bodies and parameters
+
+  /** Set a declared body (or null). Wakes the old and new bodies. */
+  setBody(name: string, body: Body | null): this {
+    const d = this.declared('setBody', name, body, 'body');
+    if (body !== null && !isBody(body)) apiFail('setBody', name, body, 'the value must be a Body or null');
+    const list = this.bodyList.slice();
+    list[d.slot] = body;
+    this.bodyList = list;
+    return this;
+  }
+  getBody(name: string): Body | null {
+    return this.bodyList[this.declared('getBody', name, undefined, 'body').slot] ?? null;
+  }
+
+  /** Set a declared scalar; checks the limits that read it, then wakes the constraint. */
+  setScalar(name: string, value: number): this {
+    const d = this.declared('setScalar', name, value, 'scalar');
+    if (typeof value !== 'number' || Number.isNaN(value)) apiFail('setScalar', name, value, 'the value must be a number (not NaN; ±Infinity is allowed, for limits)');
+    this.assign([[d.slot, value]], [name], 'setScalar');
+    this.invalidate();
+    return this;
+  }
+  getScalar(name: string): number {
+    return this.params[this.declared('getScalar', name, undefined, 'scalar').slot]!;
+  }
+
+  /** Set a declared vector (copied); checks the limits that read it, then wakes the constraint. */
+  setVector(name: string, value: Vec2Like): this {
+    const d = this.declared('setVector', name, value, 'vector');
+    const v = toVec2(value);
+    if (v === null) apiFail('setVector', name, value, 'the value must be a vector {x, y} or [x, y] with finite components');
+    this.assign([[d.slot, v.x], [d.slot + 1, v.y]], [name], 'setVector');
+    this.invalidate();
+    return this;
+  }
+  /** A live view of a declared vector: setting its x or y is a setVector (checked, wakes). */
+  getVector(name: string): Vec2 {
+    const d = this.declared('getVector', name, undefined, 'vector');
+    let view = this.boundVectors.get(name);
+    if (!view) {
+      const owner = this;
+      const params = this.params;
+      const set = (k: 0 | 1, v: number): void => {
+        const next = k === 0 ? { x: v, y: params[d.slot + 1]! } : { x: params[d.slot]!, y: v };
+        owner.setVector(name, next);
+      };
+      view = {
+        get x() {
+          return params[d.slot]!;
+        },
+        set x(v: number) {
+          set(0, v);
+        },
+        get y() {
+          return params[d.slot + 1]!;
+        },
+        set y(v: number) {
+          set(1, v);
+        },
+      };
+      this.boundVectors.set(name, view);
+    }
+    return view;
+  }
+
+  /** C, V, J and K as text, with the current bodies, parameters and limits. */
+  debug(): string {
+    return debugText(this, this.program, {
+      bodies: this.bodyList,
+      params: this.params,
+      bounds: this.currentBounds(),
+      rowState: this.scale,
+    });
+  }
+
+  /** A new constraint with the same source, bodies, parameters and settings (not userData or impulses). */
+  override copy(): SymbolicConstraint {
+    const c = this.program.checked;
+    return new SymbolicConstraint({
+      source: this.source,
+      compile: this.compileMode,
+      bodies: Object.fromEntries(c.bodies.map((d) => [d.name, this.bodyList[d.slot] ?? null])),
+      scalars: Object.fromEntries(c.scalars.map((d) => [d.name, this.params[d.slot]!])),
+      vectors: Object.fromEntries(c.vectors.map((d) => [d.name, { x: this.params[d.slot]!, y: this.params[d.slot + 1]! }])),
+      active: this.active,
+      stiff: this.stiff,
+      frequency: this.frequency,
+      damping: this.damping,
+      maxForce: this.maxForce,
+      maxError: this.maxError,
+      breakUnderForce: this.breakUnderForce,
+      breakUnderError: this.breakUnderError,
+      removeOnBreak: this.removeOnBreak,
+      ignore: this.ignore,
+    });
+  }
+
+  // ------------------------------------------------------------------ UserConstraint hooks
+
+  override validate(): void {
+    if (this.boundsStale) this.refreshBounds(null, 'step');
+  }
+
+  override prepare(state?: Float64Array): void {
+    state ??= this.readState();
+    this.lastState = state;
+    if (this.direct) return;
+    this.main(state, this.params, this.values);
+    const n = this.dimensions;
+    const values = this.values;
+    const bounds = this.bounds;
+    if (this.boundsStale) this.refreshBounds(null, 'step');
+    if (this.velocityOnly) {
+      // values = V at the current velocities; keep V₀ = V − J v for velocity().
+      for (let r = 0; r < n; r++) this.velocityOffset[r] = values[r]! - this.rowRate(r, state);
+      return;
+    }
+    // Substep length of the current step (0 outside a step: no speculation then).
+    const h = this._lastH;
+    for (let r = 0; r < n; r++) {
+      const c = values[r]!;
+      const lo = bounds[r]!;
+      this.speculative[r] = 0;
+      if (this.inequality[r] === 0) {
+        this.scale[r] = 1;
+        this.rowError[r] = c - lo;
+        continue;
+      }
+      const hi = bounds[n + r]!;
+      // Where the row would be after this substep at its current rate.
+      const next = c + this.rowRate(r, state) * h;
+      // The row is active at a bound it has reached or will reach in this substep, or while it still
+      // carries impulse from the last pass (so the solver can take that impulse back; a row made
+      // slack here would keep its warm-started impulse and bounce).
+      let side: number;
+      if (c <= lo || next <= lo) side = -1;
+      else if (c >= hi || next >= hi) side = 1;
+      else side = this.held[r] !== 0 ? this.heldSide[r]! : 0;
+      this.scale[r] = side;
+      if (side === 0) {
+        this.rowError[r] = 0;
+        continue;
+      }
+      const C = side < 0 ? lo - c : c - hi;
+      // Reached: C is the violation to correct. Not reached yet (C < 0): a speculative bias lets the
+      // gap close within this substep and no further, as the built-in joints' limits do.
+      this.rowError[r] = C > 0 ? C : 0;
+      if (C < 0 && h > 0) this.speculative[r] = C / h;
+    }
+    this.inVelocityPass = false;
+  }
+
+  /** dC_r/dt = J_r · v (unscaled J, centre-of-mass velocities). */
+  private rowRate(r: number, state: Float64Array): number {
+    const n = this.dimensions;
+    const cols = this.program.columns;
+    const values = this.values;
+    const base = n + r * cols;
+    let v = 0;
+    for (let s = 0, o = 0; s < cols; s += 3, o += BODY_STATE_STRIDE) {
+      v += values[base + s]! * state[o + BodyState.vx]! + values[base + s + 1]! * state[o + BodyState.vy]! + values[base + s + 2]! * state[o + BodyState.angularVel]!;
+    }
+    return v;
+  }
+
+  override position(err: Float64Array, state?: Float64Array): void {
+    if (this.direct) {
+      this.valuesKernel(state ?? this.lastState, this.params, err);
+      return;
+    }
+    const n = this.dimensions;
+    for (let r = 0; r < n; r++) err[r] = this.rowError[r]!;
+  }
+
+  override jacobian(J: Float64Array, state?: Float64Array): void {
+    if (this.direct) {
+      this.jacobianKernel(state ?? this.lastState, this.params, J);
+      this.lastJ = J;
+      return;
+    }
+    const n = this.dimensions;
+    const cols = this.program.columns;
+    const values = this.values;
+    for (let r = 0; r < n; r++) {
+      const s = this.scale[r]!;
+      const base = r * cols;
+      for (let k = 0; k < cols; k++) J[base + k] = values[n + base + k]! * s;
+    }
+  }
+
+  override velocity(err: Float64Array, state?: Float64Array): void {
+    const n = this.dimensions;
+    const values = this.values;
+    state ??= this.lastState;
+    if (this.direct) {
+      // V = J v from the J the engine holds (filled by jacobian() for this pose).
+      let J = this.lastJ;
+      if (J === null) {
+        J = this.ownJacobian;
+        this.jacobianKernel(state, this.params, J);
+      }
+      const cols = this.program.columns;
+      for (let r = 0; r < n; r++) {
+        let v = 0;
+        const base = r * cols;
+        for (let k = 0, o = 0; k < cols; k += 3, o += BODY_STATE_STRIDE) {
+          v += J[base + k]! * state[o + BodyState.vx]! + J[base + k + 1]! * state[o + BodyState.vy]! + J[base + k + 2]! * state[o + BodyState.angularVel]!;
+        }
+        err[r] = v;
+      }
+      return;
+    }
+    if (this.velocityOnly) {
+      // V is affine in the velocities: V(v) = J v + V₀, with V₀ found in prepare(). The engine
+      // calls prepare() once per pose but velocity() every pass, with the velocities of the moment.
+      for (let r = 0; r < n; r++) err[r] = this.velocityOffset[r]! + this.rowRate(r, state);
+      return;
+    }
+    // V = J v with the scaled J and the current centre-of-mass velocities (the engine refreshes
+    // them between passes), plus the speculative bias of limited rows closing on a bound.
+    for (let r = 0; r < n; r++) err[r] = this.rowRate(r, state) * this.scale[r]! + this.speculative[r]!;
+    this.inVelocityPass = true;
+  }
+
+  override clamp(jAcc: Float64Array): void {
+    if (!this.hasInequality) return;
+    const n = this.dimensions;
+    for (let r = 0; r < n; r++) {
+      if (this.inequality[r] === 0) continue;
+      if (this.scale[r] === 0 || jAcc[r]! > 0) jAcc[r] = 0;
+      // The engine calls velocity() before clamp() in velocity passes only (not in position passes):
+      // remember what each row carries into the next pass.
+      if (this.inVelocityPass) {
+        this.held[r] = jAcc[r]!;
+        this.heldSide[r] = this.scale[r]!;
+      }
+    }
+  }
+
+  override clearCache(): void {
+    super.clearCache();
+    // Called by the base constructor too, before this class's fields exist.
+    this.held?.fill(0);
+  }
+
+  /** @internal Checked before every step: without allocating (the base class walks _bodySlots()). */
+  protected override _bodiesReady(space: unknown): boolean {
+    const list = this.bodyList;
+    for (let s = 0; s < list.length; s++) {
+      const b = list[s];
+      if (!b || b.space !== space) return false;
+    }
+    return true;
+  }
+
+  /** @internal Slots named as declared, so "body2 is not set" names the DSL's body. */
+  override _bodySlots(): [string, Body | null][] {
+    return this.program.checked.bodies.map((d) => [d.name, this.bodyList[d.slot] ?? null]);
+  }
+
+  // ------------------------------------------------------------------ internals
+
+  /** The packed state read from the bodies, for a hook called without the engine's state. */
+  private readState(): Float64Array {
+    const list = this.bodyList;
+    for (let s = 0; s < list.length; s++) {
+      const b = list[s];
+      if (b) readBodyState(b, this.ownState, s);
+    }
+    return this.ownState;
+  }
+
+  private declared(method: string, name: unknown, value: unknown, kind: 'body' | 'scalar' | 'vector'): Declared {
+    const c = this.program.checked;
+    const lists = { body: c.bodies, scalar: c.scalars, vector: c.vectors };
+    if (typeof name !== 'string') apiFail(method, name, value, 'the name must be a string');
+    const d = lists[kind].find((x) => x.name === name);
+    if (d) return d;
+    const other = (['body', 'scalar', 'vector'] as const).find((k) => lists[k].some((x) => x.name === name));
+    const setter = { body: 'setBody', scalar: 'setScalar', vector: 'setVector' };
+    if (other) apiFail(method, name, value, `'${name}' is a ${other}, not a ${kind}; use ${method.startsWith('get') ? setter[other].replace('set', 'get') : setter[other]}`);
+    const declared = lists[kind].map((x) => x.name);
+    const guess = didYouMean(name, declared);
+    apiFail(method, name, value, `no ${kind} '${name}' is declared${guess ? `, ${guess}` : ''} (declared ${kind === 'body' ? 'bodies' : `${kind}s`}: ${declared.length ? declared.join(', ') : 'none'})`);
+  }
+
+  /**
+   * Write parameter slots, then check every limit that reads one of `names`; on a violation the
+   * old values are restored and a SymbolicLimitError thrown, so a failed set changes nothing.
+   */
+  private assign(writes: [number, number][], names: readonly string[], method: string): void {
+    const old = writes.map(([slot]) => this.params[slot]!);
+    for (const [slot, v] of writes) this.params[slot] = v;
+    this.boundsStale = true;
+    try {
+      this.refreshBounds(names, method);
+    } catch (e) {
+      writes.forEach(([slot], i) => (this.params[slot] = old[i]!));
+      this.boundsStale = true;
+      throw e;
+    }
+  }
+
+  /**
+   * Evaluate the bounds and check the limits. `only` restricts the check to limits reading one
+   * of those parameters (a setter checks what it changed); null checks every limit (before a step).
+   * The bounds are marked fresh only when everything passed.
+   */
+  private refreshBounds(only: readonly string[] | null, when: string): void {
+    const c = this.program.checked;
+    const n = this.dimensions;
+    const b = this.bounds;
+    this.boundsKernel(this.ownState, this.params, b); // reads parameters only
+    const reads = (params: readonly string[]): boolean => only === null || params.some((p) => only.includes(p));
+    let allGood = true;
+    c.variableLimits.forEach((l, i) => {
+      const value = b[2 * n + 3 * i]!;
+      const lo = b[2 * n + 3 * i + 1]!;
+      const hi = b[2 * n + 3 * i + 2]!;
+      if (lo <= value && value <= hi) return;
+      allGood = false;
+      if (!reads(l.params)) return;
+      const which = !(lo <= value) ? `below its lower bound ${fmt(lo)}` : `above its upper bound ${fmt(hi)}`;
+      const values = l.params.map((p) => `${p} = ${this.describeParam(p)}`).join(', ');
+      throw new SymbolicLimitError(`${this.label}: limit '${l.text}' is violated${when === 'step' ? ' before the step' : ` by ${when}`}: the value ${fmt(value)} is ${which} (${values})`, c.source, l.span);
+    });
+    let inequality = false;
+    if (c.rowLimit) {
+      for (let r = 0; r < n; r++) {
+        const lo = b[r]!;
+        const hi = b[n + r]!;
+        const bad = !(lo <= hi) || lo === Infinity || hi === -Infinity;
+        if (bad) {
+          allGood = false;
+          if (!reads(c.rowLimit.params)) continue;
+          const values = c.rowLimit.params.map((p) => `${p} = ${this.describeParam(p)}`).join(', ');
+          throw new SymbolicLimitError(`${this.label}: limit '${c.rowLimit.text}' has row ${r} bounds [${fmt(lo)}, ${fmt(hi)}], which no value satisfies${when === 'step' ? '' : ` (after ${when})`}${values ? ` (${values})` : ''}`, c.source, c.rowLimit.span);
+        }
+        this.inequality[r] = lo === hi ? 0 : 1;
+        inequality ||= lo !== hi;
+      }
+    }
+    this.hasInequality = inequality;
+    if (allGood) this.boundsStale = false;
+    else if (only === null) throw new Error(`internal: a violated limit was not reported`);
+  }
+
+  private describeParam(name: string): string {
+    const c = this.program.checked;
+    const s = c.scalars.find((d) => d.name === name);
+    if (s) return fmt(this.params[s.slot]!);
+    const v = c.vectors.find((d) => d.name === name)!;
+    return `(${fmt(this.params[v.slot]!)}, ${fmt(this.params[v.slot + 1]!)})`;
+  }
+
+  private currentBounds(): { lower: number[]; upper: number[] } {
+    const n = this.dimensions;
+    this.boundsKernel(this.ownState, this.params, this.bounds);
+    return { lower: Array.from(this.bounds.subarray(0, n)), upper: Array.from(this.bounds.subarray(n, 2 * n)) };
+  }
+
+  private applyInitialValues(o: SymbolicConstraintOptions): void {
+    const c = this.program.checked;
+    const names: string[] = [];
+    const writes: [number, number][] = [];
+    const record = <T>(what: string, map: Record<string, T> | undefined, apply: (name: string, v: T) => void): void => {
+      if (map === undefined) return;
+      if (map === null || typeof map !== 'object') apiFail('constructor', what, map, `options.${what} must be an object keyed by declared names`);
+      for (const [name, v] of Object.entries(map)) apply(name, v);
+    };
+    record('scalars', o.scalars, (name, v) => {
+      const d = this.declared('constructor (options.scalars)', name, v, 'scalar');
+      if (typeof v !== 'number' || Number.isNaN(v)) apiFail('constructor (options.scalars)', name, v, 'the value must be a number (not NaN; ±Infinity is allowed, for limits)');
+      writes.push([d.slot, v]);
+      names.push(name);
+    });
+    record('vectors', o.vectors, (name, v) => {
+      const d = this.declared('constructor (options.vectors)', name, v, 'vector');
+      const p = toVec2(v);
+      if (p === null) apiFail('constructor (options.vectors)', name, v, 'the value must be a vector {x, y} or [x, y] with finite components');
+      writes.push([d.slot, p.x], [d.slot + 1, p.y]);
+      names.push(name);
+    });
+    const list = this.bodyList.slice();
+    record('bodies', o.bodies, (name, v) => {
+      const d = this.declared('constructor (options.bodies)', name, v, 'body');
+      if (v !== null && !isBody(v)) apiFail('constructor (options.bodies)', name, v, 'the value must be a Body or null');
+      list[d.slot] = v;
+    });
+    if (writes.length) this.assign(writes, names, 'the options');
+    if (o.bodies !== undefined) this.bodyList = list;
+    void c;
+  }
+}
+
+function normalizeOptions(arg: unknown): SymbolicConstraintOptions {
+  if (typeof arg === 'string') return { source: arg };
+  if (arg === null || typeof arg !== 'object') {
+    throw new FulcrumInputError(`SymbolicConstraint needs a source string or an options object { source, bodies, scalars, vectors, … }, got ${describe(arg)}`);
+  }
+  const o = arg as Record<string, unknown>;
+  for (const k of Object.keys(o)) {
+    if (!OWN_OPTIONS.includes(k) && !BASE_OPTIONS.includes(k)) {
+      const guess = didYouMean(k, [...OWN_OPTIONS, ...BASE_OPTIONS]);
+      throw new FulcrumInputError(`SymbolicConstraint options: unknown option '${k}'${guess ? `, ${guess}` : ''} (options: ${[...OWN_OPTIONS, ...BASE_OPTIONS].join(', ')})`);
+    }
+  }
+  if (typeof o.source !== 'string') throw new FulcrumInputError(`SymbolicConstraint options.source must be a string, got ${describe(o.source)}`);
+  if (o.compile !== undefined && !COMPILE_MODES.includes(o.compile as CompileMode)) {
+    throw new FulcrumInputError(`SymbolicConstraint options.compile must be one of ${COMPILE_MODES.map((m) => `'${m}'`).join(', ')}, got ${describe(o.compile)}`);
+  }
+  return o as unknown as SymbolicConstraintOptions;
+}
+
+/** Body-like (duck-typed, as UserConstraint does, so a second copy of the engine still counts). */
+function isBody(v: unknown): v is Body {
+  return typeof v === 'object' && v !== null && typeof (v as Body).applyImpulse === 'function';
+}
+
+function toVec2(v: unknown): Vec2 | null {
+  let x: unknown;
+  let y: unknown;
+  if (Array.isArray(v)) {
+    if (v.length !== 2) return null;
+    [x, y] = v;
+  } else if (v !== null && typeof v === 'object') {
+    x = (v as Vec2).x;
+    y = (v as Vec2).y;
+  } else return null;
+  if (typeof x !== 'number' || typeof y !== 'number' || !Number.isFinite(x) || !Number.isFinite(y)) return null;
+  return { x, y };
+}
+
+/** "SymbolicConstraint.setScalar("phse", 1): …" — names the method, the name and the value. */
+function apiFail(method: string, name: unknown, value: unknown, reason: string): never {
+  const args = value === undefined ? describe(name) : `${describe(name)}, ${describe(value)}`;
+  throw new FulcrumInputError(`SymbolicConstraint.${method}(${args}): ${reason}`);
+}
+
+function describe(v: unknown): string {
+  if (typeof v === 'number') return Object.is(v, -0) ? '-0' : String(v);
+  if (typeof v === 'string') return JSON.stringify(v);
+  if (v === null || v === undefined) return String(v);
+  if (Array.isArray(v)) return `[${v.map(describe).join(', ')}]`;
+  if (typeof v === 'object') {
+    const o = v as Record<string, unknown>;
+    if (typeof o.applyImpulse === 'function' && typeof o.id === 'number') return `Body#${o.id}`;
+    if ('x' in o && 'y' in o) return `{x: ${describe(o.x)}, y: ${describe(o.y)}}`;
+    try {
+      return JSON.stringify(v);
+    } catch {
+      return Object.prototype.toString.call(v);
+    }
+  }
+  return String(v);
+}
+
+function fmt(v: number): string {
+  return v === Infinity ? 'inf' : v === -Infinity ? '-inf' : String(v);
+}
