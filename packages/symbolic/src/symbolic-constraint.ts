@@ -315,7 +315,8 @@ export class SymbolicConstraint extends UserConstraint {
 
   override position(err: Float64Array, state?: Float64Array): void {
     if (this.direct) {
-      this.valuesKernel(state ?? this.lastState, this.params, err);
+      // The engine always passes its state; a call from outside reads the bodies.
+      this.valuesKernel(state ?? this.readState(), this.params, err);
       return;
     }
     const n = this.dimensions;
@@ -324,7 +325,7 @@ export class SymbolicConstraint extends UserConstraint {
 
   override jacobian(J: Float64Array, state?: Float64Array): void {
     if (this.direct) {
-      this.jacobianKernel(state ?? this.lastState, this.params, J);
+      this.jacobianKernel(state ?? this.readState(), this.params, J);
       this.lastJ = J;
       return;
     }
@@ -510,7 +511,6 @@ export class SymbolicConstraint extends UserConstraint {
   }
 
   private applyInitialValues(o: SymbolicConstraintOptions): void {
-    const c = this.program.checked;
     const names: string[] = [];
     const writes: [number, number][] = [];
     const record = <T>(what: string, map: Record<string, T> | undefined, apply: (name: string, v: T) => void): void => {
@@ -539,7 +539,6 @@ export class SymbolicConstraint extends UserConstraint {
     });
     if (writes.length) this.assign(writes, names, 'the options');
     if (o.bodies !== undefined) this.bodyList = list;
-    void c;
   }
 }
 
