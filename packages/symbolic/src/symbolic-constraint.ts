@@ -2,21 +2,25 @@
  * SymbolicConstraint: a UserConstraint written as a position constraint C(x) (or a velocity
  * constraint V(x, v)) in the constraint language; everything else is derived and compiled.
  *
- * It uses UserConstraint's Jacobian mode: the hooks are
+ * It uses UserConstraint's Jacobian mode with the engine's packed body state: the hooks are
  *   validate  variable limits (`limit expr lo hi`) hold, else a SymbolicLimitError;
- *   prepare   read the body state, run the compiled kernel once (C or V, and J), and pick each
- *             limited row's state: equality, at its lower or upper bound, or slack;
- *   position  C per row (relative to the bound it is at; 0 when slack);
- *   velocity  J v (position constraints), or V itself (velocity constraints);
+ *   prepare   (once per pose) run the compiled kernel (C or V, and J) and pick each limited
+ *             row's state: equality, at or closing on its lower or upper bound, or slack;
+ *   position  C per row (relative to the bound it is at; 0 when slack or not yet reached);
+ *   velocity  J v plus the limited rows' speculative bias (position constraints), or
+ *             V = J v + V₀ (velocity constraints), with the velocities of the moment;
  *   jacobian  J (rows × 3·bodies, x, y, ω of each body's centre of mass), scaled per row;
  *   clamp     slack rows carry no impulse; rows at a bound only push.
  * The engine derives K = J M⁻¹ Jᵀ and Jᵀλ from J, so softness, breaking, maxForce and waking
- * behave as for any UserConstraint.
+ * behave as for any UserConstraint. A position constraint without limited rows skips prepare's
+ * work: its kernels write C and J straight into the engine's arrays.
  *
- * Limited rows follow nape-symbolic: a row at a bound is flipped (scale −1 at the lower bound,
- * +1 at the upper) so that its error C' = scale·(C − bound) is positive when violated and its
- * impulse λ ≤ 0; between the bounds the row's J is zeroed (scale 0), which the engine's LDLᵀ
- * solves to λ = 0.
+ * Limited rows follow nape-symbolic's scheme (a row at a bound is flipped, scale −1 at the lower
+ * bound and +1 at the upper, so that its error scale·(C − bound) is positive when violated and its
+ * impulse λ ≤ 0; a slack row's J is zeroed, which the engine's LDLᵀ solves to λ = 0), with two
+ * changes measured against the built-in joints (README, "Limits"): rows are speculative (active
+ * when they will reach the bound within the substep, closing the gap and no more), and a row stays
+ * active while it carries impulse, so the solver can take that impulse back.
  */
 import { FulcrumInputError, UserConstraint, type Body, type ConstraintOptions, type Vec2, type Vec2Like } from '@fulcrum/physics';
 import { BODY_STATE_STRIDE, BodyState, readBodyState } from './body-state.js';
