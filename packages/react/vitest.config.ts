@@ -7,6 +7,8 @@ export default defineConfig({
     // @react-three/* ship CJS `main` + ESM `module` and no `exports`: prefer the ESM build.
     mainFields: ['module', 'main'],
   },
+  // The same for the one test that runs in Node (ssr.test.tsx).
+  environments: { ssr: { resolve: { mainFields: ['module', 'main'] } } },
   test: {
     name: 'react',
     environment: 'jsdom',

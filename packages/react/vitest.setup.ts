@@ -6,4 +6,12 @@ declare global {
 
 globalThis.IS_REACT_ACT_ENVIRONMENT = true;
 
+// R3F 9.8.2 still creates a THREE.Clock, which three 0.187 reports as deprecated once per root
+// (harmless, see toolchain.md). Drop that one message so real warnings stand out.
+const warn = console.warn.bind(console);
+console.warn = (...args: unknown[]) => {
+  if (typeof args[0] === 'string' && args[0].startsWith('THREE.Clock: This module has been deprecated')) return;
+  warn(...args);
+};
+
 export {};

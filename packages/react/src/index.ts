@@ -1,2 +1,47 @@
-/** The package version; kept equal to package.json's "version" (a test checks it). */
-export const VERSION = '0.1.0';
+/**
+ * @fulcrum/react: declarative React / react-three-fiber bindings for the Fulcrum 2D engine.
+ * Units are the engine's (metres, seconds, radians, y up); with an orthographic camera, the
+ * camera's `zoom` is pixels per metre.
+ */
+export { VERSION } from './version.js';
+
+export { Physics, type PhysicsProps } from './components/Physics.js';
+export { PHYSICS_FRAME_PRIORITY } from './components/FrameDriver.js';
+export { Body, type BodyProps } from './components/Body.js';
+export type { BodyOptionProps } from './core/body-options.js';
+
+export { Box, Capsule, Circle, Polygon, Segment } from './shapes/shapes.js';
+export type { BoxProps, CapsuleProps, CircleProps, PolygonProps, SegmentProps } from './shapes/shapes.js';
+export type { CommonShapeProps } from './shapes/shape-kinds.js';
+export type { ShapeLookProps } from './shapes/use-shape.js';
+
+export { AngleJoint, DistanceJoint, LineJoint, MotorJoint, PivotJoint, PulleyJoint, WeldJoint } from './joints/joints.js';
+export type {
+  AngleJointProps,
+  AnchorProps,
+  CommonConstraintProps,
+  DistanceJointProps,
+  LimitProps,
+  LineJointProps,
+  MotorJointProps,
+  PivotJointProps,
+  PulleyJointProps,
+  TwoBodyProps,
+  WeldJointProps,
+} from './joints/joints.js';
+export { UserConstraint, type UserConstraintProps } from './joints/UserConstraint.js';
+export { SymbolicConstraint, createSymbolicConstraintComponent } from './joints/SymbolicConstraint.js';
+export type { SymbolicConstraintClass, SymbolicConstraintLike, SymbolicConstraintProps } from './joints/SymbolicConstraint.js';
+
+export { InstancedBodies, type InstanceProps, type InstancedBodiesProps } from './instanced/InstancedBodies.js';
+export { PointerDrag, type PointerDragProps } from './drag/PointerDrag.js';
+export { DragController, type DragSettings } from './drag/drag-controller.js';
+export { DebugLines, type DebugLinesProps } from './debug/DebugLines.js';
+
+export { useAfterStep, useBeforeStep, useBody, usePhysics, useSpace, type PhysicsApi } from './hooks/hooks.js';
+
+export { FulcrumPropError, FulcrumUnmountedError } from './core/errors.js';
+export type { BodyRef } from './core/body-ref.js';
+export type { BodyContactEvent, BodyEventHandlers, BodyIslandEvent, ConstraintEventHandlers } from './core/event-router.js';
+export type { StepCallback } from './core/physics-world.js';
+export type { TimeStep } from './core/step-clock.js';

@@ -1,0 +1,132 @@
+/**
+ * <Physics>: the provider. It owns a PhysicsWorld (created once: the context value never
+ * changes), whose Space is created on first use or given through `space`. Inside a <Canvas> it
+ * steps in R3F's loop; outside one (tests, headless) nothing steps until `usePhysics().step()`.
+ *
+ * Props are validated during render and applied in place: changing `gravity` wakes every
+ * island; `paused`, `timeStep`, `interpolate`, the iteration counts and `maxSubSteps` take
+ * effect on the next frame. Changing `space` moves the whole scene: children remount into it.
+ */
+import { Space } from '@fulcrum/physics';
+import type { DebugDrawOptions, Vec2Like } from '@fulcrum/physics';
+import { Fragment, useLayoutEffect, useState, type ReactNode } from 'react';
+import { useInCanvas, WorldContext } from '../core/context.js';
+import { propFail, validateWith } from '../core/errors.js';
+import { DEFAULT_WORLD_OPTIONS, PhysicsWorld, type WorldOptions } from '../core/physics-world.js';
+import { pick, sameValue, useValidated } from '../core/props.js';
+import type { TimeStep } from '../core/step-clock.js';
+import { DebugLines } from '../debug/DebugLines.js';
+import { PointerDrag, type PointerDragProps } from '../drag/PointerDrag.js';
+import { FrameDriver } from './FrameDriver.js';
+
+export interface PhysicsProps {
+  /** m/s², y up. Default [0, -9.81]. */
+  gravity?: Vec2Like;
+  /** Seconds per step (default 1/60), or "vary": one step per frame of the frame's length. */
+  timeStep?: TimeStep;
+  /** Stop stepping (rendering and prop changes go on). */
+  paused?: boolean;
+  /** Draw bodies between their last two steps (default true). */
+  interpolate?: boolean;
+  /** Draw the engine's debug view: true, or which layers (shapes, contacts, aabbs, constraints). */
+  debug?: boolean | DebugDrawOptions;
+  /** Substeps per step (the engine's velocityIterations, default 4). */
+  velocityIterations?: number;
+  /** Position passes per step (default 2). */
+  positionIterations?: number;
+  /** Most steps in one frame; a longer frame slows the simulation down (default 5). */
+  maxSubSteps?: number;
+  /** Use this Space instead of creating one. It is not emptied on unmount. */
+  space?: Space;
+  /** Drag bodies with the pointer: true, or the drag joint's settings. */
+  dragging?: boolean | Omit<PointerDragProps, 'children'>;
+  children?: ReactNode;
+}
+
+const OPTION_PROPS = ['gravity', 'timeStep', 'paused', 'interpolate', 'velocityIterations', 'positionIterations', 'maxSubSteps'] as const;
+
+interface ValidatedOptions {
+  options: WorldOptions;
+}
+
+export function Physics(props: PhysicsProps): ReactNode {
+  const [world] = useState(() => new PhysicsWorld());
+  const inCanvas = useInCanvas();
+  const { options } = useValidated(pick(props as Record<string, unknown>, OPTION_PROPS) as PhysicsProps, validatePhysicsProps);
+  const { space, debug, dragging } = props;
+  if (space !== undefined && !(space instanceof Space)) propFail('Physics', 'space', space, 'must be a Space');
+  if (debug !== undefined && typeof debug !== 'boolean' && (debug === null || typeof debug !== 'object')) propFail('Physics', 'debug', debug, 'must be a boolean or {shapes, contacts, aabbs, constraints}');
+  // Set during render: children's effects run before <Physics>'s and may create the space.
+  world.setExternalSpace(space ?? null);
+  world.initialGravity = options.gravity;
+
+  useLayoutEffect(() => {
+    const prev = world.options;
+    world.options = options;
+    // Gravity is applied when the prop changes (never from the default onto a given space).
+    if (props.gravity !== undefined && !sameValue(world.appliedGravity, props.gravity)) {
+      if (!sameValue(world.space.gravity, toXY(props.gravity))) world.space.gravity = props.gravity;
+      world.appliedGravity = props.gravity;
+    }
+    if (!sameValue(prev, options)) world.requestFrame();
+  });
+  useLayoutEffect(() => {
+    world.attach();
+    return () => world.dispose();
+  }, [world, space]);
+
+  return (
+    <WorldContext.Provider value={world}>
+      {inCanvas && <FrameDriver world={world} />}
+      {inCanvas && debug ? <DebugLines options={debug === true ? undefined : debug} /> : null}
+      {inCanvas && dragging ? <PointerDrag {...(dragging === true ? {} : dragging)} /> : null}
+      <Fragment key={spaceKey(space)}>{props.children}</Fragment>
+    </WorldContext.Provider>
+  );
+}
+
+function validatePhysicsProps(p: PhysicsProps): ValidatedOptions {
+  const d = DEFAULT_WORLD_OPTIONS;
+  const gravity = p.gravity ?? d.gravity;
+  validateWith('Physics', p, ['Space'], () => new Space({ gravity }));
+  const timeStep = p.timeStep ?? d.timeStep;
+  if (timeStep !== 'vary' && (typeof timeStep !== 'number' || !Number.isFinite(timeStep) || timeStep <= 0)) {
+    propFail('Physics', 'timeStep', timeStep, 'must be a positive number of seconds or "vary"');
+  }
+  const int = (prop: 'velocityIterations' | 'positionIterations' | 'maxSubSteps', min: number, fallback: number): number => {
+    const v = p[prop] ?? fallback;
+    if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > 1000) propFail('Physics', prop, v, `must be an integer in [${min}, 1000]`);
+    return v;
+  };
+  const bool = (prop: 'paused' | 'interpolate', fallback: boolean): boolean => {
+    const v = p[prop] ?? fallback;
+    if (typeof v !== 'boolean') propFail('Physics', prop, v, 'must be a boolean');
+    return v;
+  };
+  return {
+    options: {
+      gravity,
+      timeStep,
+      maxSubSteps: int('maxSubSteps', 1, d.maxSubSteps),
+      interpolate: bool('interpolate', d.interpolate),
+      paused: bool('paused', d.paused),
+      velocityIterations: int('velocityIterations', 1, d.velocityIterations),
+      positionIterations: int('positionIterations', 0, d.positionIterations),
+    },
+  };
+}
+
+const spaceKeys = new WeakMap<Space, number>();
+let nextSpaceKey = 1;
+
+/** A key per space identity, so that a new `space` prop remounts the scene into it. */
+function spaceKey(space: Space | undefined): string {
+  if (space === undefined) return 'own';
+  let k = spaceKeys.get(space);
+  if (k === undefined) spaceKeys.set(space, (k = nextSpaceKey++));
+  return `space-${k}`;
+}
+
+function toXY(v: Vec2Like): { x: number; y: number } {
+  return Array.isArray(v) ? { x: v[0], y: v[1] } : (v as { x: number; y: number });
+}

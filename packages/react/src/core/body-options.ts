@@ -1,0 +1,102 @@
+/**
+ * Body props → engine Body: validation and in-place updates, shared by <Body> and
+ * <InstancedBodies>.
+ *
+ * Validation builds a trial Body from the props, so the engine's own checks (and messages)
+ * apply, and it happens during render: a bad prop throws before anything is touched. Updates
+ * then go through the engine's setters, each of which wakes the body's island. The initial
+ * conditions (position, rotation, velocity, angularVel) are applied when their value changes;
+ * when such a prop is dropped, the body keeps its state. Every other prop falls back to the
+ * engine default when dropped.
+ */
+import { Body } from '@fulcrum/physics';
+import type { BodyOptions, BodyType, Vec2Like } from '@fulcrum/physics';
+import { validateWith } from './errors.js';
+import { changedKeys, pick } from './props.js';
+
+/** The Body props that map to engine options (everything but shapes). */
+export interface BodyOptionProps {
+  type?: BodyType;
+  position?: Vec2Like;
+  rotation?: number;
+  velocity?: Vec2Like;
+  angularVel?: number;
+  force?: Vec2Like;
+  torque?: number;
+  mass?: number;
+  inertia?: number;
+  allowMovement?: boolean;
+  allowRotation?: boolean;
+  linearDrag?: number;
+  angularDrag?: number;
+  gravityScale?: number;
+  userData?: unknown;
+}
+
+export const BODY_OPTION_KEYS = [
+  'type',
+  'position',
+  'rotation',
+  'velocity',
+  'angularVel',
+  'force',
+  'torque',
+  'mass',
+  'inertia',
+  'allowMovement',
+  'allowRotation',
+  'linearDrag',
+  'angularDrag',
+  'gravityScale',
+  'userData',
+] as const satisfies readonly (keyof BodyOptionProps)[];
+
+type Key = (typeof BODY_OPTION_KEYS)[number];
+export type BodyOptionValues = Partial<Record<Key, unknown>>;
+
+const INITIAL_CONDITIONS = ['position', 'rotation', 'velocity', 'angularVel'] as const;
+const SIMPLE = ['force', 'torque', 'allowMovement', 'allowRotation', 'linearDrag', 'angularDrag', 'gravityScale'] as const;
+
+export interface ValidatedBody {
+  options: BodyOptionValues;
+  /** A detached Body built from the options: every property at its target value. */
+  trial: Body;
+}
+
+/** Validate body props (throws FulcrumPropError naming `component`). */
+export function validateBodyOptions(component: string, props: BodyOptionProps): ValidatedBody {
+  const options = pick(props as BodyOptionValues, BODY_OPTION_KEYS);
+  const trial = validateWith(component, props, ['Body'], () => new Body(options as BodyOptions));
+  return { options, trial };
+}
+
+/** What an update did: whether the body was teleported (interpolation must not smear it). */
+export interface BodyUpdate {
+  changed: boolean;
+  moved: boolean;
+}
+
+/** Apply the options that changed from `prev` to `next` through the engine's setters. */
+export function applyBodyOptions(body: Body, prev: BodyOptionValues, next: ValidatedBody): BodyUpdate {
+  const o = next.options;
+  const changed = changedKeys(BODY_OPTION_KEYS, prev, o);
+  if (changed.length === 0) return { changed: false, moved: false };
+  const has = (k: Key) => changed.includes(k);
+  const t = next.trial;
+  // Type first: it decides what the other setters accept (a static body takes no velocity).
+  if (has('type')) body.type = t.type;
+  if (has('mass') || has('inertia')) {
+    if (o.mass === undefined || o.inertia === undefined) body.useShapeMass();
+    if (o.mass !== undefined) body.mass = o.mass as number;
+    if (o.inertia !== undefined) body.inertia = o.inertia as number;
+  }
+  let moved = false;
+  for (const k of INITIAL_CONDITIONS) {
+    if (!has(k) || o[k] === undefined) continue;
+    (body as unknown as Record<string, unknown>)[k] = o[k];
+    if (k === 'position' || k === 'rotation') moved = true;
+  }
+  for (const k of SIMPLE) if (has(k)) (body as unknown as Record<string, unknown>)[k] = (t as unknown as Record<string, unknown>)[k];
+  if (has('userData')) body.userData = o.userData;
+  return { changed: true, moved };
+}

@@ -1,0 +1,76 @@
+/**
+ * <PointerDrag>: drag bodies with the pointer (mouse, touch, pen) inside a <Canvas>. Also
+ * mounted by `<Physics dragging>`. Listens on the canvas element (so bodies without meshes,
+ * drawn only by the debug view, can be grabbed too), converts the pointer to world coordinates
+ * through the current camera, and drives a DragController.
+ */
+import type { Body } from '@fulcrum/physics';
+import { useThree } from '@react-three/fiber';
+import { useEffect, useRef, type ReactNode } from 'react';
+import { Vector3 } from 'three';
+import { useWorld } from '../core/context.js';
+import { propFail } from '../core/errors.js';
+import { DragController, type DragSettings } from './drag-controller.js';
+
+export interface PointerDragProps extends DragSettings {
+  /** Called when a drag starts and ends (with null). */
+  onDrag?: (body: Body | null) => void;
+}
+
+export function PointerDrag(props: PointerDragProps): ReactNode {
+  const world = useWorld('PointerDrag');
+  const gl = useThree((s) => s.gl);
+  const get = useThree((s) => s.get);
+  for (const k of ['frequency', 'damping', 'maxForce'] as const) {
+    const v = props[k];
+    if (v !== undefined && (typeof v !== 'number' || Number.isNaN(v) || v <= 0)) propFail('PointerDrag', k, v, 'must be a positive number');
+  }
+  if (props.filter !== undefined && typeof props.filter !== 'function') propFail('PointerDrag', 'filter', props.filter, 'must be a function');
+  const settings = useRef<PointerDragProps>(props);
+  settings.current = props;
+
+  useEffect(() => {
+    const el = gl.domElement;
+    const drag = new DragController(world, settings);
+    const p = new Vector3();
+    let pointer = -1;
+    const toWorld = (e: PointerEvent): Vector3 => {
+      const r = el.getBoundingClientRect();
+      p.set(((e.clientX - r.left) / r.width) * 2 - 1, -((e.clientY - r.top) / r.height) * 2 + 1, 0);
+      return p.unproject(get().camera);
+    };
+    const down = (e: PointerEvent): void => {
+      if (e.button !== 0 || pointer !== -1) return;
+      const w = toWorld(e);
+      const body = drag.grab(w.x, w.y);
+      if (body === null) return;
+      pointer = e.pointerId;
+      el.setPointerCapture?.(e.pointerId);
+      settings.current.onDrag?.(body);
+    };
+    const move = (e: PointerEvent): void => {
+      if (e.pointerId !== pointer) return;
+      const w = toWorld(e);
+      drag.move(w.x, w.y);
+    };
+    const up = (e: PointerEvent): void => {
+      if (e.pointerId !== pointer) return;
+      pointer = -1;
+      if (el.hasPointerCapture?.(e.pointerId)) el.releasePointerCapture(e.pointerId);
+      drag.release();
+      settings.current.onDrag?.(null);
+    };
+    el.addEventListener('pointerdown', down);
+    el.addEventListener('pointermove', move);
+    el.addEventListener('pointerup', up);
+    el.addEventListener('pointercancel', up);
+    return () => {
+      el.removeEventListener('pointerdown', down);
+      el.removeEventListener('pointermove', move);
+      el.removeEventListener('pointerup', up);
+      el.removeEventListener('pointercancel', up);
+      drag.release();
+    };
+  }, [world, gl, get]);
+  return null;
+}
