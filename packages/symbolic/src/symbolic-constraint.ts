@@ -433,7 +433,10 @@ export class SymbolicConstraint extends UserConstraint {
     if (d) return d;
     const other = (['body', 'scalar', 'vector'] as const).find((k) => lists[k].some((x) => x.name === name));
     const setter = { body: 'setBody', scalar: 'setScalar', vector: 'setVector' };
-    if (other) apiFail(method, name, value, `'${name}' is a ${other}, not a ${kind}; use ${method.startsWith('get') ? setter[other].replace('set', 'get') : setter[other]}`);
+    if (other) {
+      const instead = method.startsWith('options.') ? `put it in options.${other === 'body' ? 'bodies' : `${other}s`}` : `use ${method.startsWith('get') ? setter[other].replace('set', 'get') : setter[other]}`;
+      apiFail(method, name, value, `'${name}' is a ${other}, not a ${kind}; ${instead}`);
+    }
     const declared = lists[kind].map((x) => x.name);
     const guess = didYouMean(name, declared);
     apiFail(method, name, value, `no ${kind} '${name}' is declared${guess ? `, ${guess}` : ''} (declared ${kind === 'body' ? 'bodies' : `${kind}s`}: ${declared.length ? declared.join(', ') : 'none'})`);
@@ -519,26 +522,26 @@ export class SymbolicConstraint extends UserConstraint {
     const writes: [number, number][] = [];
     const record = <T>(what: string, map: Record<string, T> | undefined, apply: (name: string, v: T) => void): void => {
       if (map === undefined) return;
-      if (map === null || typeof map !== 'object') apiFail('constructor', what, map, `options.${what} must be an object keyed by declared names`);
+      if (map === null || typeof map !== 'object') throw new FulcrumInputError(`SymbolicConstraint options.${what} must be an object keyed by declared names, got ${describe(map)}`);
       for (const [name, v] of Object.entries(map)) apply(name, v);
     };
     record('scalars', o.scalars, (name, v) => {
-      const d = this.declared('constructor (options.scalars)', name, v, 'scalar');
-      if (typeof v !== 'number' || Number.isNaN(v)) apiFail('constructor (options.scalars)', name, v, 'the value must be a number (not NaN; ±Infinity is allowed, for limits)');
+      const d = this.declared('options.scalars', name, v, 'scalar');
+      if (typeof v !== 'number' || Number.isNaN(v)) apiFail('options.scalars', name, v, 'the value must be a number (not NaN; ±Infinity is allowed, for limits)');
       writes.push([d.slot, v]);
       names.push(name);
     });
     record('vectors', o.vectors, (name, v) => {
-      const d = this.declared('constructor (options.vectors)', name, v, 'vector');
+      const d = this.declared('options.vectors', name, v, 'vector');
       const p = toVec2(v);
-      if (p === null) apiFail('constructor (options.vectors)', name, v, 'the value must be a vector {x, y} or [x, y] with finite components');
+      if (p === null) apiFail('options.vectors', name, v, 'the value must be a vector {x, y} or [x, y] with finite components');
       writes.push([d.slot, p.x], [d.slot + 1, p.y]);
       names.push(name);
     });
     const list = this.bodyList.slice();
     record('bodies', o.bodies, (name, v) => {
-      const d = this.declared('constructor (options.bodies)', name, v, 'body');
-      if (v !== null && !isBody(v)) apiFail('constructor (options.bodies)', name, v, 'the value must be a Body or null');
+      const d = this.declared('options.bodies', name, v, 'body');
+      if (v !== null && !isBody(v)) apiFail('options.bodies', name, v, 'the value must be a Body or null');
       list[d.slot] = v;
     });
     if (writes.length) this.assign(writes, names, 'the options');
@@ -584,8 +587,15 @@ function toVec2(v: unknown): Vec2 | null {
   return { x, y };
 }
 
-/** "SymbolicConstraint.setScalar("phse", 1): …" — names the method, the name and the value. */
+/**
+ * "SymbolicConstraint.setScalar("phse", 1): …" or, for the options form,
+ * "SymbolicConstraint options.scalars.phse = 1: …": names the method, the name and the value.
+ */
 function apiFail(method: string, name: unknown, value: unknown, reason: string): never {
+  if (method.startsWith('options.')) {
+    const key = typeof name === 'string' && /^[A-Za-z_]\w*$/.test(name) ? `.${name}` : `[${describe(name)}]`;
+    throw new FulcrumInputError(`SymbolicConstraint ${method}${key} = ${describe(value)}: ${reason}`);
+  }
   const args = value === undefined ? describe(name) : `${describe(name)}, ${describe(value)}`;
   throw new FulcrumInputError(`SymbolicConstraint.${method}(${args}): ${reason}`);
 }
