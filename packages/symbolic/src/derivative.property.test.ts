@@ -5,7 +5,9 @@
  *    bodies' motion (origin moving at its velocity, angle at ω);
  *  - J, the Jacobian the engine receives, equals the central differences of C in each body's
  *    centre-of-mass x, y and angle about the centre of mass (the engine's columns);
- *  - V = J v with the centre-of-mass velocities (what the engine computes from J).
+ *  - V = J v with the centre-of-mass velocities (what the engine computes from J);
+ *  - for velocity constraints, J equals the differences of V in each body's centre-of-mass
+ *    velocity and ω, and `body.velocity` is the origin's velocity, v_c + ω·perp(p − c).
  * Relative error 1e-6. A sample where C is not smooth at the difference step (a `unit` or `|v|`
  * of a near-zero vector) is recognised by two step sizes disagreeing, and skipped.
  */
@@ -13,7 +15,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { BODY_STATE_STRIDE, BodyState } from './body-state.js';
 import { compileSource } from './compile.js';
-import { params, positionSource, testBody } from './test-support/expressions.js';
+import { params, positionSource, testBody, velocitySource } from './test-support/expressions.js';
 import { displaceAboutCenter, packState, type TestBody } from './test-support/state.js';
 
 const EPS = 1e-6;
@@ -107,4 +109,47 @@ describe('symbolic derivatives equal finite differences', () => {
     expect(checked).toBeGreaterThan(250);
     expect(skipped).toBeLessThan(50);
   });
+
+  it('velocity constraints: J = ∂V/∂(v_c, ω), and body.velocity is the origin velocity', () => {
+    fc.assert(
+      fc.property(velocitySource(2), params, fc.tuple(testBody, testBody), (source, p, bodies) => {
+        const program = compileSource(source);
+        const { main } = program.kernels('function');
+        const n = program.rows;
+        const size = n + n * program.columns;
+        const V = (state: Float64Array): Float64Array => {
+          const out = new Float64Array(size);
+          main(state, p, out);
+          return out;
+        };
+        const state0 = packState(bodies);
+        const out0 = V(state0);
+        if (!out0.every(Number.isFinite)) return;
+        for (let s = 0; s < 2; s++) {
+          for (const [k, offset] of [BodyState.vx, BodyState.vy, BodyState.angularVel].entries()) {
+            const shifted = (e: number): Float64Array => {
+              const st = state0.slice();
+              st[s * BODY_STATE_STRIDE + offset] = st[s * BODY_STATE_STRIDE + offset]! + e;
+              return V(st);
+            };
+            // V is affine in the velocities: the difference is exact up to rounding.
+            const d = (shifted(1e-3)[0]! - shifted(-1e-3)[0]!) / 2e-3;
+            const j = out0[n + 3 * s + k]!;
+            expect(Math.abs(j - d), `J[body ${s}][${k}] ${j} vs ${d}\n${source}`).toBeLessThanOrEqual(1e-7 * Math.max(1, Math.abs(j)));
+          }
+        }
+      }),
+      { seed: 5, numRuns: 150 },
+    );
+    // The origin's velocity, by hand, for a body whose centre of mass is off its origin.
+    const program = compileSource('body b\nvelocity { b.velocity b.angularVel }');
+    const body = { px: 1, py: 2, angle: 0.3, lcx: 0.4, lcy: -0.2, vx: 0.7, vy: -1.1, w: 1.9 };
+    const state = packState([body]);
+    const out = new Float64Array(3 + 3 * 3);
+    program.kernels('interpreter').main(state, new Float64Array(0), out);
+    expect(out[0]).toBeCloseTo(body.vx, 12);
+    expect(out[1]).toBeCloseTo(body.vy, 12);
+    expect(out[2]).toBe(body.w);
+  });
 });
+

@@ -72,7 +72,10 @@ describe('API', () => {
       [() => new SymbolicConstraint({ source: 1 } as unknown as { source: string }), 'SymbolicConstraint options.source must be a string, got 1'],
       [() => new SymbolicConstraint({ source: WELD, stif: true } as unknown as { source: string }), "SymbolicConstraint options: unknown option 'stif', did you mean 'stiff'?"],
       [() => new SymbolicConstraint({ source: WELD, compile: 'jit' } as unknown as { source: string }), `SymbolicConstraint options.compile must be one of 'function', 'interpreter', 'auto', got "jit"`],
-      [() => new SymbolicConstraint({ source: WELD, scalars: { ratio: 2 } }), `SymbolicConstraint.constructor (options.scalars)("ratio", 2): no scalar 'ratio' is declared (declared scalars: phase)`],
+      [() => new SymbolicConstraint({ source: WELD, scalars: { ratio: 2 } }), `SymbolicConstraint options.scalars.ratio = 2: no scalar 'ratio' is declared (declared scalars: phase)`],
+      [() => new SymbolicConstraint({ source: WELD, scalars: { anchor1: 2 } }), `SymbolicConstraint options.scalars.anchor1 = 2: 'anchor1' is a vector, not a scalar; put it in options.vectors`],
+      [() => new SymbolicConstraint({ source: WELD, vectors: { anchor1: [1, NaN] } }), `SymbolicConstraint options.vectors.anchor1 = [1, NaN]: the value must be a vector`],
+      [() => new SymbolicConstraint({ source: WELD, bodies: 3 as unknown as Record<string, Body> }), 'SymbolicConstraint options.bodies must be an object keyed by declared names, got 3'],
       [() => new SymbolicConstraint({ source: WELD, frequency: -1 }), 'SymbolicConstraint.frequency must be a positive finite number, got -1'],
     ];
     for (const [f, message] of cases) {

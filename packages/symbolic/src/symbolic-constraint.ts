@@ -2,21 +2,25 @@
  * SymbolicConstraint: a UserConstraint written as a position constraint C(x) (or a velocity
  * constraint V(x, v)) in the constraint language; everything else is derived and compiled.
  *
- * It uses UserConstraint's Jacobian mode: the hooks are
+ * It uses UserConstraint's Jacobian mode with the engine's packed body state: the hooks are
  *   validate  variable limits (`limit expr lo hi`) hold, else a SymbolicLimitError;
- *   prepare   read the body state, run the compiled kernel once (C or V, and J), and pick each
- *             limited row's state: equality, at its lower or upper bound, or slack;
- *   position  C per row (relative to the bound it is at; 0 when slack);
- *   velocity  J v (position constraints), or V itself (velocity constraints);
+ *   prepare   (once per pose) run the compiled kernel (C or V, and J) and pick each limited
+ *             row's state: equality, at or closing on its lower or upper bound, or slack;
+ *   position  C per row (relative to the bound it is at; 0 when slack or not yet reached);
+ *   velocity  J v plus the limited rows' speculative bias (position constraints), or
+ *             V = J v + V₀ (velocity constraints), with the velocities of the moment;
  *   jacobian  J (rows × 3·bodies, x, y, ω of each body's centre of mass), scaled per row;
  *   clamp     slack rows carry no impulse; rows at a bound only push.
  * The engine derives K = J M⁻¹ Jᵀ and Jᵀλ from J, so softness, breaking, maxForce and waking
- * behave as for any UserConstraint.
+ * behave as for any UserConstraint. A position constraint without limited rows skips prepare's
+ * work: its kernels write C and J straight into the engine's arrays.
  *
- * Limited rows follow nape-symbolic: a row at a bound is flipped (scale −1 at the lower bound,
- * +1 at the upper) so that its error C' = scale·(C − bound) is positive when violated and its
- * impulse λ ≤ 0; between the bounds the row's J is zeroed (scale 0), which the engine's LDLᵀ
- * solves to λ = 0.
+ * Limited rows follow nape-symbolic's scheme (a row at a bound is flipped, scale −1 at the lower
+ * bound and +1 at the upper, so that its error scale·(C − bound) is positive when violated and its
+ * impulse λ ≤ 0; a slack row's J is zeroed, which the engine's LDLᵀ solves to λ = 0), with two
+ * changes measured against the built-in joints (README, "Limits"): rows are speculative (active
+ * when they will reach the bound within the substep, closing the gap and no more), and a row stays
+ * active while it carries impulse, so the solver can take that impulse back.
  */
 import { FulcrumInputError, UserConstraint, type Body, type ConstraintOptions, type Vec2, type Vec2Like } from '@fulcrum/physics';
 import { BODY_STATE_STRIDE, BodyState, readBodyState } from './body-state.js';
@@ -315,7 +319,8 @@ export class SymbolicConstraint extends UserConstraint {
 
   override position(err: Float64Array, state?: Float64Array): void {
     if (this.direct) {
-      this.valuesKernel(state ?? this.lastState, this.params, err);
+      // The engine always passes its state; a call from outside reads the bodies.
+      this.valuesKernel(state ?? this.readState(), this.params, err);
       return;
     }
     const n = this.dimensions;
@@ -324,7 +329,7 @@ export class SymbolicConstraint extends UserConstraint {
 
   override jacobian(J: Float64Array, state?: Float64Array): void {
     if (this.direct) {
-      this.jacobianKernel(state ?? this.lastState, this.params, J);
+      this.jacobianKernel(state ?? this.readState(), this.params, J);
       this.lastJ = J;
       return;
     }
@@ -428,7 +433,10 @@ export class SymbolicConstraint extends UserConstraint {
     if (d) return d;
     const other = (['body', 'scalar', 'vector'] as const).find((k) => lists[k].some((x) => x.name === name));
     const setter = { body: 'setBody', scalar: 'setScalar', vector: 'setVector' };
-    if (other) apiFail(method, name, value, `'${name}' is a ${other}, not a ${kind}; use ${method.startsWith('get') ? setter[other].replace('set', 'get') : setter[other]}`);
+    if (other) {
+      const instead = method.startsWith('options.') ? `put it in options.${other === 'body' ? 'bodies' : `${other}s`}` : `use ${method.startsWith('get') ? setter[other].replace('set', 'get') : setter[other]}`;
+      apiFail(method, name, value, `'${name}' is a ${other}, not a ${kind}; ${instead}`);
+    }
     const declared = lists[kind].map((x) => x.name);
     const guess = didYouMean(name, declared);
     apiFail(method, name, value, `no ${kind} '${name}' is declared${guess ? `, ${guess}` : ''} (declared ${kind === 'body' ? 'bodies' : `${kind}s`}: ${declared.length ? declared.join(', ') : 'none'})`);
@@ -510,36 +518,34 @@ export class SymbolicConstraint extends UserConstraint {
   }
 
   private applyInitialValues(o: SymbolicConstraintOptions): void {
-    const c = this.program.checked;
     const names: string[] = [];
     const writes: [number, number][] = [];
     const record = <T>(what: string, map: Record<string, T> | undefined, apply: (name: string, v: T) => void): void => {
       if (map === undefined) return;
-      if (map === null || typeof map !== 'object') apiFail('constructor', what, map, `options.${what} must be an object keyed by declared names`);
+      if (map === null || typeof map !== 'object') throw new FulcrumInputError(`SymbolicConstraint options.${what} must be an object keyed by declared names, got ${describe(map)}`);
       for (const [name, v] of Object.entries(map)) apply(name, v);
     };
     record('scalars', o.scalars, (name, v) => {
-      const d = this.declared('constructor (options.scalars)', name, v, 'scalar');
-      if (typeof v !== 'number' || Number.isNaN(v)) apiFail('constructor (options.scalars)', name, v, 'the value must be a number (not NaN; ±Infinity is allowed, for limits)');
+      const d = this.declared('options.scalars', name, v, 'scalar');
+      if (typeof v !== 'number' || Number.isNaN(v)) apiFail('options.scalars', name, v, 'the value must be a number (not NaN; ±Infinity is allowed, for limits)');
       writes.push([d.slot, v]);
       names.push(name);
     });
     record('vectors', o.vectors, (name, v) => {
-      const d = this.declared('constructor (options.vectors)', name, v, 'vector');
+      const d = this.declared('options.vectors', name, v, 'vector');
       const p = toVec2(v);
-      if (p === null) apiFail('constructor (options.vectors)', name, v, 'the value must be a vector {x, y} or [x, y] with finite components');
+      if (p === null) apiFail('options.vectors', name, v, 'the value must be a vector {x, y} or [x, y] with finite components');
       writes.push([d.slot, p.x], [d.slot + 1, p.y]);
       names.push(name);
     });
     const list = this.bodyList.slice();
     record('bodies', o.bodies, (name, v) => {
-      const d = this.declared('constructor (options.bodies)', name, v, 'body');
-      if (v !== null && !isBody(v)) apiFail('constructor (options.bodies)', name, v, 'the value must be a Body or null');
+      const d = this.declared('options.bodies', name, v, 'body');
+      if (v !== null && !isBody(v)) apiFail('options.bodies', name, v, 'the value must be a Body or null');
       list[d.slot] = v;
     });
     if (writes.length) this.assign(writes, names, 'the options');
     if (o.bodies !== undefined) this.bodyList = list;
-    void c;
   }
 }
 
@@ -581,8 +587,15 @@ function toVec2(v: unknown): Vec2 | null {
   return { x, y };
 }
 
-/** "SymbolicConstraint.setScalar("phse", 1): …" — names the method, the name and the value. */
+/**
+ * "SymbolicConstraint.setScalar("phse", 1): …" or, for the options form,
+ * "SymbolicConstraint options.scalars.phse = 1: …": names the method, the name and the value.
+ */
 function apiFail(method: string, name: unknown, value: unknown, reason: string): never {
+  if (method.startsWith('options.')) {
+    const key = typeof name === 'string' && /^[A-Za-z_]\w*$/.test(name) ? `.${name}` : `[${describe(name)}]`;
+    throw new FulcrumInputError(`SymbolicConstraint ${method}${key} = ${describe(value)}: ${reason}`);
+  }
   const args = value === undefined ? describe(name) : `${describe(name)}, ${describe(value)}`;
   throw new FulcrumInputError(`SymbolicConstraint.${method}(${args}): ${reason}`);
 }

@@ -96,3 +96,13 @@ export const testBody = fc.record({
   vy: fc.double({ min: -2, max: 2, noNaN: true }),
   w: fc.double({ min: -3, max: 3, noNaN: true }),
 });
+
+/**
+ * A velocity constraint, affine in the velocities by construction: position-dependent
+ * coefficients times velocities, plus a position-dependent term.
+ */
+export function velocitySource(depth: number): fc.Arbitrary<string> {
+  return fc
+    .tuple(expression('vector', depth), expression('scalar', depth), expression('vector', depth), expression('scalar', depth))
+    .map(([a, s, c, t]) => `${HEADER}velocity (${a}) dot b2.velocity + (${s}) * b1.angularVel + (${c}) cross b1.velocity - b2.angularVel + ${t}\n`);
+}
