@@ -12,16 +12,11 @@ import { DISTANCE, LINE, MOTOR, PIVOT, WELD } from './examples.js';
 import { KEYWORDS, SYMBOLS } from './lang/lexer.js';
 import { positionSource } from './test-support/expressions.js';
 
-/** The slowest single source may take this long (a hang or a blow-up would take far longer). */
-const SLOW_MS = 250;
-
-let slowest = 0;
 let accepted = 0;
 let rejected = 0;
 const rejectedBy = new Map<string, number>();
 
 function expectCleanOutcome(source: string): void {
-  const t0 = performance.now();
   try {
     new CompiledProgram(source); // not the cache: the fuzz sources would flood it
     accepted++;
@@ -37,7 +32,6 @@ function expectCleanOutcome(source: string): void {
     rejected++;
     rejectedBy.set(e.name, (rejectedBy.get(e.name) ?? 0) + 1);
   }
-  slowest = Math.max(slowest, performance.now() - t0);
 }
 
 const WORDS = [...KEYWORDS, ...SYMBOLS, 'body1', 'body2', 'anchor1', 'phase', 'position', 'rotation', 'velocity', 'angularVel', 'x', 'y', '1', '0.5', '2e3', '#c\n', '\n', '\t', '|', '[', ']'];
@@ -101,12 +95,12 @@ describe('fuzz: the front end only ever throws SymbolicErrors with a location', 
     }
   });
 
-  it('saw both outcomes, quickly', () => {
+  // No timing assertion (speed is the benchmarks' business): a hang fails by vitest's test timeout.
+  it('saw both outcomes', () => {
     // The fuzzers reach the checker and beyond, not just the lexer.
     expect(accepted).toBeGreaterThan(100);
     expect(rejected).toBeGreaterThan(3000);
     expect(rejectedBy.get('SymbolicSyntaxError')).toBeGreaterThan(1000);
     expect(rejectedBy.get('SymbolicTypeError')).toBeGreaterThan(300);
-    expect(slowest).toBeLessThan(SLOW_MS);
   });
 });
