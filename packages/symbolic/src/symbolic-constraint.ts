@@ -255,6 +255,22 @@ export class SymbolicConstraint extends UserConstraint {
     if (this.boundsStale) this.refreshBounds(null, 'step');
   }
 
+  /**
+   * @internal The bounds go stale only through setScalar/setVector, which invalidate() (and so
+   * get a validation before the next step): no need to validate every step.
+   */
+  override _validatesEveryStep(): boolean {
+    return false;
+  }
+
+  /**
+   * @internal Direct mode's velocity() is exactly J·v and its clamp() does nothing (no limited
+   * rows), so the engine may solve it in its user batch (no hook call per velocity pass).
+   */
+  protected override _plainJacobianRows(): boolean {
+    return this.direct;
+  }
+
   override prepare(state?: Float64Array): void {
     state ??= this.readState();
     this.lastState = state;

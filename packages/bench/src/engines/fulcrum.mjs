@@ -24,61 +24,33 @@ function anchorY(st, o, ax, ay) {
 }
 
 /**
- * Nape-form pivot (position, velocity, effMass and impulse, all by hand) over the packed body
- * state (`packedState: true`): the engine test's UserPivot, written the fast way.
+ * A pivot as a UserConstraint in Jacobian form over the packed body state (`packedState: true`):
+ * C = p2 − p1 and J, the fast way to write a user constraint (the engine then solves it in its
+ * user batch: V = J v, K = J M⁻¹ Jᵀ and Jᵀλ from J, with no hook call per velocity pass).
+ *   J = [ −1   0   r1y   1  0  −r2y ]
+ *       [  0  −1  −r1x   0  1   r2x ]     (r = anchor − centre of mass, world frame)
  */
 export class UserPivot extends UserConstraint {
   constructor(b1, b2, a1, a2) {
-    super({ dimensions: 2, packedState: true });
+    super({ dimensions: 2, packedState: true, bodies: [b1, b2] });
     this.a1x = a1[0];
     this.a1y = a1[1];
     this.a2x = a2[0];
     this.a2y = a2[1];
-    this.b1 = this.registerBody(null, b1);
-    this.b2 = this.registerBody(null, b2);
   }
   position(err, st) {
     const o2 = BODY_STATE_STRIDE;
     err[0] = anchorX(st, o2, this.a2x, this.a2y) - anchorX(st, 0, this.a1x, this.a1y);
     err[1] = anchorY(st, o2, this.a2x, this.a2y) - anchorY(st, 0, this.a1x, this.a1y);
   }
-  velocity(err, st) {
+  jacobian(J, st) {
     const o2 = BODY_STATE_STRIDE;
     const r1x = anchorX(st, 0, this.a1x, this.a1y) - st[BodyState.comX];
     const r1y = anchorY(st, 0, this.a1x, this.a1y) - st[BodyState.comY];
     const r2x = anchorX(st, o2, this.a2x, this.a2y) - st[o2 + BodyState.comX];
     const r2y = anchorY(st, o2, this.a2x, this.a2y) - st[o2 + BodyState.comY];
-    const w1 = st[BodyState.angularVel];
-    const w2 = st[o2 + BodyState.angularVel];
-    err[0] = st[o2 + BodyState.vx] - w2 * r2y - (st[BodyState.vx] - w1 * r1y);
-    err[1] = st[o2 + BodyState.vy] + w2 * r2x - (st[BodyState.vy] + w1 * r1x);
-  }
-  effMass(eff, st) {
-    const o2 = BODY_STATE_STRIDE;
-    const r1x = anchorX(st, 0, this.a1x, this.a1y) - st[BodyState.comX];
-    const r1y = anchorY(st, 0, this.a1x, this.a1y) - st[BodyState.comY];
-    const r2x = anchorX(st, o2, this.a2x, this.a2y) - st[o2 + BodyState.comX];
-    const r2y = anchorY(st, o2, this.a2x, this.a2y) - st[o2 + BodyState.comY];
-    const m = this.b1.constraintMass + this.b2.constraintMass;
-    const i1 = this.b1.constraintInertia;
-    const i2 = this.b2.constraintInertia;
-    eff[0] = m + i1 * r1y * r1y + i2 * r2y * r2y;
-    eff[1] = -i1 * r1x * r1y - i2 * r2x * r2y;
-    eff[2] = m + i1 * r1x * r1x + i2 * r2x * r2x;
-  }
-  // impulse() with no arguments is the read-out; impulse(imp, body, out, state) is the hook.
-  impulse(imp, body, out, st) {
-    if (!imp || !body || !out) return super.impulse();
-    const first = body === this.b1;
-    const o = first ? 0 : BODY_STATE_STRIDE;
-    const ax = first ? this.a1x : this.a2x;
-    const ay = first ? this.a1y : this.a2y;
-    const rx = anchorX(st, o, ax, ay) - st[o + BodyState.comX];
-    const ry = anchorY(st, o, ax, ay) - st[o + BodyState.comY];
-    const s = first ? -1 : 1;
-    out.x = s * imp[0];
-    out.y = s * imp[1];
-    out.z = s * (rx * imp[1] - ry * imp[0]);
+    J[0] = -1; J[1] = 0; J[2] = r1y; J[3] = 1; J[4] = 0; J[5] = -r2y;
+    J[6] = 0; J[7] = -1; J[8] = -r1x; J[9] = 0; J[10] = 1; J[11] = r2x;
   }
 }
 
@@ -135,7 +107,7 @@ export async function create(spec) {
       jointHertz: space.jointHertz,
       allowSleep: space.allowSleep,
       noCollide: 'shape filter { mask: 0 } (collides with nothing)',
-      joint: { pivot: 'PivotJoint', user: 'UserPivot extends UserConstraint', symbolic: 'SymbolicConstraint' }[spec.jointKind],
+      joint: { pivot: 'PivotJoint', user: 'UserPivot extends UserConstraint (packedState, position + jacobian)', symbolic: 'SymbolicConstraint' }[spec.jointKind],
     },
   };
 }

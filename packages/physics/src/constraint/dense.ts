@@ -5,7 +5,8 @@
  */
 
 /** Pivots below this (relative to the diagonal scale) count as zero. */
-const EPS = 1e-12;
+export const ZERO_PIVOT_EPS = 1e-12;
+const EPS = ZERO_PIVOT_EPS;
 
 /**
  * Solve K x = b in place by LDLᵀ (no square roots, so semi-definite K is fine).

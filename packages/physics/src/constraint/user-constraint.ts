@@ -39,6 +39,7 @@ import { checkFinite, checkInteger, fail } from '../util/validate.js';
 import { BODY_STATE_STRIDE, clearBodyState, fillBodyState } from './body-state.js';
 import { Constraint, type BreakReason, type ConstraintOptions } from './constraint.js';
 import { factorSymmetric, solveFactored, solveSymmetric } from './dense.js';
+import { USER_BATCH_MAX_DIM, USER_BATCH_MAX_SLOTS, type UserBatch } from './user-batch.js';
 
 /** `state`: the packed body state of the current substep (see BodyState, BODY_STATE_STRIDE). */
 export interface UserConstraintHooks {
@@ -364,16 +365,98 @@ export class UserConstraint extends Constraint {
   // ------------------------------------------------------------------ which hooks are the user's
 
   /** Cached: asked every pass. Reset when the hooks change. */
-  private _modes: { jacobian: boolean; effMass: boolean; impulse: boolean; velocity: boolean } | null = null;
-  private modes(): { jacobian: boolean; effMass: boolean; impulse: boolean; velocity: boolean } {
+  private _modes: HookModes | null = null;
+  private modes(): HookModes {
     if (this._modes === null) {
       const effMass = this.effMass !== UserConstraint.prototype.effMass || this._hooks.effMass !== undefined;
       const impulse = this._hookImpulseOverridden || this._hooks.impulse !== undefined;
       const velocity = this.velocity !== UserConstraint.prototype.velocity || this._hooks.velocity !== undefined;
+      const ownJacobian = this.jacobian !== UserConstraint.prototype.jacobian || this._hooks.jacobian !== undefined;
+      const clamp = this.clamp !== UserConstraint.prototype.clamp || this._hooks.clamp !== undefined;
+      const validate = this.validate !== UserConstraint.prototype.validate || this._hooks.validate !== undefined;
       // Nape's form (effMass and impulse both given) needs no J; anything else derives from J.
-      this._modes = { jacobian: !(effMass && impulse), effMass, impulse, velocity };
+      this._modes = { jacobian: !(effMass && impulse), effMass, impulse, velocity, ownJacobian, clamp, validate };
     }
     return this._modes;
+  }
+
+  // ------------------------------------------------------------------ batch solving (user-batch.ts)
+
+  /**
+   * @internal A subclass whose velocity() computes exactly J·v and whose clamp() does nothing (in
+   * its current configuration) says so here, so that it can be solved in the batch all the same.
+   */
+  protected _plainJacobianRows(): boolean {
+    return false;
+  }
+
+  /** @internal Whether the space may solve this constraint in the UserBatch (see user-batch.ts). */
+  _batchable(): boolean {
+    if (!this.packedState || this.velocityOnly || this._breakUnderError || this.hasSharedBody) return false;
+    const slots = this._list.length;
+    if (slots < 1 || slots > USER_BATCH_MAX_SLOTS || this.dimensions > USER_BATCH_MAX_DIM) return false;
+    for (let s = 0; s < slots; s++) if (this._list[s] === null) return false;
+    const m = this.modes();
+    if (m.effMass || m.impulse || !m.ownJacobian) return false;
+    return this._plainJacobianRows() || (!m.velocity && !m.clamp);
+  }
+
+  /** @internal The batch row this constraint's impulses live in while it is batched. */
+  _batch: UserBatch | null = null;
+  _batchRow = -1;
+
+  /** @internal The per-step preparation, written into batch row n (laid out by UserBatch.add). */
+  _fillBatch(b: UserBatch, n: number, ctx: StepContext): void {
+    const ratio = this._beginStep(ctx);
+    const v = b.vOff[n]!;
+    for (let r = 0; r < this.dimensions; r++) {
+      b.accPool[v + r] = this.jAcc[r]! * ratio;
+      b.stepPool[v + r] = 0;
+    }
+    const soft = !this._stiff;
+    b.soft[n] = soft ? 1 : 0;
+    b.bias[n] = this._soft.biasRate;
+    b.mass[n] = this._soft.massScale;
+    b.imp[n] = this._soft.impulseScale;
+    b.maxImp[n] = this._maxForce;
+    b.maxErr[n] = this._maxError;
+    const s0 = b.sOff[n]!;
+    for (let s = 0; s < this._list.length; s++) {
+      const body = this._list[s]!;
+      const k = body._solverIndex;
+      b.slotK[s0 + s] = k > 0 ? k : 0;
+      b.slotLx[s0 + s] = body._lcx;
+      b.slotLy[s0 + s] = body._lcy;
+      b.slotBody[s0 + s] = body;
+      b.slotImp[3 * (s0 + s)] = b.slotImp[3 * (s0 + s) + 1] = b.slotImp[3 * (s0 + s) + 2] = 0;
+    }
+    this._batch = b;
+    this._batchRow = n;
+  }
+
+  /** @internal Take back row n's impulses (accumulated, of the step, per body). */
+  private _readBatch(b: UserBatch, n: number): void {
+    const v = b.vOff[n]!;
+    for (let r = 0; r < this.dimensions; r++) {
+      this.jAcc[r] = b.accPool[v + r]!;
+      this.stepImp[r] = b.stepPool[v + r]!;
+    }
+    // Batched constraints have no shared or empty slot: slot s is distinct body s.
+    const s0 = 3 * b.sOff[n]!;
+    for (let i = 0; i < this.bodyImp.length; i++) this.bodyImp[i] = b.slotImp[s0 + i]!;
+  }
+
+  /** @internal Bring the impulses up to date from the batch row (if batched). */
+  private _syncFromBatch(): void {
+    if (this._batch !== null) this._readBatch(this._batch, this._batchRow);
+  }
+
+  /** @internal The batch starts a new plan: take row n back for good (if it is still ours). */
+  _detachFromBatch(b: UserBatch, n: number): void {
+    if (this._batch !== b || this._batchRow !== n) return;
+    this._readBatch(b, n);
+    this._batch = null;
+    this._batchRow = -1;
   }
 
   // ------------------------------------------------------------------ Jacobian-derived defaults
@@ -628,7 +711,18 @@ export class UserConstraint extends Constraint {
     }
   }
 
+  /** Only a validate() hook can fail without a change the space hears of (invalidate()). */
   override _validatesEveryStep(): boolean {
+    return this.modes().validate;
+  }
+
+  /** Allocation-free (the base class walks _bodySlots(), which builds arrays). */
+  protected override _bodiesReady(space: unknown): boolean {
+    const list = this._list;
+    for (let s = 0; s < list.length; s++) {
+      const b = list[s];
+      if (!b || b._space !== space) return false;
+    }
     return true;
   }
 
@@ -820,6 +914,7 @@ export class UserConstraint extends Constraint {
 
   /** @internal */
   _finish(ctx: StepContext): BreakReason | null {
+    this._syncFromBatch();
     if (this.midStep) this.endSubstep();
     this.midStep = false;
     this.inStep = false;
@@ -854,18 +949,34 @@ export class UserConstraint extends Constraint {
     this.stepImp.fill(0);
     this.bodyImp.fill(0);
     this._lastH = 0;
+    // Called by the constructor too, before the batch fields exist.
+    if (this._batch) this._batch.clearRow(this._batchRow);
   }
 
   protected _stepImpulse(): Float64Array {
+    this._syncFromBatch();
     return this.stepImp;
   }
 
   protected _bodyImpulse(body: Body, out: Vec3): void {
+    this._syncFromBatch();
     const i = this._bodiesCache.indexOf(body);
     out.x = this.bodyImp[3 * i]!;
     out.y = this.bodyImp[3 * i + 1]!;
     out.z = this.bodyImp[3 * i + 2]!;
   }
+}
+
+interface HookModes {
+  /** J is needed (not Nape's effMass + impulse form). */
+  jacobian: boolean;
+  effMass: boolean;
+  impulse: boolean;
+  velocity: boolean;
+  /** The user gives J (hook or override), rather than finite differences of position(). */
+  ownJacobian: boolean;
+  clamp: boolean;
+  validate: boolean;
 }
 
 function checkHooks(h: unknown): UserConstraintHooks {

@@ -30,6 +30,8 @@ import type { SpaceEventHandler, SpaceEventType } from './events.js';
 import { SolverBodies } from './solver-bodies.js';
 import { PivotBatch } from '../constraint/pivot-batch.js';
 import type { PivotJoint } from '../constraint/joints/pivot-joint.js';
+import { UserBatch } from '../constraint/user-batch.js';
+import type { UserConstraint } from '../constraint/user-constraint.js';
 import type { StepContext } from './step-context.js';
 import { drawSpace } from '../debug/draw-space.js';
 import type { DebugDraw, DebugDrawOptions } from '../debug/debug-draw.js';
@@ -117,11 +119,16 @@ export class Space implements BodySpaceLink, ConstraintSpaceLink {
   private _planOrder = 0;
   private _planCount = 0;
   private _planBatchPivots = true;
+  private _planBatchUsers = true;
   /** @internal How many steps reused the plan (tests check the cache is hit and missed when it should be). */
   _planReuses = 0;
   private readonly _pivotBatch = new PivotBatch();
   /** Solve pivots through the typed-array batch (false: each joint solves itself; for tests). */
   _batchPivots = true;
+  /** UserConstraints in jacobian form are solved together from typed arrays (user-batch.ts). */
+  private readonly _userBatch = new UserBatch();
+  /** @internal Tests turn this off to compare the batch with the one-by-one path. */
+  _batchUsers = true;
   private readonly _ctx: StepContext;
   private _locked = false;
   /** False after any change that could invalidate a constraint's bodies (see step()). */
@@ -445,13 +452,21 @@ export class Space implements BodySpaceLink, ConstraintSpaceLink {
     const batch = this._pivotBatch;
     const loose = this._looseConstraints;
     const finishers = this._finishers;
+    const users = this._userBatch;
     const batchPivots = this._batchPivots;
+    const batchUsers = this._batchUsers;
     const reuse =
-      stampSteady && this._planH === h && this._planOrder === order && this._planCount === sb.count && this._planBatchPivots === batchPivots;
+      stampSteady &&
+      this._planH === h &&
+      this._planOrder === order &&
+      this._planCount === sb.count &&
+      this._planBatchPivots === batchPivots &&
+      this._planBatchUsers === batchUsers;
     if (reuse) {
       // Same constraints, same rows: refresh the pivots' pose data; the others prepare as usual.
       this._planReuses++;
       batch.refresh(sb);
+      users.refresh();
       for (let i = 0; i < loose.length; i++) {
         const c = loose[i]!;
         const reason = c._prepare(ctx);
@@ -468,6 +483,7 @@ export class Space implements BodySpaceLink, ConstraintSpaceLink {
       loose.length = 0;
       finishers.length = 0;
       batch.begin();
+      users.begin();
       for (const c of this._constraints) {
         if (!c._active) continue;
         const bodies = c.bodies;
@@ -481,6 +497,13 @@ export class Space implements BodySpaceLink, ConstraintSpaceLink {
         if (!awake) continue;
         if (batchPivots && !c._breakUnderError && (c as Partial<PivotJoint>)._batchedPivot === true) {
           batch.add(c as PivotJoint, ctx);
+          active.push(c);
+          if (c._breakUnderForce) finishers.push(c);
+          continue;
+        }
+        if (batchUsers && (c as Partial<UserConstraint>)._batchable?.() === true) {
+          const u = c as UserConstraint;
+          users.add(u, u.dimensions, u.bodyList.length, ctx);
           active.push(c);
           if (c._breakUnderForce) finishers.push(c);
           continue;
@@ -500,20 +523,26 @@ export class Space implements BodySpaceLink, ConstraintSpaceLink {
       this._planOrder = order;
       this._planCount = sb.count;
       this._planBatchPivots = batchPivots;
+      this._planBatchUsers = batchUsers;
     }
 
     // 6. substeps
     for (let i = 0; i < substeps; i++) {
       sb.integrateVelocities(h);
+      // (The batched user constraints go first: a joint written as a UserConstraint is then
+      // solved in the place the built-in one would be, before the pivots.)
+      users.warmStart(ctx);
       for (const c of loose) c._warmStart(ctx);
       batch.warmStart(sb);
       cs.warmStart(sb);
+      users.solve(ctx, true);
       for (const c of loose) c._solve(ctx, true);
       batch.solve(ctx, true);
       cs.solve(sb, ctx.invH, true);
       sb.integratePositions(h);
       ctx.poseEpoch++;
       for (let j = 0; j < this._jointIterations; j++) {
+        users.solve(ctx, false);
         for (const c of loose) c._solve(ctx, false);
         batch.solve(ctx, false);
       }
@@ -524,11 +553,13 @@ export class Space implements BodySpaceLink, ConstraintSpaceLink {
     cs.store();
     // 7b. position passes: stiff joints project out their remaining error (positions only).
     for (let i = 0; i < positionIterations; i++) {
+      users.solvePosition(ctx);
       for (const c of loose) c._solvePosition(ctx);
       batch.solvePosition(sb);
     }
     ctx.poseEpoch++;
     batch.store();
+    users.store();
 
     // 8. write back
     this._finalizeBodies(dt);

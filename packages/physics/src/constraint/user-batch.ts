@@ -1,0 +1,648 @@
+/**
+ * UserBatch: the UserConstraints of a step that state their rows through `jacobian(J)` (and
+ * `position(err)`), solved from flat typed arrays. Each row's J, factored K, impulses and body
+ * slots live in shared pools, so a velocity pass is one loop over contiguous memory with no hook
+ * call: V = J v, K λ = −(V + bias), Jᵀλ applied to the solver bodies. Hooks run once per pose
+ * (prepare, jacobian, and position where a soft spring or a position pass needs C), with the
+ * packed body state of that row in one shared scratch array.
+ *
+ * Which constraints qualify (UserConstraint._batchable): packed state, J given by the user (not
+ * finite differences), no hooks that must run every pass (velocity, effMass, impulse, clamp),
+ * no body in two slots, not velocity-only, no breakUnderError. The rest are solved one by one
+ * (user-constraint.ts), with the same arithmetic: batch-user.test.ts checks that a batched step
+ * is bitwise the step of the one-by-one path.
+ *
+ * Lifecycle per step, as PivotBatch's: begin() → add(c) per prepared constraint (or refresh()
+ * for an unchanged plan) → per substep warmStart, solve(useBias), solve(false)×n →
+ * solvePosition()×m → store(). A constraint reads its row back only when asked.
+ */
+import type { Body } from '../body/body.js';
+import type { SolverBodies } from '../space/solver-bodies.js';
+import type { StepContext } from '../space/step-context.js';
+import { BODY_STATE_STRIDE, fillBodyState } from './body-state.js';
+import { factorSymmetric, solveFactored, solveSymmetric, ZERO_PIVOT_EPS } from './dense.js';
+import type { UserConstraint } from './user-constraint.js';
+
+/** The largest row count and slot count a batched constraint may have (the scratch sizes). */
+export const USER_BATCH_MAX_DIM = 8;
+export const USER_BATCH_MAX_SLOTS = 4;
+
+/** dense.ts's zero-pivot threshold, for the inlined factorisations. */
+const EPS = ZERO_PIVOT_EPS;
+
+function grownF64(a: Float64Array<ArrayBuffer>, need: number): Float64Array<ArrayBuffer> {
+  if (need <= a.length) return a;
+  let cap = Math.max(64, a.length);
+  while (cap < need) cap *= 2;
+  const b = new Float64Array(cap);
+  b.set(a);
+  return b;
+}
+function grownI32(a: Int32Array<ArrayBuffer>, need: number): Int32Array<ArrayBuffer> {
+  if (need <= a.length) return a;
+  let cap = Math.max(64, a.length);
+  while (cap < need) cap *= 2;
+  const b = new Int32Array(cap);
+  b.set(a);
+  return b;
+}
+function grownU8(a: Uint8Array<ArrayBuffer>, need: number): Uint8Array<ArrayBuffer> {
+  if (need <= a.length) return a;
+  let cap = Math.max(64, a.length);
+  while (cap < need) cap *= 2;
+  const b = new Uint8Array(cap);
+  b.set(a);
+  return b;
+}
+
+export class UserBatch {
+  count = 0;
+  readonly rows: UserConstraint[] = [];
+  /** Per row: row count, slot count, 1 for a soft constraint, 1 while errPool holds C at the pose. */
+  dim = new Uint8Array(0);
+  slots = new Uint8Array(0);
+  soft = new Uint8Array(0);
+  errValid = new Uint8Array(0);
+  /** Per row: offsets into jPool (dim × 3·slots), kPool (dim²), the vector pools (dim) and the slot pools. */
+  jOff = new Int32Array(0);
+  kOff = new Int32Array(0);
+  vOff = new Int32Array(0);
+  sOff = new Int32Array(0);
+  /** Per row, soft constraints: biasRate, massScale, impulseScale, maxForce and maxError. */
+  bias = new Float64Array(0);
+  mass = new Float64Array(0);
+  imp = new Float64Array(0);
+  maxImp = new Float64Array(0);
+  maxErr = new Float64Array(0);
+  /** J at the pose (row-major per constraint) and K's LDLᵀ factors (L below the diagonal). */
+  jPool = new Float64Array(0);
+  kPool = new Float64Array(0);
+  /** Per row entry: accumulated impulse, impulse of the step so far, C at the pose, 1/D of K. */
+  accPool = new Float64Array(0);
+  stepPool = new Float64Array(0);
+  errPool = new Float64Array(0);
+  dinvPool = new Float64Array(0);
+  /** Per slot: solver index (0: not in the solver), centre-of-mass offset in body frame, Σ Jᵀλ (x, y, θ). */
+  slotK = new Int32Array(0);
+  slotLx = new Float64Array(0);
+  slotLy = new Float64Array(0);
+  slotImp = new Float64Array(0);
+  readonly slotBody: Body[] = [];
+  /** Row n's J as a view into jPool, which the jacobian hook fills in place (made once per plan). */
+  private readonly jViews: Float64Array[] = [];
+  private viewsStale = true;
+  private jTotal = 0;
+  private kTotal = 0;
+  private vTotal = 0;
+  private sTotal = 0;
+  /** The pose the cached J, K (and C) belong to (StepContext.poseEpoch). */
+  private poseEpoch = -1;
+  /** Substep midpoint marker: false until the first warm start of the step. */
+  private started = false;
+  /** The hooks' scratch: one row's packed state and C, and the solves' K and right-hand side. */
+  private readonly state = new Float64Array(BODY_STATE_STRIDE * USER_BATCH_MAX_SLOTS);
+  private readonly err = new Float64Array(USER_BATCH_MAX_DIM);
+  private readonly K = new Float64Array(USER_BATCH_MAX_DIM * USER_BATCH_MAX_DIM);
+  private readonly dinv = new Float64Array(USER_BATCH_MAX_DIM);
+  private readonly rhs = new Float64Array(USER_BATCH_MAX_DIM);
+
+  /** Start a new plan: every row of the previous one goes back to its constraint first. */
+  begin(): void {
+    for (let n = 0; n < this.count; n++) this.rows[n]!._detachFromBatch(this, n);
+    this.count = 0;
+    this.rows.length = 0;
+    this.slotBody.length = 0;
+    this.jTotal = this.kTotal = this.vTotal = this.sTotal = 0;
+    this.started = false;
+    this.poseEpoch = -1;
+    this.viewsStale = true;
+  }
+
+  /** Lay out a row for `c` (dim rows, `slots` bodies) and let it fill the row. */
+  add(c: UserConstraint, dim: number, slots: number, ctx: StepContext): void {
+    const n = this.count++;
+    if (n >= this.dim.length) this.reserveRows(n + 1);
+    this.rows.push(c);
+    this.dim[n] = dim;
+    this.slots[n] = slots;
+    this.errValid[n] = 0;
+    this.jOff[n] = this.jTotal;
+    this.kOff[n] = this.kTotal;
+    this.vOff[n] = this.vTotal;
+    this.sOff[n] = this.sTotal;
+    this.jTotal += dim * 3 * slots;
+    this.kTotal += dim * dim;
+    this.vTotal += dim;
+    this.sTotal += slots;
+    this.jPool = grownF64(this.jPool, this.jTotal);
+    // A fresh row starts from zeros, as a constraint's own J does (a hook may skip zero entries).
+    this.jPool.fill(0, this.jOff[n]!, this.jTotal);
+    this.kPool = grownF64(this.kPool, this.kTotal);
+    this.accPool = grownF64(this.accPool, this.vTotal);
+    this.stepPool = grownF64(this.stepPool, this.vTotal);
+    this.errPool = grownF64(this.errPool, this.vTotal);
+    this.dinvPool = grownF64(this.dinvPool, this.vTotal);
+    this.slotK = grownI32(this.slotK, this.sTotal);
+    this.slotLx = grownF64(this.slotLx, this.sTotal);
+    this.slotLy = grownF64(this.slotLy, this.sTotal);
+    this.slotImp = grownF64(this.slotImp, 3 * this.sTotal);
+    c._fillBatch(this, n, ctx);
+  }
+
+  private reserveRows(need: number): void {
+    this.dim = grownU8(this.dim, need);
+    this.slots = grownU8(this.slots, need);
+    this.soft = grownU8(this.soft, need);
+    this.errValid = grownU8(this.errValid, need);
+    this.jOff = grownI32(this.jOff, need);
+    this.kOff = grownI32(this.kOff, need);
+    this.vOff = grownI32(this.vOff, need);
+    this.sOff = grownI32(this.sOff, need);
+    this.bias = grownF64(this.bias, need);
+    this.mass = grownF64(this.mass, need);
+    this.imp = grownF64(this.imp, need);
+    this.maxImp = grownF64(this.maxImp, need);
+    this.maxErr = grownF64(this.maxErr, need);
+  }
+
+  /** Start a step on the same rows (unchanged plan): keep the impulses, zero the step's sums. */
+  refresh(): void {
+    this.started = false;
+    this.poseEpoch = -1;
+    this.stepPool.fill(0, 0, this.vTotal);
+    this.slotImp.fill(0, 0, 3 * this.sTotal);
+  }
+
+  /** Forget row n's impulses (its constraint's clearCache()). */
+  clearRow(n: number): void {
+    const v = this.vOff[n]!;
+    const d = this.dim[n]!;
+    this.accPool.fill(0, v, v + d);
+    this.stepPool.fill(0, v, v + d);
+    const s = this.sOff[n]!;
+    this.slotImp.fill(0, 3 * s, 3 * (s + this.slots[n]!));
+  }
+
+  // ------------------------------------------------------------------ per pose
+
+  /** Row n's packed state, from the solver arrays (bodies not in the solver: their fields). */
+  private fillState(n: number, sb: SolverBodies): void {
+    const st = this.state;
+    const s0 = this.sOff[n]!;
+    const slots = this.slots[n]!;
+    for (let j = 0; j < slots; j++) {
+      const k = this.slotK[s0 + j]!;
+      const o = j * BODY_STATE_STRIDE;
+      if (k === 0) {
+        fillBodyState(st, o, this.slotBody[s0 + j]!, null);
+        continue;
+      }
+      // As fillBodyState, with the centre-of-mass offset from the slot pool.
+      const c0 = sb.c0[k]!;
+      const sn0 = sb.s0[k]!;
+      const dc = sb.dqc[k]!;
+      const ds = sb.dqs[k]!;
+      const c = c0 * dc - sn0 * ds;
+      const s = sn0 * dc + c0 * ds;
+      const cx = sb.cx[k]! + sb.dpx[k]!;
+      const cy = sb.cy[k]! + sb.dpy[k]!;
+      const lx = this.slotLx[s0 + j]!;
+      const ly = this.slotLy[s0 + j]!;
+      st[o] = cx - (c * lx - s * ly);
+      st[o + 1] = cy - (s * lx + c * ly);
+      st[o + 2] = sb.a0[k]! + sb.dq[k]!;
+      st[o + 3] = c;
+      st[o + 4] = s;
+      st[o + 5] = sb.vx[k]!;
+      st[o + 6] = sb.vy[k]!;
+      st[o + 7] = sb.w[k]!;
+      st[o + 8] = cx;
+      st[o + 9] = cy;
+    }
+  }
+
+  /**
+   * jacobian() of row n at the state in the scratch (prepared), written straight into the row's
+   * view of the pool; then K into the scratch. A non-finite J entry makes its row's diagonal of K
+   * non-finite (m·J² or 0·∞), so checking K's diagonal is enough to catch it.
+   */
+  private evalJacobian(n: number, sb: SolverBodies): void {
+    const c = this.rows[n]!;
+    const dim = this.dim[n]!;
+    const slots = this.slots[n]!;
+    const jo = this.jOff[n]!;
+    const pool = this.jPool;
+    c.jacobian(this.jViews[n]!, this.state);
+    // K = J M⁻¹ Jᵀ (the one-by-one path's kFromJacobian, term for term).
+    const K = this.K;
+    const s0 = this.sOff[n]!;
+    if (slots === 2) {
+      // The common two-body case, with the masses read once.
+      const k0 = this.slotK[s0]!;
+      const k1 = this.slotK[s0 + 1]!;
+      const m0 = sb.invMass[k0]!, i0 = sb.invI[k0]!, m1 = sb.invMass[k1]!, i1 = sb.invI[k1]!;
+      for (let a = 0; a < dim; a++) {
+        const ia = jo + a * 6;
+        for (let b = a; b < dim; b++) {
+          const ib = jo + b * 6;
+          const k =
+            0 +
+            (m0 * (pool[ia]! * pool[ib]! + pool[ia + 1]! * pool[ib + 1]!) + i0 * pool[ia + 2]! * pool[ib + 2]!) +
+            (m1 * (pool[ia + 3]! * pool[ib + 3]! + pool[ia + 4]! * pool[ib + 4]!) + i1 * pool[ia + 5]! * pool[ib + 5]!);
+          K[a * dim + b] = k;
+          K[b * dim + a] = k;
+        }
+      }
+    } else {
+      this.buildKGeneral(n, sb, dim, slots, jo);
+    }
+    for (let a = 0; a < dim; a++) {
+      if (!Number.isFinite(K[a * dim + a]!)) this.reportBadJacobian(n);
+    }
+  }
+
+  /** K = J M⁻¹ Jᵀ for any slot count. */
+  private buildKGeneral(n: number, sb: SolverBodies, dim: number, slots: number, jo: number): void {
+    const K = this.K;
+    const pool = this.jPool;
+    const cols = 3 * slots;
+    const s0 = this.sOff[n]!;
+    for (let a = 0; a < dim; a++) {
+      for (let b = a; b < dim; b++) {
+        let k = 0;
+        for (let j = 0; j < slots; j++) {
+          const ks = this.slotK[s0 + j]!;
+          const m = sb.invMass[ks]!;
+          const ii = sb.invI[ks]!;
+          const ia = jo + a * cols + 3 * j;
+          const ib = jo + b * cols + 3 * j;
+          k += m * (pool[ia]! * pool[ib]! + pool[ia + 1]! * pool[ib + 1]!) + ii * pool[ia + 2]! * pool[ib + 2]!;
+        }
+        K[a * dim + b] = k;
+        K[b * dim + a] = k;
+      }
+    }
+  }
+
+  /** Name the constraint and the row of the first non-finite J entry. */
+  private reportBadJacobian(n: number): never {
+    const c = this.rows[n]!;
+    const cols = 3 * this.slots[n]!;
+    const J = this.jViews[n]!;
+    for (let i = 0; i < J.length; i++) {
+      if (!Number.isFinite(J[i]!)) throw new Error(`${c.label}: jacobian() wrote a non-finite value (${J[i]}) in row ${(i / cols) | 0}`);
+    }
+    throw new Error(`${c.label}: its effective mass K = J M⁻¹ Jᵀ is not finite`);
+  }
+
+  /** C of row n at the state in the scratch, into `out` (checked). */
+  private evalPosition(n: number, out: Float64Array, at: number): void {
+    const c = this.rows[n]!;
+    const dim = this.dim[n]!;
+    const err = this.err;
+    err.fill(0, 0, dim);
+    c.position(err, this.state);
+    for (let r = 0; r < dim; r++) {
+      const v = err[r]!;
+      if (!Number.isFinite(v)) throw new Error(`${c.label}: position() wrote a non-finite value (${v}) in row ${r}`);
+      out[at + r] = v;
+    }
+  }
+
+  /** J and K (factored) of every row at the current pose, once per pose. */
+  private ensurePose(ctx: StepContext): void {
+    if (this.poseEpoch === ctx.poseEpoch) return;
+    this.poseEpoch = ctx.poseEpoch;
+    const sb = ctx.bodies;
+    const K = this.K;
+    const dinv = this.dinv;
+    for (let n = 0; n < this.count; n++) {
+      this.fillState(n, sb);
+      this.rows[n]!.prepare(this.state);
+      this.evalJacobian(n, sb);
+      const dim = this.dim[n]!;
+      const ko = this.kOff[n]!;
+      const vo = this.vOff[n]!;
+      if (dim === 1) {
+        // factorSymmetric for one row.
+        const d = K[0]!;
+        const a = Math.abs(d);
+        this.kPool[ko] = d;
+        this.dinvPool[vo] = a > EPS * (a > 0 ? a : 1) ? 1 / d : 0;
+      } else if (dim === 2) {
+        // factorSymmetric for two rows, scalarised (the same operations in the same order).
+        const d0 = K[0]!;
+        const scale = Math.max(Math.abs(d0), Math.abs(K[3]!));
+        const tol = EPS * (scale > 0 ? scale : 1);
+        const nz0 = Math.abs(d0) > tol;
+        const l10 = nz0 ? K[2]! / d0 : 0;
+        const d1 = K[3]! - l10 * l10 * d0;
+        this.kPool[ko] = d0;
+        this.kPool[ko + 1] = K[1]!;
+        this.kPool[ko + 2] = l10;
+        this.kPool[ko + 3] = d1;
+        this.dinvPool[vo] = nz0 ? 1 / d0 : 0;
+        this.dinvPool[vo + 1] = Math.abs(d1) > tol ? 1 / d1 : 0;
+      } else {
+        factorSymmetric(K, dim, dinv);
+        for (let i = 0, e = dim * dim; i < e; i++) this.kPool[ko + i] = K[i]!;
+        for (let r = 0; r < dim; r++) this.dinvPool[vo + r] = dinv[r]!;
+      }
+      // A soft row's spring needs C at this pose: computed now, with the state at hand.
+      if (this.soft[n] === 1) {
+        this.evalPosition(n, this.errPool, vo);
+        this.errValid[n] = 1;
+      } else this.errValid[n] = 0;
+    }
+  }
+
+  // ------------------------------------------------------------------ passes
+
+  /** Add Jᵀλ (λ = lam[at…]) of row n to the solver velocities, and to the row's body impulse sums. */
+  private applyToVelocities(n: number, sb: SolverBodies, lam: Float64Array, at: number): void {
+    const dim = this.dim[n]!;
+    const slots = this.slots[n]!;
+    const cols = 3 * slots;
+    const jo = this.jOff[n]!;
+    const s0 = this.sOff[n]!;
+    const pool = this.jPool;
+    const { vx, vy, w } = sb;
+    for (let j = 0; j < slots; j++) {
+      let ox = 0, oy = 0, oz = 0;
+      for (let r = 0; r < dim; r++) {
+        const i = jo + r * cols + 3 * j;
+        const l = lam[at + r]!;
+        ox += pool[i]! * l;
+        oy += pool[i + 1]! * l;
+        oz += pool[i + 2]! * l;
+      }
+      const si = 3 * (s0 + j);
+      this.slotImp[si] = this.slotImp[si]! + ox;
+      this.slotImp[si + 1] = this.slotImp[si + 1]! + oy;
+      this.slotImp[si + 2] = this.slotImp[si + 2]! + oz;
+      const k = this.slotK[s0 + j]!;
+      if (k <= 0) continue;
+      const m = sb.invMass[k]!;
+      vx[k] = vx[k]! + m * ox;
+      vy[k] = vy[k]! + m * oy;
+      w[k] = w[k]! + sb.invI[k]! * oz;
+    }
+  }
+
+  warmStart(ctx: StepContext): void {
+    if (this.count === 0) return;
+    if (this.viewsStale) {
+      // The pool has reached its size for this plan: views made now stay valid until the next.
+      this.jViews.length = 0;
+      for (let n = 0; n < this.count; n++) {
+        const jo = this.jOff[n]!;
+        this.jViews.push(this.jPool.subarray(jo, jo + 3 * this.dim[n]! * this.slots[n]!));
+      }
+      this.viewsStale = false;
+    }
+    if (this.started) this.endSubstep();
+    this.started = true;
+    this.ensurePose(ctx);
+    const sb = ctx.bodies;
+    for (let n = 0; n < this.count; n++) this.applyToVelocities(n, sb, this.accPool, this.vOff[n]!);
+  }
+
+  private endSubstep(): void {
+    for (let i = 0; i < this.vTotal; i++) this.stepPool[i] = this.stepPool[i]! + this.accPool[i]!;
+  }
+
+  /** One velocity pass (the one-by-one path's _solve for a constraint without per-pass hooks). */
+  solve(ctx: StepContext, useBias: boolean): void {
+    if (this.count === 0) return;
+    this.ensurePose(ctx);
+    const sb = ctx.bodies;
+    const { vx, vy, w } = sb;
+    const js = ctx.jointSoftness;
+    const pool = this.jPool;
+    const rhs = this.rhs;
+    const acc = this.accPool;
+    for (let n = 0; n < this.count; n++) {
+      const dim = this.dim[n]!;
+      const slots = this.slots[n]!;
+      const cols = 3 * slots;
+      const jo = this.jOff[n]!;
+      const vo = this.vOff[n]!;
+      const s0 = this.sOff[n]!;
+      const soft = this.soft[n] === 1;
+      let biasRate = 0;
+      let massScale = 1;
+      let impulseScale = 0;
+      if (soft) {
+        biasRate = this.bias[n]!;
+        massScale = this.mass[n]!;
+        impulseScale = this.imp[n]!;
+      } else if (useBias) {
+        biasRate = js.biasRate;
+        massScale = js.massScale;
+        impulseScale = js.impulseScale;
+      }
+      let e = 1;
+      if (biasRate !== 0) {
+        if (this.errValid[n] === 0) {
+          this.fillState(n, sb);
+          this.evalPosition(n, this.errPool, vo);
+          this.errValid[n] = 1;
+        }
+        const maxErr = this.maxErr[n]!;
+        if (soft && maxErr !== Infinity) {
+          let e2 = 0;
+          for (let r = 0; r < dim; r++) e2 += this.errPool[vo + r]! * this.errPool[vo + r]!;
+          const norm = Math.sqrt(e2);
+          if (norm > maxErr) e = maxErr / norm;
+        }
+      }
+      if (dim === 2 && slots === 2) {
+        this.solvePair(n, sb, biasRate, massScale, impulseScale, e, soft ? this.maxImp[n]! * ctx.h : -1);
+        continue;
+      }
+      // rhs = −(J v + bias)
+      for (let r = 0; r < dim; r++) {
+        let v = 0;
+        const base = jo + r * cols;
+        for (let j = 0; j < slots; j++) {
+          const k = this.slotK[s0 + j]!;
+          const i = base + 3 * j;
+          v += pool[i]! * vx[k]! + pool[i + 1]! * vy[k]! + pool[i + 2]! * w[k]!;
+        }
+        const be = biasRate !== 0 ? biasRate * (e === 1 ? this.errPool[vo + r]! : this.errPool[vo + r]! * e) : 0;
+        rhs[r] = -(v + be);
+      }
+      this.solveRow(n, dim, vo);
+      // trial, clamped to maxForce for soft rows; rhs becomes the change
+      let n2 = 0;
+      for (let r = 0; r < dim; r++) {
+        const old = acc[vo + r]!;
+        const t = old + massScale * rhs[r]! - impulseScale * old;
+        rhs[r] = t;
+        n2 += t * t;
+      }
+      if (soft) {
+        const max = this.maxImp[n]! * ctx.h;
+        if (n2 > max * max) {
+          const f = max / Math.sqrt(n2);
+          for (let r = 0; r < dim; r++) rhs[r] = rhs[r]! * f;
+        }
+      }
+      for (let r = 0; r < dim; r++) {
+        const t = rhs[r]!;
+        rhs[r] = t - acc[vo + r]!;
+        acc[vo + r] = t;
+      }
+      this.applyToVelocities(n, sb, rhs, 0);
+    }
+    vx[0] = vy[0] = w[0] = 0;
+  }
+
+  /**
+   * solve() for a two-row, two-body constraint (pivots, point-on-point constraints), scalarised:
+   * the same operations in the same order as the general loop (the `0 +` too, for signed zeros),
+   * so the result is bitwise the same. maxImp < 0: no force limit (stiff).
+   */
+  private solvePair(n: number, sb: SolverBodies, biasRate: number, massScale: number, impulseScale: number, e: number, maxImp: number): void {
+    const { vx, vy, w } = sb;
+    const p = this.jPool;
+    const jo = this.jOff[n]!;
+    const vo = this.vOff[n]!;
+    const s0 = this.sOff[n]!;
+    const kA = this.slotK[s0]!;
+    const kB = this.slotK[s0 + 1]!;
+    const vxA = vx[kA]!, vyA = vy[kA]!, wA = w[kA]!, vxB = vx[kB]!, vyB = vy[kB]!, wB = w[kB]!;
+    const a0 = p[jo]!, a1 = p[jo + 1]!, a2 = p[jo + 2]!, b0 = p[jo + 3]!, b1 = p[jo + 4]!, b2 = p[jo + 5]!;
+    const c0 = p[jo + 6]!, c1 = p[jo + 7]!, c2 = p[jo + 8]!, d0 = p[jo + 9]!, d1 = p[jo + 10]!, d2 = p[jo + 11]!;
+    const v0 = 0 + (a0 * vxA + a1 * vyA + a2 * wA) + (b0 * vxB + b1 * vyB + b2 * wB);
+    const v1 = 0 + (c0 * vxA + c1 * vyA + c2 * wA) + (d0 * vxB + d1 * vyB + d2 * wB);
+    let be0 = 0;
+    let be1 = 0;
+    if (biasRate !== 0) {
+      const e0 = this.errPool[vo]!;
+      const e1 = this.errPool[vo + 1]!;
+      be0 = biasRate * (e === 1 ? e0 : e0 * e);
+      be1 = biasRate * (e === 1 ? e1 : e1 * e);
+    }
+    // K x = −(V + bias) with the LDLᵀ factors (solveFactored's n = 2 case)
+    const y0 = -(v0 + be0);
+    const l10 = this.kPool[this.kOff[n]! + 2]!;
+    const x1 = (-(v1 + be1) - l10 * y0) * this.dinvPool[vo + 1]!;
+    const x0 = y0 * this.dinvPool[vo]! - l10 * x1;
+    const old0 = this.accPool[vo]!;
+    const old1 = this.accPool[vo + 1]!;
+    let t0 = old0 + massScale * x0 - impulseScale * old0;
+    let t1 = old1 + massScale * x1 - impulseScale * old1;
+    if (maxImp >= 0) {
+      const n2 = 0 + t0 * t0 + t1 * t1;
+      if (n2 > maxImp * maxImp) {
+        const f = maxImp / Math.sqrt(n2);
+        t0 = t0 * f;
+        t1 = t1 * f;
+      }
+    }
+    const l0 = t0 - old0;
+    const l1 = t1 - old1;
+    this.accPool[vo] = t0;
+    this.accPool[vo + 1] = t1;
+    // Jᵀλ per body
+    const oxA = 0 + a0 * l0 + c0 * l1;
+    const oyA = 0 + a1 * l0 + c1 * l1;
+    const ozA = 0 + a2 * l0 + c2 * l1;
+    const oxB = 0 + b0 * l0 + d0 * l1;
+    const oyB = 0 + b1 * l0 + d1 * l1;
+    const ozB = 0 + b2 * l0 + d2 * l1;
+    const si = 3 * s0;
+    const imp = this.slotImp;
+    imp[si] = imp[si]! + oxA;
+    imp[si + 1] = imp[si + 1]! + oyA;
+    imp[si + 2] = imp[si + 2]! + ozA;
+    imp[si + 3] = imp[si + 3]! + oxB;
+    imp[si + 4] = imp[si + 4]! + oyB;
+    imp[si + 5] = imp[si + 5]! + ozB;
+    if (kA > 0) {
+      const m = sb.invMass[kA]!;
+      vx[kA] = vxA + m * oxA;
+      vy[kA] = vyA + m * oyA;
+      w[kA] = wA + sb.invI[kA]! * ozA;
+    }
+    if (kB > 0) {
+      // (kB ≠ kA here: two slots share a solver index only when both are 0, not in the solver.)
+      const m = sb.invMass[kB]!;
+      vx[kB] = vxB + m * oxB;
+      vy[kB] = vyB + m * oyB;
+      w[kB] = wB + sb.invI[kB]! * ozB;
+    }
+  }
+
+  /** rhs ← K⁻¹ rhs with row n's factors (dense.ts's solveFactored, inlined for 1 and 2 rows). */
+  private solveRow(n: number, dim: number, vo: number): void {
+    const rhs = this.rhs;
+    const ko = this.kOff[n]!;
+    if (dim === 1) {
+      rhs[0] = rhs[0]! * this.dinvPool[vo]!;
+      return;
+    }
+    if (dim === 2) {
+      const l10 = this.kPool[ko + 2]!;
+      const y0 = rhs[0]!;
+      const x1 = (rhs[1]! - l10 * y0) * this.dinvPool[vo + 1]!;
+      rhs[1] = x1;
+      rhs[0] = y0 * this.dinvPool[vo]! - l10 * x1;
+      return;
+    }
+    const K = this.K;
+    const dinv = this.dinv;
+    for (let i = 0, e = dim * dim; i < e; i++) K[i] = this.kPool[ko + i]!;
+    for (let r = 0; r < dim; r++) dinv[r] = this.dinvPool[vo + r]!;
+    solveFactored(K, dinv, rhs, dim);
+  }
+
+  /** Position pass for the stiff rows: K Δ = −C at the current pose, applied to positions. */
+  solvePosition(ctx: StepContext): void {
+    const sb = ctx.bodies;
+    const rhs = this.rhs;
+    const pool = this.jPool;
+    for (let n = 0; n < this.count; n++) {
+      if (this.soft[n] === 1) continue;
+      const dim = this.dim[n]!;
+      const slots = this.slots[n]!;
+      const cols = 3 * slots;
+      const jo = this.jOff[n]!;
+      const s0 = this.sOff[n]!;
+      this.fillState(n, sb);
+      // The one-by-one order: prepare, position, then J and K.
+      const c = this.rows[n]!;
+      c.prepare(this.state);
+      this.evalPosition(n, rhs, 0);
+      this.evalJacobian(n, sb);
+      for (let r = 0; r < dim; r++) rhs[r] = -rhs[r]!;
+      solveSymmetric(this.K, rhs, dim);
+      for (let j = 0; j < slots; j++) {
+        const k = this.slotK[s0 + j]!;
+        if (k <= 0) continue;
+        let ox = 0, oy = 0, oz = 0;
+        for (let r = 0; r < dim; r++) {
+          const i = jo + r * cols + 3 * j;
+          const l = rhs[r]!;
+          ox += pool[i]! * l;
+          oy += pool[i + 1]! * l;
+          oz += pool[i + 2]! * l;
+        }
+        const m = sb.invMass[k]!;
+        const ii = sb.invI[k]!;
+        sb.dpx[k] = sb.dpx[k]! + m * ox;
+        sb.dpy[k] = sb.dpy[k]! + m * oy;
+        if (ii !== 0 && oz !== 0) sb.rotate(k, ii * oz);
+      }
+    }
+    // Poses moved: the cached J and K are stale.
+    this.poseEpoch = -1;
+  }
+
+  /** End of the step: close the last substep (the impulses stay in the rows, read lazily). */
+  store(): void {
+    if (this.started) this.endSubstep();
+    this.started = false;
+  }
+}
