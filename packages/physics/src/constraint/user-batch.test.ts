@@ -1,0 +1,244 @@
+/**
+ * UserBatch: jacobian-form UserConstraints solved together from typed arrays must give exactly
+ * the step of the one-by-one path (user-constraint.ts), for every row count, slot count and
+ * softness; the read-outs, breaking, clearCache and hook errors must work the same; and the
+ * constraints that need a hook every pass must stay out of the batch.
+ */
+import { describe, expect, it } from 'vitest';
+import { Body } from '../body/body.js';
+import type { Vec3 } from '../math/vec2.js';
+import { Circle } from '../shape/circle.js';
+import { Polygon } from '../shape/polygon.js';
+import { Space } from '../space/space.js';
+import { BODY_STATE_STRIDE, BodyState } from './body-state.js';
+import { UserConstraint, type UserConstraintHooks, type UserConstraintOptions } from './user-constraint.js';
+
+const noCollide = { filter: { mask: 0 } };
+
+/** World anchor and its offset from the centre of mass, from slot `slot` of the packed state. */
+function anchorIn(st: Float64Array, slot: number, ax: number, ay: number): { px: number; py: number; rx: number; ry: number } {
+  const o = slot * BODY_STATE_STRIDE;
+  const c = st[o + BodyState.cos]!;
+  const s = st[o + BodyState.sin]!;
+  const px = st[o + BodyState.x]! + c * ax - s * ay;
+  const py = st[o + BodyState.y]! + s * ax + c * ay;
+  return { px, py, rx: px - st[o + BodyState.comX]!, ry: py - st[o + BodyState.comY]! };
+}
+
+function packed(dimensions: number, bodies: Body[], hooks: UserConstraintHooks, extra: Partial<UserConstraintOptions> = {}): UserConstraint {
+  return new UserConstraint({ dimensions, packedState: true, bodies, hooks, ...extra });
+}
+
+/** Pivot (2 rows, 2 bodies): C = p2 − p1. */
+function pivot(a: Body, b: Body, a1: [number, number], a2: [number, number], extra?: Partial<UserConstraintOptions>): UserConstraint {
+  return packed(2, [a, b], {
+    position(err, st) {
+      const p1 = anchorIn(st, 0, ...a1);
+      const p2 = anchorIn(st, 1, ...a2);
+      err[0] = p2.px - p1.px;
+      err[1] = p2.py - p1.py;
+    },
+    jacobian(J, st) {
+      const r1 = anchorIn(st, 0, ...a1);
+      const r2 = anchorIn(st, 1, ...a2);
+      J.set([-1, 0, r1.ry, 1, 0, -r2.ry, 0, -1, -r1.rx, 0, 1, r2.rx]);
+    },
+  }, extra);
+}
+
+/** Rod (1 row, 2 bodies): C = |p2 − p1| − length. */
+function rod(a: Body, b: Body, length: number, extra?: Partial<UserConstraintOptions>): UserConstraint {
+  return packed(1, [a, b], {
+    position(err, st) {
+      const p1 = anchorIn(st, 0, 0, 0);
+      const p2 = anchorIn(st, 1, 0, 0);
+      err[0] = Math.hypot(p2.px - p1.px, p2.py - p1.py) - length;
+    },
+    jacobian(J, st) {
+      const p1 = anchorIn(st, 0, 0, 0);
+      const p2 = anchorIn(st, 1, 0, 0);
+      const dx = p2.px - p1.px, dy = p2.py - p1.py;
+      const l = Math.hypot(dx, dy);
+      const nx = dx / l, ny = dy / l;
+      // ∂C/∂(v, ω) with the anchors at the origins, offset r from each centre of mass
+      J.set([-nx, -ny, -(p1.rx * ny - p1.ry * nx), nx, ny, p2.rx * ny - p2.ry * nx]);
+    },
+  }, extra);
+}
+
+/** Weld (3 rows, 2 bodies): pivot rows plus θ2 − θ1 − phase. */
+function weld(a: Body, b: Body, a1: [number, number], a2: [number, number], phase: number, extra?: Partial<UserConstraintOptions>): UserConstraint {
+  return packed(3, [a, b], {
+    position(err, st) {
+      const p1 = anchorIn(st, 0, ...a1);
+      const p2 = anchorIn(st, 1, ...a2);
+      err[0] = p2.px - p1.px;
+      err[1] = p2.py - p1.py;
+      err[2] = st[BODY_STATE_STRIDE + BodyState.rotation]! - st[BodyState.rotation]! - phase;
+    },
+    jacobian(J, st) {
+      const r1 = anchorIn(st, 0, ...a1);
+      const r2 = anchorIn(st, 1, ...a2);
+      J.set([-1, 0, r1.ry, 1, 0, -r2.ry, 0, -1, -r1.rx, 0, 1, r2.rx, 0, 0, -1, 0, 0, 1]);
+    },
+  }, extra);
+}
+
+/** Three bodies, one row: the centres' mean height stays put, C = (y1 + y2 + y3)/3 − h. */
+function meanHeight(bodies: [Body, Body, Body], h: number): UserConstraint {
+  return packed(1, bodies, {
+    position(err, st) {
+      err[0] = (st[BodyState.comY]! + st[BODY_STATE_STRIDE + BodyState.comY]! + st[2 * BODY_STATE_STRIDE + BodyState.comY]!) / 3 - h;
+    },
+    jacobian(J) {
+      J.set([0, 1 / 3, 0, 0, 1 / 3, 0, 0, 1 / 3, 0]);
+    },
+  });
+}
+
+function box(space: Space, x: number, y: number, rotation = 0): Body {
+  return space.addBody(new Body({ position: [x, y], rotation, angularVel: 0.5, shapes: [Polygon.box(0.8, 0.3, { offset: [0.1, 0.05], ...noCollide })] }));
+}
+
+/** Every kind of batched row: 1, 2 and 3 rows, 2 and 3 bodies, static slots, stiff and soft, force-limited. */
+function mixedScene(batched: boolean) {
+  const space = new Space({ gravity: [0, -10] });
+  space._batchUsers = batched;
+  const ground = space.addBody(new Body({ type: 'static', position: [0, 2] }));
+  const b = [box(space, 1, 2, 0.2), box(space, 2, 2, -0.1), box(space, 3, 2), box(space, 4, 1.5, 0.4), box(space, 5, 1.5), box(space, 1, 0, 0.3), box(space, 2, -0.5)];
+  const ball = space.addBody(new Body({ position: [3, -1], shapes: [new Circle({ radius: 0.2, ...noCollide })] }));
+  const cs = [
+    pivot(ground, b[0]!, [0, 0], [-0.4, 0]),
+    pivot(b[0]!, b[1]!, [0.4, 0], [-0.4, 0]),
+    weld(b[1]!, b[2]!, [0.4, 0], [-0.4, 0], 0.1),
+    rod(b[2]!, b[3]!, 1.2),
+    pivot(b[3]!, b[4]!, [0.4, 0], [-0.4, 0], { stiff: false, frequency: 3, damping: 0.4 }),
+    rod(b[4]!, b[5]!, 2.5, { stiff: false, frequency: 5, damping: 0.1, maxForce: 20 }),
+    weld(b[5]!, b[6]!, [0.3, 0], [-0.3, 0], -0.2, { stiff: false, frequency: 8, damping: 1, maxError: 0.05 }),
+    meanHeight([b[5]!, b[6]!, ball], -0.5),
+  ];
+  for (const c of cs) space.addConstraint(c);
+  return { space, bodies: [...b, ball], cs };
+}
+
+/** Everything observable, as exact numbers. */
+function snapshot(s: ReturnType<typeof mixedScene>): number[] {
+  const out: number[] = [];
+  for (const b of s.bodies) out.push(b.x, b.y, b.rotation, b.velocity.x, b.velocity.y, b.angularVel);
+  for (const c of s.cs) {
+    out.push(...(c.impulse() as Float64Array));
+    for (const b of c.bodies) {
+      const i = c.bodyImpulse(b);
+      out.push(i.x, i.y, i.z);
+    }
+  }
+  return out;
+}
+
+function batchedCount(space: Space): number {
+  return (space as unknown as { _userBatch: { count: number } })._userBatch.count;
+}
+
+describe('UserBatch', () => {
+  it('steps bitwise like the one-by-one path, through plan reuse and a change mid-run', () => {
+    const A = mixedScene(true);
+    const B = mixedScene(false);
+    for (let i = 0; i < 180; i++) {
+      if (i === 90) {
+        // A change re-plans: a stiff joint turns soft, a soft one stiff.
+        A.cs[1]!.stiff = B.cs[1]!.stiff = false;
+        A.cs[4]!.stiff = B.cs[4]!.stiff = true;
+      }
+      A.space.step(1 / 60);
+      B.space.step(1 / 60);
+      const a = snapshot(A);
+      const b = snapshot(B);
+      for (let k = 0; k < a.length; k++) if (!Object.is(a[k], b[k])) expect.fail(`step ${i}: value ${k} differs: ${a[k]} vs ${b[k]}`);
+    }
+    expect(batchedCount(A.space)).toBe(A.cs.length);
+    expect(batchedCount(B.space)).toBe(0);
+    // The scene really moved, and the force-limited rod really hit its limit.
+    expect(Math.hypot(A.bodies[6]!.x - 2, A.bodies[6]!.y + 0.5)).toBeGreaterThan(0.3);
+    expect(Math.abs((A.cs[5]!.impulse() as Float64Array)[0]!)).toBeGreaterThan(0);
+  });
+
+  it('keeps out the constraints that need a hook every pass, or that it cannot hold', () => {
+    const space = new Space({ gravity: [0, -10] });
+    const g = space.addBody(new Body({ type: 'static' }));
+    const a = box(space, 1, 0);
+    const b = box(space, 2, 0);
+    const pos = (err: Float64Array, st: Float64Array) => (err[0] = anchorIn(st, 1, 0, 0).px - anchorIn(st, 0, 0, 0).px - 1);
+    const jac = (J: Float64Array) => J.set([-1, 0, 0, 1, 0, 0]);
+    const outs = [
+      new UserConstraint({ dimensions: 1, bodies: [a, b], hooks: { position: pos, jacobian: jac } }), // not packedState
+      packed(1, [a, b], { position: pos }), // finite-difference J
+      packed(1, [a, b], { position: pos, jacobian: jac, clamp: () => {} }),
+      packed(1, [a, b], { position: pos, jacobian: jac, velocity: (e) => (e[0] = 0) }),
+      packed(1, [a, b], { position: pos, jacobian: jac }, { breakUnderError: true, maxError: 10 }),
+      packed(1, [a, a], { position: () => {}, jacobian: jac }), // one body in two slots
+      packed(1, [g, a], { jacobian: jac }, { velocityOnly: true }),
+      packed(1, [a, b], {
+        position: pos,
+        velocity: (e) => (e[0] = 0),
+        effMass: (e) => (e[0] = 1),
+        impulse: (_i: Float64Array, _b: Body, o: Vec3) => (o.x = o.y = o.z = 0),
+      }),
+    ];
+    for (const c of outs) space.addConstraint(c);
+    const inBatch = space.addConstraint(packed(1, [g, a], { position: pos, jacobian: jac }));
+    space.step(1 / 60);
+    expect(batchedCount(space)).toBe(1);
+    expect(inBatch.impulse().length).toBe(1);
+  });
+
+  it('breaks under force like any constraint, and clearCache empties its row', () => {
+    const space = new Space({ gravity: [0, -10], allowSleep: false });
+    const g = space.addBody(new Body({ type: 'static' }));
+    const heavy = space.addBody(new Body({ position: [0, -1], shapes: [Polygon.box(1, 1, { density: 50, ...noCollide })] }));
+    const light = space.addBody(new Body({ position: [3, -1], shapes: [Polygon.box(0.2, 0.2, noCollide)] }));
+    const weak = space.addConstraint(pivot(g, heavy, [0, 0], [0, 1], { breakUnderForce: true, maxForce: 100 }));
+    const strong = space.addConstraint(pivot(g, light, [3, 0], [0, 1]));
+    const breaks: string[] = [];
+    space.on('constraintBreak', (e) => breaks.push(`${e.constraint.id}:${e.reason}`));
+    space.step(1 / 60);
+    expect(breaks).toEqual([`${weak.id}:force`]);
+    expect(weak.space).toBe(null);
+    for (let i = 0; i < 30; i++) space.step(1 / 60);
+    expect(batchedCount(space)).toBe(1);
+    // The light body hangs: the pivot carries its weight (m g dt per step, within 1%).
+    const carried = (strong.impulse() as Float64Array)[1]!;
+    expect(Math.abs(Math.abs(carried) - light.mass * 10 / 60) / (light.mass * 10 / 60)).toBeLessThan(0.01);
+    strong.clearCache();
+    expect(Array.from(strong.impulse() as Float64Array)).toEqual([0, 0]);
+    expect(strong.bodyImpulse(light)).toEqual({ x: 0, y: 0, z: 0 });
+    space.step(1 / 60);
+    expect(Math.abs((strong.impulse() as Float64Array)[1]!)).toBeGreaterThan(0);
+  });
+
+  it('a hook that writes NaN fails naming the constraint and the row; the space steps on without it', () => {
+    const space = new Space({ gravity: [0, -10] });
+    const g = space.addBody(new Body({ type: 'static' }));
+    const a = box(space, 0, -1);
+    let poison = false;
+    const good = pivot(g, a, [0, 0], [0, 0.5]);
+    const bad = packed(2, [g, a], {
+      position: (e) => e.fill(0),
+      jacobian(J) {
+        J.set([-1, 0, 0, 1, 0, 0, 0, -1, 0, 0, 1, poison ? NaN : 0]);
+      },
+    });
+    space.addConstraint(good);
+    space.addConstraint(bad);
+    space.step(1 / 60);
+    poison = true;
+    expect(() => space.step(1 / 60)).toThrow(new RegExp(`UserConstraint#${bad.id}: jacobian\\(\\) wrote a non-finite value \\(NaN\\) in row 1`));
+    space.removeConstraint(bad);
+    for (let i = 0; i < 60; i++) space.step(1 / 60);
+    expect(Number.isFinite(a.x) && Number.isFinite(a.y)).toBe(true);
+    const tip = a.localPointToWorld([0, 0.5]);
+    expect(Math.hypot(tip.x, tip.y)).toBeLessThan(1e-3);
+
+    const softBad = space.addConstraint(packed(1, [g, a], { position: (e) => (e[0] = NaN), jacobian: (J) => J.set([0, 0, 0, 0, 1, 0]) }, { stiff: false }));
+    expect(() => space.step(1 / 60)).toThrow(new RegExp(`UserConstraint#${softBad.id}: position\\(\\) wrote a non-finite value`));
+  });
+});
