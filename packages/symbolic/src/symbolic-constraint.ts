@@ -271,6 +271,11 @@ export class SymbolicConstraint extends UserConstraint {
     return this.direct;
   }
 
+  /** @internal Direct mode's prepare() only remembers the state for velocity(), which the batch never calls. */
+  protected override _batchNeedsPrepare(): boolean {
+    return !this.direct;
+  }
+
   override prepare(state?: Float64Array): void {
     state ??= this.readState();
     this.lastState = state;

@@ -58,8 +58,9 @@ function grownU8(a: Uint8Array<ArrayBuffer>, need: number): Uint8Array<ArrayBuff
 export class UserBatch {
   count = 0;
   readonly rows: UserConstraint[] = [];
-  /** Per row: row count, slot count, 1 for a soft constraint, 1 while errPool holds C at the pose. */
+  /** Per row: row count, slot count, 1 for a soft constraint, 1 while errPool holds C at the pose, 1 with a prepare() hook. */
   dim = new Uint8Array(0);
+  prep = new Uint8Array(0);
   slots = new Uint8Array(0);
   soft = new Uint8Array(0);
   errValid = new Uint8Array(0);
@@ -88,9 +89,6 @@ export class UserBatch {
   slotLy = new Float64Array(0);
   slotImp = new Float64Array(0);
   readonly slotBody: Body[] = [];
-  /** Row n's J as a view into jPool, which the jacobian hook fills in place (made once per plan). */
-  private readonly jViews: Float64Array[] = [];
-  private viewsStale = true;
   private jTotal = 0;
   private kTotal = 0;
   private vTotal = 0;
@@ -99,8 +97,9 @@ export class UserBatch {
   private poseEpoch = -1;
   /** Substep midpoint marker: false until the first warm start of the step. */
   private started = false;
-  /** The hooks' scratch: one row's packed state and C, and the solves' K and right-hand side. */
+  /** The hooks' scratch: one row's packed state, J and C, and the solves' K and right-hand side. */
   private readonly state = new Float64Array(BODY_STATE_STRIDE * USER_BATCH_MAX_SLOTS);
+  private readonly J = new Float64Array(USER_BATCH_MAX_DIM * 3 * USER_BATCH_MAX_SLOTS);
   private readonly err = new Float64Array(USER_BATCH_MAX_DIM);
   private readonly K = new Float64Array(USER_BATCH_MAX_DIM * USER_BATCH_MAX_DIM);
   private readonly dinv = new Float64Array(USER_BATCH_MAX_DIM);
@@ -115,7 +114,6 @@ export class UserBatch {
     this.jTotal = this.kTotal = this.vTotal = this.sTotal = 0;
     this.started = false;
     this.poseEpoch = -1;
-    this.viewsStale = true;
   }
 
   /** Lay out a row for `c` (dim rows, `slots` bodies) and let it fill the row. */
@@ -153,6 +151,7 @@ export class UserBatch {
     this.dim = grownU8(this.dim, need);
     this.slots = grownU8(this.slots, need);
     this.soft = grownU8(this.soft, need);
+    this.prep = grownU8(this.prep, need);
     this.errValid = grownU8(this.errValid, need);
     this.jOff = grownI32(this.jOff, need);
     this.kOff = grownI32(this.kOff, need);
@@ -232,7 +231,13 @@ export class UserBatch {
     const slots = this.slots[n]!;
     const jo = this.jOff[n]!;
     const pool = this.jPool;
-    c.jacobian(this.jViews[n]!, this.state);
+    // The hook fills a scratch J that holds the row's last J (so entries it skips keep their
+    // value, as in a constraint's own J); the scratch stays in cache, unlike a view per row.
+    const J = this.J;
+    const size = dim * 3 * slots;
+    for (let i = 0; i < size; i++) J[i] = pool[jo + i]!;
+    c.jacobian(J, this.state);
+    for (let i = 0; i < size; i++) pool[jo + i] = J[i]!;
     // K = J M⁻¹ Jᵀ (the one-by-one path's kFromJacobian, term for term).
     const K = this.K;
     const s0 = this.sOff[n]!;
@@ -288,7 +293,7 @@ export class UserBatch {
   private reportBadJacobian(n: number): never {
     const c = this.rows[n]!;
     const cols = 3 * this.slots[n]!;
-    const J = this.jViews[n]!;
+    const J = this.jPool.subarray(this.jOff[n]!, this.jOff[n]! + cols * this.dim[n]!);
     for (let i = 0; i < J.length; i++) {
       if (!Number.isFinite(J[i]!)) throw new Error(`${c.label}: jacobian() wrote a non-finite value (${J[i]}) in row ${(i / cols) | 0}`);
     }
@@ -318,7 +323,7 @@ export class UserBatch {
     const dinv = this.dinv;
     for (let n = 0; n < this.count; n++) {
       this.fillState(n, sb);
-      this.rows[n]!.prepare(this.state);
+      if (this.prep[n] === 1) this.rows[n]!.prepare(this.state);
       this.evalJacobian(n, sb);
       const dim = this.dim[n]!;
       const ko = this.kOff[n]!;
@@ -391,20 +396,43 @@ export class UserBatch {
 
   warmStart(ctx: StepContext): void {
     if (this.count === 0) return;
-    if (this.viewsStale) {
-      // The pool has reached its size for this plan: views made now stay valid until the next.
-      this.jViews.length = 0;
-      for (let n = 0; n < this.count; n++) {
-        const jo = this.jOff[n]!;
-        this.jViews.push(this.jPool.subarray(jo, jo + 3 * this.dim[n]! * this.slots[n]!));
-      }
-      this.viewsStale = false;
-    }
     if (this.started) this.endSubstep();
     this.started = true;
     this.ensurePose(ctx);
     const sb = ctx.bodies;
-    for (let n = 0; n < this.count; n++) this.applyToVelocities(n, sb, this.accPool, this.vOff[n]!);
+    for (let n = 0; n < this.count; n++) {
+      if (this.dim[n] === 2 && this.slots[n] === 2) this.warmStartPair(n, sb);
+      else this.applyToVelocities(n, sb, this.accPool, this.vOff[n]!);
+    }
+    sb.vx[0] = sb.vy[0] = sb.w[0] = 0;
+  }
+
+  /** applyToVelocities of the accumulated impulse for a two-row, two-body row, unrolled. */
+  private warmStartPair(n: number, sb: SolverBodies): void {
+    const { vx, vy, w } = sb;
+    const p = this.jPool;
+    const jo = this.jOff[n]!;
+    const vo = this.vOff[n]!;
+    const s0 = this.sOff[n]!;
+    const l0 = this.accPool[vo]!;
+    const l1 = this.accPool[vo + 1]!;
+    const imp = this.slotImp;
+    for (let j = 0; j < 2; j++) {
+      const i = jo + 3 * j;
+      const ox = 0 + p[i]! * l0 + p[i + 6]! * l1;
+      const oy = 0 + p[i + 1]! * l0 + p[i + 7]! * l1;
+      const oz = 0 + p[i + 2]! * l0 + p[i + 8]! * l1;
+      const si = 3 * (s0 + j);
+      imp[si] = imp[si]! + ox;
+      imp[si + 1] = imp[si + 1]! + oy;
+      imp[si + 2] = imp[si + 2]! + oz;
+      const k = this.slotK[s0 + j]!;
+      if (k <= 0) continue;
+      const m = sb.invMass[k]!;
+      vx[k] = vx[k]! + m * ox;
+      vy[k] = vy[k]! + m * oy;
+      w[k] = w[k]! + sb.invI[k]! * oz;
+    }
   }
 
   private endSubstep(): void {
@@ -612,12 +640,15 @@ export class UserBatch {
       const s0 = this.sOff[n]!;
       this.fillState(n, sb);
       // The one-by-one order: prepare, position, then J and K.
-      const c = this.rows[n]!;
-      c.prepare(this.state);
+      if (this.prep[n] === 1) this.rows[n]!.prepare(this.state);
       this.evalPosition(n, rhs, 0);
       this.evalJacobian(n, sb);
       for (let r = 0; r < dim; r++) rhs[r] = -rhs[r]!;
       solveSymmetric(this.K, rhs, dim);
+      if (slots === 2 && dim === 2) {
+        this.movePair(sb, jo, s0);
+        continue;
+      }
       for (let j = 0; j < slots; j++) {
         const k = this.slotK[s0 + j]!;
         if (k <= 0) continue;
@@ -638,6 +669,26 @@ export class UserBatch {
     }
     // Poses moved: the cached J and K are stale.
     this.poseEpoch = -1;
+  }
+
+  /** solvePosition's move for a two-row, two-body row (the general loop's arithmetic, unrolled). */
+  private movePair(sb: SolverBodies, jo: number, s0: number): void {
+    const p = this.jPool;
+    const l0 = this.rhs[0]!;
+    const l1 = this.rhs[1]!;
+    for (let j = 0; j < 2; j++) {
+      const k = this.slotK[s0 + j]!;
+      if (k <= 0) continue;
+      const i = jo + 3 * j;
+      const ox = 0 + p[i]! * l0 + p[i + 6]! * l1;
+      const oy = 0 + p[i + 1]! * l0 + p[i + 7]! * l1;
+      const oz = 0 + p[i + 2]! * l0 + p[i + 8]! * l1;
+      const m = sb.invMass[k]!;
+      const ii = sb.invI[k]!;
+      sb.dpx[k] = sb.dpx[k]! + m * ox;
+      sb.dpy[k] = sb.dpy[k]! + m * oy;
+      if (ii !== 0 && oz !== 0) sb.rotate(k, ii * oz);
+    }
   }
 
   /** End of the step: close the last substep (the impulses stay in the rows, read lazily). */

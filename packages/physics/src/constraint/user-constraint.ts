@@ -84,37 +84,20 @@ export class UserConstraint extends Constraint {
   private _refCounts = new Map<Body, number>();
   private _bodiesCache: Body[] = [];
 
-  // solver state
+  // solver state: the impulses (read-outs) live here; the one-by-one path's working arrays live
+  // in `w`, made on first use, so a batched constraint (user-batch.ts) stays small in memory.
   private readonly jAcc: Float64Array;
   private readonly stepImp: Float64Array;
-  private readonly err: Float64Array;
-  private readonly vel: Float64Array;
-  private readonly eff: Float64Array;
-  private readonly K: Float64Array;
-  /** 1/D of K's LDLᵀ factors, kept while the pose is (see ensurePose). */
-  private readonly dinv: Float64Array;
-  /** Soft constraints clamp C to maxError into this copy, leaving the cached C intact. */
-  private readonly biasErr: Float64Array;
-  private readonly rhs: Float64Array;
-  private readonly delta: Float64Array;
-  private readonly trial: Float64Array;
-  private J = new Float64Array(0);
-  /** J with a shared body's columns summed (only allocated when a body fills several slots). */
-  private Jd = new Float64Array(0);
   private hasSharedBody = false;
   /** Slot → index in _bodiesCache (−1 for an empty slot). */
   private slotDistinct = new Int32Array(0);
-  /** Per distinct body, refreshed by sync(): solver index (0 = not in the solver), inverse mass and inertia. */
-  private dSolver = new Int32Array(0);
-  private dInvMass = new Float64Array(0);
-  private dInvI = new Float64Array(0);
-  /** The packed state (BODY_STATE_STRIDE per slot), and a copy for finite differences. */
-  private state = new Float64Array(0);
-  private savedState = new Float64Array(0);
-  private Jp = new Float64Array(0);
-  private Jm = new Float64Array(0);
   private readonly out: Vec3 = { x: 0, y: 0, z: 0 };
   private bodyImp: Float64Array = new Float64Array(0);
+  private _work: UserConstraintWork | null = null;
+  /** The one-by-one path's arrays (sized for the current bodies; remade after a body change). */
+  private get w(): UserConstraintWork {
+    return (this._work ??= new UserConstraintWork(this.dimensions, this._list.length, this._bodiesCache.length, this.hasSharedBody));
+  }
   private midStep = false;
 
   constructor(dimensionsOrOptions: number | UserConstraintOptions, velocityOnly = false) {
@@ -137,15 +120,6 @@ export class UserConstraint extends Constraint {
     this._hooks = hooks;
     this.jAcc = new Float64Array(dim);
     this.stepImp = new Float64Array(dim);
-    this.err = new Float64Array(dim);
-    this.vel = new Float64Array(dim);
-    this.eff = new Float64Array((dim * (dim + 1)) >>> 1);
-    this.K = new Float64Array(dim * dim);
-    this.dinv = new Float64Array(dim);
-    this.biasErr = new Float64Array(dim);
-    this.rhs = new Float64Array(dim);
-    this.delta = new Float64Array(dim);
-    this.trial = new Float64Array(dim);
     this.rebuild();
     if (bodies.length) this.setBodyList(bodies);
     // A subclass's impulse(imp, body, out) hook must not hide the impulse() read-out.
@@ -218,23 +192,17 @@ export class UserConstraint extends Constraint {
     }
     this._bodiesCache = out;
     this.hasSharedBody = out.length < this._list.filter((b) => b !== null).length;
-    const cols = 3 * slots;
-    this.J = new Float64Array(this.dimensions * cols);
-    this.Jd = this.hasSharedBody ? new Float64Array(this.dimensions * 3 * out.length) : this.J;
-    this.Jp = new Float64Array(this.dimensions);
-    this.Jm = new Float64Array(this.dimensions);
     this.bodyImp = new Float64Array(3 * out.length);
-    this.dSolver = new Int32Array(out.length);
-    this.dInvMass = new Float64Array(out.length);
-    this.dInvI = new Float64Array(out.length);
-    this.state = new Float64Array(BODY_STATE_STRIDE * slots);
-    this.savedState = new Float64Array(BODY_STATE_STRIDE * slots);
-    for (let s = 0; s < slots; s++) clearBodyState(this.state, s * BODY_STATE_STRIDE);
+    this._work = null;
+    this.poseEpoch = -1;
+    // A batched row was laid out for the old bodies: leave it (the body change re-plans the step).
+    this._batch = null;
+    this._batchRow = -1;
   }
 
   /** The packed body state the hooks last saw (BODY_STATE_STRIDE numbers per body slot). */
   get bodyState(): Float64Array {
-    return this.state;
+    return this.w.state;
   }
 
   // ------------------------------------------------------------------ Nape helpers
@@ -374,8 +342,9 @@ export class UserConstraint extends Constraint {
       const ownJacobian = this.jacobian !== UserConstraint.prototype.jacobian || this._hooks.jacobian !== undefined;
       const clamp = this.clamp !== UserConstraint.prototype.clamp || this._hooks.clamp !== undefined;
       const validate = this.validate !== UserConstraint.prototype.validate || this._hooks.validate !== undefined;
+      const prepare = this.prepare !== UserConstraint.prototype.prepare || this._hooks.prepare !== undefined;
       // Nape's form (effMass and impulse both given) needs no J; anything else derives from J.
-      this._modes = { jacobian: !(effMass && impulse), effMass, impulse, velocity, ownJacobian, clamp, validate };
+      this._modes = { jacobian: !(effMass && impulse), effMass, impulse, velocity, ownJacobian, clamp, validate, prepare };
     }
     return this._modes;
   }
@@ -388,6 +357,14 @@ export class UserConstraint extends Constraint {
    */
   protected _plainJacobianRows(): boolean {
     return false;
+  }
+
+  /**
+   * @internal Whether the batch must call prepare() before each pose's hooks (a subclass whose
+   * prepare() only matters to its own per-pass hooks, which the batch never calls, may say no).
+   */
+  protected _batchNeedsPrepare(): boolean {
+    return this.modes().prepare;
   }
 
   /** @internal Whether the space may solve this constraint in the UserBatch (see user-batch.ts). */
@@ -415,6 +392,7 @@ export class UserConstraint extends Constraint {
     }
     const soft = !this._stiff;
     b.soft[n] = soft ? 1 : 0;
+    b.prep[n] = this._batchNeedsPrepare() ? 1 : 0;
     b.bias[n] = this._soft.biasRate;
     b.mass[n] = this._soft.massScale;
     b.imp[n] = this._soft.impulseScale;
@@ -463,11 +441,11 @@ export class UserConstraint extends Constraint {
 
   /** J with the columns of a body that fills several slots summed (J itself when none does). */
   private collapseJacobian(): Float64Array {
-    if (!this.hasSharedBody) return this.J;
+    if (!this.hasSharedBody) return this.w.J;
     const n = this.dimensions;
     const cols = 3 * this._list.length;
     const dcols = 3 * this._bodiesCache.length;
-    const Jd = this.Jd;
+    const Jd = this.w.Jd;
     Jd.fill(0);
     for (let s = 0; s < this._list.length; s++) {
       const d = this.slotDistinct[s]!;
@@ -475,9 +453,9 @@ export class UserConstraint extends Constraint {
       for (let r = 0; r < n; r++) {
         const i = r * cols + 3 * s;
         const o = r * dcols + 3 * d;
-        Jd[o] = Jd[o]! + this.J[i]!;
-        Jd[o + 1] = Jd[o + 1]! + this.J[i + 1]!;
-        Jd[o + 2] = Jd[o + 2]! + this.J[i + 2]!;
+        Jd[o] = Jd[o]! + this.w.J[i]!;
+        Jd[o + 1] = Jd[o + 1]! + this.w.J[i + 1]!;
+        Jd[o + 2] = Jd[o + 2]! + this.w.J[i + 2]!;
       }
     }
     return Jd;
@@ -488,8 +466,8 @@ export class UserConstraint extends Constraint {
     this.refreshOutsideStep();
     const n = this.dimensions;
     const cols = 3 * this._list.length;
-    const J = this.J;
-    const st = this.state;
+    const J = this.w.J;
+    const st = this.w.state;
     for (let r = 0; r < n; r++) {
       let v = 0;
       for (let s = 0; s < this._list.length; s++) {
@@ -502,20 +480,20 @@ export class UserConstraint extends Constraint {
     }
   }
 
-  /** K = J M⁻¹ Jᵀ into this.K (n×n), from the collapsed Jacobian and the bodies' inverse masses. */
+  /** K = J M⁻¹ Jᵀ into this.w.K (n×n), from the collapsed Jacobian and the bodies' inverse masses. */
   private kFromJacobian(): void {
     const n = this.dimensions;
     const Jd = this.collapseJacobian();
     const nd = this._bodiesCache.length;
     const dcols = 3 * nd;
-    const K = this.K;
+    const K = this.w.K;
     for (let a = 0; a < n; a++) {
       for (let b = a; b < n; b++) {
         let k = 0;
         for (let d = 0; d < nd; d++) {
           const ia = a * dcols + 3 * d;
           const ib = b * dcols + 3 * d;
-          k += this.dInvMass[d]! * (Jd[ia]! * Jd[ib]! + Jd[ia + 1]! * Jd[ib + 1]!) + this.dInvI[d]! * Jd[ia + 2]! * Jd[ib + 2]!;
+          k += this.w.dInvMass[d]! * (Jd[ia]! * Jd[ib]! + Jd[ia + 1]! * Jd[ib + 1]!) + this.w.dInvI[d]! * Jd[ia + 2]! * Jd[ib + 2]!;
         }
         K[a * n + b] = k;
         K[b * n + a] = k;
@@ -528,7 +506,7 @@ export class UserConstraint extends Constraint {
     this.kFromJacobian();
     const n = this.dimensions;
     let p = 0;
-    for (let a = 0; a < n; a++) for (let b = a; b < n; b++) eff[p++] = this.K[a * n + b]!;
+    for (let a = 0; a < n; a++) for (let b = a; b < n; b++) eff[p++] = this.w.K[a * n + b]!;
   }
 
   private impulseFromJacobian(imp: Float64Array, body: Body, out: Vec3): void {
@@ -539,9 +517,9 @@ export class UserConstraint extends Constraint {
       for (let r = 0; r < this.dimensions; r++) {
         const i = r * cols + 3 * s;
         const l = imp[r]!;
-        out.x += this.J[i]! * l;
-        out.y += this.J[i + 1]! * l;
-        out.z += this.J[i + 2]! * l;
+        out.x += this.w.J[i]! * l;
+        out.y += this.w.J[i + 1]! * l;
+        out.z += this.w.J[i + 2]! * l;
       }
     }
   }
@@ -555,8 +533,8 @@ export class UserConstraint extends Constraint {
     this.refreshOutsideStep();
     const n = this.dimensions;
     const cols = 3 * this._list.length;
-    const st = this.state;
-    const saved = this.savedState;
+    const st = this.w.state;
+    const saved = this.w.savedState;
     saved.set(st);
     J.fill(0);
     for (let s = 0; s < this._list.length; s++) {
@@ -588,7 +566,7 @@ export class UserConstraint extends Constraint {
             b._y = y;
             if (d === 2) b._setAngle(a);
           }
-          const row = side === 0 ? this.Jp : this.Jm;
+          const row = side === 0 ? this.w.Jp : this.w.Jm;
           row.fill(0);
           this.position(row, st);
           checkRow(this, 'position', row);
@@ -599,7 +577,7 @@ export class UserConstraint extends Constraint {
             if (d === 2) b._setAngle(ba0);
           }
         }
-        for (let r = 0; r < n; r++) J[r * cols + 3 * s + d] = (this.Jp[r]! - this.Jm[r]!) / (2 * FD_STEP);
+        for (let r = 0; r < n; r++) J[r * cols + 3 * s + d] = (this.w.Jp[r]! - this.w.Jm[r]!) / (2 * FD_STEP);
       }
     }
   }
@@ -615,16 +593,16 @@ export class UserConstraint extends Constraint {
     const list = this._list;
     for (let s = 0; s < list.length; s++) {
       const b = list[s];
-      if (b) fillBodyState(this.state, s * BODY_STATE_STRIDE, b, sb);
-      else clearBodyState(this.state, s * BODY_STATE_STRIDE);
+      if (b) fillBodyState(this.w.state, s * BODY_STATE_STRIDE, b, sb);
+      else clearBodyState(this.w.state, s * BODY_STATE_STRIDE);
     }
     const distinct = this._bodiesCache;
     for (let d = 0; d < distinct.length; d++) {
       const b = distinct[d]!;
       const k = sb === null ? -1 : b._solverIndex;
-      this.dSolver[d] = k > 0 ? k : 0;
-      this.dInvMass[d] = k > 0 ? sb!.invMass[k]! : b._invMass;
-      this.dInvI[d] = k > 0 ? sb!.invI[k]! : b._invInertia;
+      this.w.dSolver[d] = k > 0 ? k : 0;
+      this.w.dInvMass[d] = k > 0 ? sb!.invMass[k]! : b._invMass;
+      this.w.dInvI[d] = k > 0 ? sb!.invI[k]! : b._invInertia;
       if (!this.packedState && k > 0) sb!.writeState(k);
     }
   }
@@ -636,8 +614,8 @@ export class UserConstraint extends Constraint {
   }
 
   private computeJacobian(): void {
-    this.jacobian(this.J, this.state);
-    checkRow(this, 'jacobian', this.J);
+    this.jacobian(this.w.J, this.w.state);
+    checkRow(this, 'jacobian', this.w.J);
   }
 
   /** K (n×n) from effMass (packed) or straight from the Jacobian. */
@@ -649,14 +627,14 @@ export class UserConstraint extends Constraint {
       this.kFromJacobian();
       return;
     }
-    this.effMass(this.eff, this.state);
+    this.effMass(this.w.eff, this.w.state);
     let p = 0;
     for (let a = 0; a < n; a++) {
       for (let b = a; b < n; b++) {
-        const v = this.eff[p++]!;
+        const v = this.w.eff[p++]!;
         if (!Number.isFinite(v)) throw new Error(`${this.label}: effMass wrote a non-finite value (${v}) at packed index ${p - 1}`);
-        this.K[a * n + b] = v;
-        this.K[b * n + a] = v;
+        this.w.K[a * n + b] = v;
+        this.w.K[b * n + a] = v;
       }
     }
   }
@@ -666,7 +644,7 @@ export class UserConstraint extends Constraint {
     const sb = ctx.bodies;
     const list = this._bodiesCache;
     const useHook = this.modes().impulse;
-    const Jd = useHook ? this.J : this.collapseJacobian();
+    const Jd = useHook ? this.w.J : this.collapseJacobian();
     const n = this.dimensions;
     const dcols = 3 * list.length;
     for (let d = 0; d < list.length; d++) {
@@ -674,7 +652,7 @@ export class UserConstraint extends Constraint {
       if (useHook) {
         const out = this.out;
         out.x = out.y = out.z = 0;
-        this.impulse(lam, list[d]!, out, this.state);
+        this.impulse(lam, list[d]!, out, this.w.state);
         ox = out.x;
         oy = out.y;
         oz = out.z;
@@ -690,7 +668,7 @@ export class UserConstraint extends Constraint {
           oz += Jd[i + 2]! * l;
         }
       }
-      const k = this.dSolver[d]!;
+      const k = this.w.dSolver[d]!;
       if (!toPositions) {
         this.bodyImp[3 * d] = this.bodyImp[3 * d]! + ox;
         this.bodyImp[3 * d + 1] = this.bodyImp[3 * d + 1]! + oy;
@@ -757,11 +735,11 @@ export class UserConstraint extends Constraint {
     if (this.velocityOnly) return false;
     this.poseEpoch = -1; // reuses err
     this.sync(ctx);
-    this.prepare(this.state);
-    this.err.fill(0);
-    this.position(this.err, this.state);
+    this.prepare(this.w.state);
+    this.w.err.fill(0);
+    this.position(this.w.err, this.w.state);
     let e2 = 0;
-    for (let r = 0; r < this.dimensions; r++) e2 += this.err[r]! ** 2;
+    for (let r = 0; r < this.dimensions; r++) e2 += this.w.err[r]! ** 2;
     return Math.sqrt(e2) > this._maxError;
   }
 
@@ -778,19 +756,19 @@ export class UserConstraint extends Constraint {
       return;
     }
     this.sync(ctx);
-    this.prepare(this.state);
+    this.prepare(this.w.state);
     this.buildK();
-    factorSymmetric(this.K, this.dimensions, this.dinv);
+    factorSymmetric(this.w.K, this.dimensions, this.w.dinv);
     this.errValid = false;
     this.poseEpoch = ctx.poseEpoch;
   }
 
   /** C at the cached pose (computed on first use). */
   private positionError(): Float64Array {
-    const err = this.err;
+    const err = this.w.err;
     if (!this.errValid) {
       err.fill(0);
-      this.position(err, this.state);
+      this.position(err, this.w.state);
       checkRow(this, 'position', err);
       this.errValid = true;
     }
@@ -800,7 +778,7 @@ export class UserConstraint extends Constraint {
   /** Velocities only: the solver's current ones into the state (and into the Body objects unless packedState). */
   private syncVelocities(ctx: StepContext): void {
     const sb = ctx.bodies;
-    const st = this.state;
+    const st = this.w.state;
     const list = this._list;
     for (let s = 0; s < list.length; s++) {
       const b = list[s];
@@ -850,7 +828,7 @@ export class UserConstraint extends Constraint {
       massScale = sp.massScale;
       impulseScale = sp.impulseScale;
     }
-    const be = this.biasErr;
+    const be = this.w.biasErr;
     if (biasRate !== 0) {
       const err = this.positionError();
       let e = 1;
@@ -864,14 +842,14 @@ export class UserConstraint extends Constraint {
     } else {
       for (let r = 0; r < n; r++) be[r] = 0;
     }
-    const rhs = this.rhs;
-    const vel = this.vel;
+    const rhs = this.w.rhs;
+    const vel = this.w.vel;
     for (let r = 0; r < n; r++) vel[r] = 0;
-    this.velocity(vel, this.state);
+    this.velocity(vel, this.w.state);
     checkRow(this, 'velocity', vel);
     for (let r = 0; r < n; r++) rhs[r] = -(vel[r]! + be[r]!);
-    solveFactored(this.K, this.dinv, rhs, n);
-    const trial = this.trial;
+    solveFactored(this.w.K, this.w.dinv, rhs, n);
+    const trial = this.w.trial;
     for (let r = 0; r < n; r++) trial[r] = this.jAcc[r]! + massScale * rhs[r]! - impulseScale * this.jAcc[r]!;
     this.clamp(trial);
     if (soft || this.velocityOnly) {
@@ -883,7 +861,7 @@ export class UserConstraint extends Constraint {
         for (let r = 0; r < n; r++) trial[r] = trial[r]! * s;
       }
     }
-    const delta = this.delta;
+    const delta = this.w.delta;
     for (let r = 0; r < n; r++) {
       delta[r] = trial[r]! - this.jAcc[r]!;
       this.jAcc[r] = trial[r]!;
@@ -898,16 +876,16 @@ export class UserConstraint extends Constraint {
     // Every position pass moves bodies (this constraint's and its neighbours'): nothing cached.
     this.poseEpoch = -1;
     this.sync(ctx);
-    const state = this.state;
+    const state = this.w.state;
     this.prepare(state);
-    const err = this.err;
+    const err = this.w.err;
     err.fill(0);
     this.position(err, state);
     checkRow(this, 'position', err);
     this.buildK();
-    const rhs = this.rhs;
+    const rhs = this.w.rhs;
     for (let r = 0; r < n; r++) rhs[r] = -err[r]!;
-    solveSymmetric(this.K, rhs, n);
+    solveSymmetric(this.w.K, rhs, n);
     this.clamp(rhs);
     this.applyImpulse(ctx, rhs, true);
   }
@@ -967,6 +945,56 @@ export class UserConstraint extends Constraint {
   }
 }
 
+/** The one-by-one path's working arrays for one constraint (see UserConstraint.w). */
+class UserConstraintWork {
+  /** C at the cached pose, V, effMass's packed output, K (n×n) and 1/D of its LDLᵀ factors. */
+  readonly err: Float64Array;
+  readonly vel: Float64Array;
+  readonly eff: Float64Array;
+  readonly K: Float64Array;
+  readonly dinv: Float64Array;
+  /** Soft constraints clamp C to maxError into this copy, leaving the cached C intact. */
+  readonly biasErr: Float64Array;
+  readonly rhs: Float64Array;
+  readonly delta: Float64Array;
+  readonly trial: Float64Array;
+  /** J, and J with a shared body's columns summed (J itself when no body fills several slots). */
+  readonly J: Float64Array;
+  readonly Jd: Float64Array;
+  /** Finite differences: C at +ε and −ε, and a copy of the state to restore. */
+  readonly Jp: Float64Array;
+  readonly Jm: Float64Array;
+  readonly savedState: Float64Array;
+  /** The packed state (BODY_STATE_STRIDE per slot). */
+  readonly state: Float64Array;
+  /** Per distinct body, refreshed by sync(): solver index (0 = not in the solver), inverse mass and inertia. */
+  readonly dSolver: Int32Array;
+  readonly dInvMass: Float64Array;
+  readonly dInvI: Float64Array;
+
+  constructor(dim: number, slots: number, distinct: number, sharedBody: boolean) {
+    this.err = new Float64Array(dim);
+    this.vel = new Float64Array(dim);
+    this.eff = new Float64Array((dim * (dim + 1)) >>> 1);
+    this.K = new Float64Array(dim * dim);
+    this.dinv = new Float64Array(dim);
+    this.biasErr = new Float64Array(dim);
+    this.rhs = new Float64Array(dim);
+    this.delta = new Float64Array(dim);
+    this.trial = new Float64Array(dim);
+    this.J = new Float64Array(dim * 3 * slots);
+    this.Jd = sharedBody ? new Float64Array(dim * 3 * distinct) : this.J;
+    this.Jp = new Float64Array(dim);
+    this.Jm = new Float64Array(dim);
+    this.state = new Float64Array(BODY_STATE_STRIDE * slots);
+    this.savedState = new Float64Array(BODY_STATE_STRIDE * slots);
+    for (let s = 0; s < slots; s++) clearBodyState(this.state, s * BODY_STATE_STRIDE);
+    this.dSolver = new Int32Array(distinct);
+    this.dInvMass = new Float64Array(distinct);
+    this.dInvI = new Float64Array(distinct);
+  }
+}
+
 interface HookModes {
   /** J is needed (not Nape's effMass + impulse form). */
   jacobian: boolean;
@@ -977,6 +1005,7 @@ interface HookModes {
   ownJacobian: boolean;
   clamp: boolean;
   validate: boolean;
+  prepare: boolean;
 }
 
 function checkHooks(h: unknown): UserConstraintHooks {
