@@ -89,6 +89,8 @@ export class UserBatch {
   slotLy = new Float64Array(0);
   slotImp = new Float64Array(0);
   readonly slotBody: Body[] = [];
+  /** Row n's J as a view into jPool, which the jacobian hook fills in place (made once per plan). */
+  private readonly jViews: Float64Array[] = [];
   private jTotal = 0;
   private kTotal = 0;
   private vTotal = 0;
@@ -97,9 +99,8 @@ export class UserBatch {
   private poseEpoch = -1;
   /** Substep midpoint marker: false until the first warm start of the step. */
   private started = false;
-  /** The hooks' scratch: one row's packed state, J and C, and the solves' K and right-hand side. */
+  /** The hooks' scratch: one row's packed state and C, and the solves' K and right-hand side. */
   private readonly state = new Float64Array(BODY_STATE_STRIDE * USER_BATCH_MAX_SLOTS);
-  private readonly J = new Float64Array(USER_BATCH_MAX_DIM * 3 * USER_BATCH_MAX_SLOTS);
   private readonly err = new Float64Array(USER_BATCH_MAX_DIM);
   private readonly K = new Float64Array(USER_BATCH_MAX_DIM * USER_BATCH_MAX_DIM);
   private readonly dinv = new Float64Array(USER_BATCH_MAX_DIM);
@@ -112,6 +113,7 @@ export class UserBatch {
     this.rows.length = 0;
     this.slotBody.length = 0;
     this.jTotal = this.kTotal = this.vTotal = this.sTotal = 0;
+    this.jViews.length = 0;
     this.started = false;
     this.poseEpoch = -1;
   }
@@ -231,13 +233,8 @@ export class UserBatch {
     const slots = this.slots[n]!;
     const jo = this.jOff[n]!;
     const pool = this.jPool;
-    // The hook fills a scratch J that holds the row's last J (so entries it skips keep their
-    // value, as in a constraint's own J); the scratch stays in cache, unlike a view per row.
-    const J = this.J;
-    const size = dim * 3 * slots;
-    for (let i = 0; i < size; i++) J[i] = pool[jo + i]!;
-    c.jacobian(J, this.state);
-    for (let i = 0; i < size; i++) pool[jo + i] = J[i]!;
+    // The row keeps its last J, so entries a hook skips keep their value, as in a constraint's own J.
+    c.jacobian(this.jViews[n]!, this.state);
     // K = J M⁻¹ Jᵀ (the one-by-one path's kFromJacobian, term for term).
     const K = this.K;
     const s0 = this.sOff[n]!;
@@ -396,6 +393,11 @@ export class UserBatch {
 
   warmStart(ctx: StepContext): void {
     if (this.count === 0) return;
+    if (this.jViews.length !== this.count) {
+      // The pool has its size for this plan now: views made here stay valid until the next plan.
+      this.jViews.length = 0;
+      for (let n = 0; n < this.count; n++) this.jViews.push(this.jPool.subarray(this.jOff[n]!, this.jOff[n]! + 3 * this.dim[n]! * this.slots[n]!));
+    }
     if (this.started) this.endSubstep();
     this.started = true;
     this.ensurePose(ctx);
