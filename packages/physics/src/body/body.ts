@@ -102,6 +102,8 @@ export class Body implements ShapeOwner {
   _lcx = 0;
   /** @internal */ _lcy = 0;
   /** @internal */ _mass = 0;
+  /** @internal The body moved since its inert shapes' world cache was refreshed (space._flushInert). */
+  _inertStale = false;
   /** @internal rotational inertia about the centre of mass */
   _inertia = 0;
   /** @internal */ _invMass = 0;

@@ -70,6 +70,11 @@ export abstract class Shape {
   body: ShapeOwner | null = null;
 
   /** World-space AABB, refreshed by `computeAABB` after `updateWorld`. */
+  /**
+   * @internal Pairs with nothing (see the space's pairsWithNothing): the space refreshes its
+   * world cache and proxy lazily, only before a query or a debug draw needs them.
+   */
+  _inert = false;
   aabbMinX = 0;
   aabbMinY = 0;
   aabbMaxX = 0;

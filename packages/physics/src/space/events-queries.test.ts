@@ -83,6 +83,29 @@ describe('contact events', () => {
     stepFor(space, 1.5);
     expect(ghost.y).toBeCloseTo(0.5, 1);
   });
+
+  it('a shape that pairs with nothing is refreshed lazily, yet every query and the debug view see it where it is', () => {
+    const space = new Space({ gravity: [0, -10] });
+    const ghostShape = new Circle({ radius: 0.5, filter: { mask: 0 } });
+    const ghost = space.addBody(new Body({ position: [0, 10], shapes: [ghostShape] }));
+    stepFor(space, 1);
+    expect(ghost.y).toBeLessThan(5.5);
+    const at = [ghost.x, ghost.y] as const;
+    expect(space.queryPoint(at)).toEqual([ghostShape]);
+    expect(space.queryPoint([0, 10])).toEqual([]);
+    expect(space.queryAABB([at[0] - 0.1, at[1] - 0.1], [at[0] + 0.1, at[1] + 0.1])).toEqual([ghostShape]);
+    expect(space.rayCast([-5, at[1]], [5, at[1]])?.shape).toBe(ghostShape);
+    stepFor(space, 0.2);
+    const circles: number[] = [];
+    space.debugDraw({ drawPolygon() {}, drawCircle: (x: number, y: number) => circles.push(x, y), drawSegment() {}, drawPoint() {} }, { shapes: true });
+    expect(circles[1]).toBeCloseTo(ghost.worldCenter.y, 9);
+    // Once it may collide, it pairs from where it is now.
+    space.addBody(new Body({ type: 'static', position: [0, ghost.y - 3], shapes: [Polygon.box(20, 1)] }));
+    ghostShape.filter = { category: 1, mask: 0xffffffff, group: 0 };
+    stepFor(space, 2);
+    expect(ghost.y).toBeGreaterThan(space.bodies[1]!.y);
+    expect(ghost.velocity.y).toBeCloseTo(0, 1);
+  });
 });
 
 describe('queries', () => {

@@ -105,6 +105,8 @@ export class Space implements BodySpaceLink, ConstraintSpaceLink {
   private readonly _looseConstraints: Constraint[] = [];
   /** Constraints whose _finish must run (loose ones and batched pivots that can break). */
   private readonly _finishers: Constraint[] = [];
+  /** Bodies whose inert shapes have not followed them yet (see _syncShapes). */
+  private readonly _staleInert: Body[] = [];
   /**
    * The step plan cache. `_planStamp` moves on anything that can change which bodies and
    * constraints a step solves, or how (every wake path, sleeping, adding and removing, every
@@ -843,7 +845,8 @@ export class Space implements BodySpaceLink, ConstraintSpaceLink {
   private _createProxy(body: Body, s: Shape): void {
     s.updateWorld(body._x, body._y, body._c, body._s);
     s.proxyId = this._broadphase.createProxy(s.aabbMinX, s.aabbMinY, s.aabbMaxX, s.aabbMaxY, s.id);
-    if (pairsWithNothing(s)) this._broadphase.setInert(s.proxyId, true);
+    s._inert = pairsWithNothing(s);
+    if (s._inert) this._broadphase.setInert(s.proxyId, true);
     this._shapeById.set(s.id, s);
   }
 
@@ -862,10 +865,36 @@ export class Space implements BodySpaceLink, ConstraintSpaceLink {
   private _syncShapes(b: Body, lookahead: number): void {
     const dx = b._vx * lookahead;
     const dy = b._vy * lookahead;
+    let stale = false;
     for (const s of b._shapes) {
+      // A shape that pairs with nothing matters only to queries and debug draws: refreshed then.
+      if (s._inert) {
+        stale = true;
+        continue;
+      }
       s.updateWorld(b._x, b._y, b._c, b._s);
       this._broadphase.moveProxy(s.proxyId, s.aabbMinX, s.aabbMinY, s.aabbMaxX, s.aabbMaxY, dx, dy);
     }
+    if (stale && !b._inertStale) {
+      b._inertStale = true;
+      this._staleInert.push(b);
+    }
+  }
+
+  /** Bring the inert shapes of bodies that moved up to date (world cache and tree proxy). */
+  private _flushInert(): void {
+    const list = this._staleInert;
+    for (let i = 0; i < list.length; i++) {
+      const b = list[i]!;
+      b._inertStale = false;
+      if (b._space !== this) continue;
+      for (const s of b._shapes) {
+        if (!s._inert || s.proxyId < 0) continue;
+        s.updateWorld(b._x, b._y, b._c, b._s);
+        this._broadphase.moveProxy(s.proxyId, s.aabbMinX, s.aabbMinY, s.aabbMaxX, s.aabbMaxY);
+      }
+    }
+    list.length = 0;
   }
 
   // ------------------------------------------------------------------ BodySpaceLink
@@ -921,10 +950,13 @@ export class Space implements BodySpaceLink, ConstraintSpaceLink {
     if (geometry) {
       this._bodyTransformChanged(body);
     } else {
-      // Filter or sensor may have changed: re-pair from scratch.
+      // Filter or sensor may have changed: re-pair from scratch (from an up-to-date world cache,
+      // which an inert shape's may not be).
+      this._flushInert();
       this._destroyShapeContacts(shape);
       if (shape.proxyId >= 0) {
-        this._broadphase.setInert(shape.proxyId, pairsWithNothing(shape));
+        shape._inert = pairsWithNothing(shape);
+        this._broadphase.setInert(shape.proxyId, shape._inert);
         this._broadphase.touchProxy(shape.proxyId);
       }
     }
@@ -976,6 +1008,7 @@ export class Space implements BodySpaceLink, ConstraintSpaceLink {
 
   /** Shapes that contain the world point. */
   queryPoint(point: Vec2Like, options: QueryOptions = {}): Shape[] {
+    this._flushInert();
     const p = checkVec2('Space', 'queryPoint(point)', point);
     const out: Shape[] = [];
     this._broadphase.query(p.x, p.y, p.x, p.y, (proxy) => {
@@ -988,6 +1021,7 @@ export class Space implements BodySpaceLink, ConstraintSpaceLink {
 
   /** Shapes whose bounding box overlaps the box [min, max]. */
   queryAABB(min: Vec2Like, max: Vec2Like, options: QueryOptions = {}): Shape[] {
+    this._flushInert();
     const lo = checkVec2('Space', 'queryAABB(min)', min);
     const hi = checkVec2('Space', 'queryAABB(max)', max);
     if (lo.x > hi.x || lo.y > hi.y) fail('Space', 'queryAABB(min, max)', [lo, hi], 'needs min ≤ max on both axes');
@@ -1002,12 +1036,14 @@ export class Space implements BodySpaceLink, ConstraintSpaceLink {
 
   /** The closest shape hit by the segment from → to, or null. */
   rayCast(from: Vec2Like, to: Vec2Like, options: QueryOptions = {}): RayHit | null {
+    this._flushInert();
     const hits = this._rayCast(from, to, options, true);
     return hits[0] ?? null;
   }
 
   /** Every shape hit by the segment from → to, nearest first. */
   rayCastAll(from: Vec2Like, to: Vec2Like, options: QueryOptions = {}): RayHit[] {
+    this._flushInert();
     return this._rayCast(from, to, options, false);
   }
 
@@ -1047,6 +1083,7 @@ export class Space implements BodySpaceLink, ConstraintSpaceLink {
 
   /** Describe the space to a DebugDraw sink (shapes, contacts, AABBs, constraints). */
   debugDraw(sink: DebugDraw, options: DebugDrawOptions = {}): void {
+    this._flushInert();
     drawSpace(this, this._contacts, sink, options);
   }
 }
