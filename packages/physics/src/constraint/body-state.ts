@@ -37,25 +37,7 @@ export const BodyState = Object.freeze({
 export function fillBodyState(state: Float64Array, base: number, b: Body, sb: SolverBodies | null): void {
   const k = sb === null ? -1 : b._solverIndex;
   if (k > 0) {
-    const sbody = sb!;
-    const c0 = sbody.c0[k]!;
-    const s0 = sbody.s0[k]!;
-    const dc = sbody.dqc[k]!;
-    const ds = sbody.dqs[k]!;
-    const c = c0 * dc - s0 * ds;
-    const s = s0 * dc + c0 * ds;
-    const cx = sbody.cx[k]! + sbody.dpx[k]!;
-    const cy = sbody.cy[k]! + sbody.dpy[k]!;
-    state[base] = cx - (c * b._lcx - s * b._lcy);
-    state[base + 1] = cy - (s * b._lcx + c * b._lcy);
-    state[base + 2] = sbody.a0[k]! + sbody.dq[k]!;
-    state[base + 3] = c;
-    state[base + 4] = s;
-    state[base + 5] = sbody.vx[k]!;
-    state[base + 6] = sbody.vy[k]!;
-    state[base + 7] = sbody.w[k]!;
-    state[base + 8] = cx;
-    state[base + 9] = cy;
+    fillSolverBodyState(state, base, sb!, k, b._lcx, b._lcy);
     return;
   }
   const c = b._c;
@@ -70,6 +52,31 @@ export function fillBodyState(state: Float64Array, base: number, b: Body, sb: So
   state[base + 7] = b._w;
   state[base + 8] = b._x + c * b._lcx - s * b._lcy;
   state[base + 9] = b._y + s * b._lcx + c * b._lcy;
+}
+
+/**
+ * The state of solver body k (its centre of mass at (lcx, lcy) in its own frame): the pose is the
+ * step's start composed with the accumulated deltas, as SolverBodies.writeState computes it.
+ */
+export function fillSolverBodyState(state: Float64Array, base: number, sb: SolverBodies, k: number, lcx: number, lcy: number): void {
+  const c0 = sb.c0[k]!;
+  const s0 = sb.s0[k]!;
+  const dc = sb.dqc[k]!;
+  const ds = sb.dqs[k]!;
+  const c = c0 * dc - s0 * ds;
+  const s = s0 * dc + c0 * ds;
+  const cx = sb.cx[k]! + sb.dpx[k]!;
+  const cy = sb.cy[k]! + sb.dpy[k]!;
+  state[base] = cx - (c * lcx - s * lcy);
+  state[base + 1] = cy - (s * lcx + c * lcy);
+  state[base + 2] = sb.a0[k]! + sb.dq[k]!;
+  state[base + 3] = c;
+  state[base + 4] = s;
+  state[base + 5] = sb.vx[k]!;
+  state[base + 6] = sb.vy[k]!;
+  state[base + 7] = sb.w[k]!;
+  state[base + 8] = cx;
+  state[base + 9] = cy;
 }
 
 /** An empty slot (no body yet): identity rotation, everything else zero. */

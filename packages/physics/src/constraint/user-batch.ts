@@ -19,7 +19,7 @@
 import type { Body } from '../body/body.js';
 import type { SolverBodies } from '../space/solver-bodies.js';
 import type { StepContext } from '../space/step-context.js';
-import { BODY_STATE_STRIDE, fillBodyState } from './body-state.js';
+import { BODY_STATE_STRIDE, fillBodyState, fillSolverBodyState } from './body-state.js';
 import { factorSymmetric, solveFactored, solveSymmetric, ZERO_PIVOT_EPS } from './dense.js';
 import type { UserConstraint } from './user-constraint.js';
 
@@ -30,27 +30,14 @@ export const USER_BATCH_MAX_SLOTS = 4;
 /** dense.ts's zero-pivot threshold, for the inlined factorisations. */
 const EPS = ZERO_PIVOT_EPS;
 
-function grownF64(a: Float64Array<ArrayBuffer>, need: number): Float64Array<ArrayBuffer> {
+type GrowableArray = Float64Array<ArrayBuffer> | Int32Array<ArrayBuffer> | Uint8Array<ArrayBuffer>;
+
+/** `a`, or a copy at least `need` long (capacity doubles, from 64). */
+function grown<T extends GrowableArray>(a: T, need: number): T {
   if (need <= a.length) return a;
   let cap = Math.max(64, a.length);
   while (cap < need) cap *= 2;
-  const b = new Float64Array(cap);
-  b.set(a);
-  return b;
-}
-function grownI32(a: Int32Array<ArrayBuffer>, need: number): Int32Array<ArrayBuffer> {
-  if (need <= a.length) return a;
-  let cap = Math.max(64, a.length);
-  while (cap < need) cap *= 2;
-  const b = new Int32Array(cap);
-  b.set(a);
-  return b;
-}
-function grownU8(a: Uint8Array<ArrayBuffer>, need: number): Uint8Array<ArrayBuffer> {
-  if (need <= a.length) return a;
-  let cap = Math.max(64, a.length);
-  while (cap < need) cap *= 2;
-  const b = new Uint8Array(cap);
+  const b = new (a.constructor as new (n: number) => T)(cap);
   b.set(a);
   return b;
 }
@@ -134,36 +121,36 @@ export class UserBatch {
     this.kTotal += dim * dim;
     this.vTotal += dim;
     this.sTotal += slots;
-    this.jPool = grownF64(this.jPool, this.jTotal);
+    this.jPool = grown(this.jPool, this.jTotal);
     // A fresh row starts from zeros, as a constraint's own J does (a hook may skip zero entries).
     this.jPool.fill(0, this.jOff[n]!, this.jTotal);
-    this.kPool = grownF64(this.kPool, this.kTotal);
-    this.accPool = grownF64(this.accPool, this.vTotal);
-    this.stepPool = grownF64(this.stepPool, this.vTotal);
-    this.errPool = grownF64(this.errPool, this.vTotal);
-    this.dinvPool = grownF64(this.dinvPool, this.vTotal);
-    this.slotK = grownI32(this.slotK, this.sTotal);
-    this.slotLx = grownF64(this.slotLx, this.sTotal);
-    this.slotLy = grownF64(this.slotLy, this.sTotal);
-    this.slotImp = grownF64(this.slotImp, 3 * this.sTotal);
+    this.kPool = grown(this.kPool, this.kTotal);
+    this.accPool = grown(this.accPool, this.vTotal);
+    this.stepPool = grown(this.stepPool, this.vTotal);
+    this.errPool = grown(this.errPool, this.vTotal);
+    this.dinvPool = grown(this.dinvPool, this.vTotal);
+    this.slotK = grown(this.slotK, this.sTotal);
+    this.slotLx = grown(this.slotLx, this.sTotal);
+    this.slotLy = grown(this.slotLy, this.sTotal);
+    this.slotImp = grown(this.slotImp, 3 * this.sTotal);
     c._fillBatch(this, n, ctx);
   }
 
   private reserveRows(need: number): void {
-    this.dim = grownU8(this.dim, need);
-    this.slots = grownU8(this.slots, need);
-    this.soft = grownU8(this.soft, need);
-    this.prep = grownU8(this.prep, need);
-    this.errValid = grownU8(this.errValid, need);
-    this.jOff = grownI32(this.jOff, need);
-    this.kOff = grownI32(this.kOff, need);
-    this.vOff = grownI32(this.vOff, need);
-    this.sOff = grownI32(this.sOff, need);
-    this.bias = grownF64(this.bias, need);
-    this.mass = grownF64(this.mass, need);
-    this.imp = grownF64(this.imp, need);
-    this.maxImp = grownF64(this.maxImp, need);
-    this.maxErr = grownF64(this.maxErr, need);
+    this.dim = grown(this.dim, need);
+    this.slots = grown(this.slots, need);
+    this.soft = grown(this.soft, need);
+    this.prep = grown(this.prep, need);
+    this.errValid = grown(this.errValid, need);
+    this.jOff = grown(this.jOff, need);
+    this.kOff = grown(this.kOff, need);
+    this.vOff = grown(this.vOff, need);
+    this.sOff = grown(this.sOff, need);
+    this.bias = grown(this.bias, need);
+    this.mass = grown(this.mass, need);
+    this.imp = grown(this.imp, need);
+    this.maxImp = grown(this.maxImp, need);
+    this.maxErr = grown(this.maxErr, need);
   }
 
   /** Start a step on the same rows (unchanged plan): keep the impulses, zero the step's sums. */
@@ -198,27 +185,7 @@ export class UserBatch {
         fillBodyState(st, o, this.slotBody[s0 + j]!, null);
         continue;
       }
-      // As fillBodyState, with the centre-of-mass offset from the slot pool.
-      const c0 = sb.c0[k]!;
-      const sn0 = sb.s0[k]!;
-      const dc = sb.dqc[k]!;
-      const ds = sb.dqs[k]!;
-      const c = c0 * dc - sn0 * ds;
-      const s = sn0 * dc + c0 * ds;
-      const cx = sb.cx[k]! + sb.dpx[k]!;
-      const cy = sb.cy[k]! + sb.dpy[k]!;
-      const lx = this.slotLx[s0 + j]!;
-      const ly = this.slotLy[s0 + j]!;
-      st[o] = cx - (c * lx - s * ly);
-      st[o + 1] = cy - (s * lx + c * ly);
-      st[o + 2] = sb.a0[k]! + sb.dq[k]!;
-      st[o + 3] = c;
-      st[o + 4] = s;
-      st[o + 5] = sb.vx[k]!;
-      st[o + 6] = sb.vy[k]!;
-      st[o + 7] = sb.w[k]!;
-      st[o + 8] = cx;
-      st[o + 9] = cy;
+      fillSolverBodyState(st, o, sb, k, this.slotLx[s0 + j]!, this.slotLy[s0 + j]!);
     }
   }
 
