@@ -30,6 +30,11 @@
  *   at the end:   prepare(), position(err) for breakUnderError; broken() if it breaks
  * Bodies read in hooks (position, rotation, constraintVelocity, ...) show the current substep's
  * state. Changing anything in a space from a hook throws.
+ *
+ * A constraint in Jacobian form with packedState and no per-pass hooks (no velocity, effMass,
+ * impulse or clamp) is solved in the space's UserBatch (user-batch.ts) instead: the same hooks
+ * at the same poses, the same arithmetic (bitwise, tested), but no hook call in the velocity
+ * passes. Its hooks' `state` and `J` arrays are then valid only during the call.
  */
 import type { Body } from '../body/body.js';
 import type { DebugDraw } from '../debug/debug-draw.js';
