@@ -14,24 +14,8 @@ import type { BodyOptions, BodyType, Vec2Like } from '@fulcrum/physics';
 import { validateWith } from './errors.js';
 import { changedKeys, pick } from './props.js';
 
-/** The Body props that map to engine options (everything but shapes). */
-export interface BodyOptionProps {
-  type?: BodyType;
-  position?: Vec2Like;
-  rotation?: number;
-  velocity?: Vec2Like;
-  angularVel?: number;
-  force?: Vec2Like;
-  torque?: number;
-  mass?: number;
-  inertia?: number;
-  allowMovement?: boolean;
-  allowRotation?: boolean;
-  linearDrag?: number;
-  angularDrag?: number;
-  gravityScale?: number;
-  userData?: unknown;
-}
+/** The Body props that map to engine options: the engine's own option type, minus shapes (children). */
+export type BodyOptionProps = Omit<BodyOptions, 'shapes'>;
 
 export const BODY_OPTION_KEYS = [
   'type',
@@ -52,6 +36,9 @@ export const BODY_OPTION_KEYS = [
 ] as const satisfies readonly (keyof BodyOptionProps)[];
 
 type Key = (typeof BODY_OPTION_KEYS)[number];
+// The list must name every engine option: a new one in BodyOptions fails to compile here until added.
+const everyOptionListed: [Exclude<keyof BodyOptionProps, Key>] extends [never] ? true : never = true;
+void everyOptionListed;
 export type BodyOptionValues = Partial<Record<Key, unknown>>;
 
 const INITIAL_CONDITIONS = ['position', 'rotation', 'velocity', 'angularVel'] as const;
