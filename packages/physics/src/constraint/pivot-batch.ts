@@ -150,9 +150,19 @@ export class PivotBatch {
     }
   }
 
+  // A long loop is optimised on the stack (OSR) before the code after it has ever run, and such
+  // code then has no type feedback: the optimised loop bailed out at that line on every call (a
+  // deopt loop, 1,000 bailouts per 60 steps of the joint grid). So each pass is a wrapper that does
+  // the work before and after, around a method whose loop is its last statement.
   warmStart(sb: SolverBodies): void {
     if (this.started) this.endSubstep();
     this.started = true;
+    this.warmStartRows(sb);
+    // The dummy static body must stay still whatever was added to it.
+    sb.vx[0] = sb.vy[0] = sb.w[0] = 0;
+  }
+
+  private warmStartRows(sb: SolverBodies): void {
     const { vx, vy, w, dqc, dqs } = sb;
     for (let n = 0; n < this.count; n++) {
       const ka = this.kA[n]!;
@@ -181,11 +191,15 @@ export class PivotBatch {
       vy[kb] = vy[kb]! + mB * py;
       w[kb] = w[kb]! + this.iB[n]! * lb;
     }
-    // The dummy static body must stay still whatever was added to it.
-    vx[0] = vy[0] = w[0] = 0;
   }
 
   solve(ctx: StepContext, useBias: boolean): void {
+    this.solveRows(ctx, useBias);
+    const sb = ctx.bodies;
+    sb.vx[0] = sb.vy[0] = sb.w[0] = 0;
+  }
+
+  private solveRows(ctx: StepContext, useBias: boolean): void {
     const sb = ctx.bodies;
     const { vx, vy, w, dqc, dqs, dpx, dpy } = sb;
     const js = ctx.jointSoftness;
@@ -281,7 +295,6 @@ export class PivotBatch {
       vy[kb] = vy[kb]! + mB * py;
       w[kb] = w[kb]! + iB * lb;
     }
-    vx[0] = vy[0] = w[0] = 0;
   }
 
   /** Position pass for the stiff pivots: K Δ = −C on the position deltas. */

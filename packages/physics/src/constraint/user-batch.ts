@@ -369,11 +369,16 @@ export class UserBatch {
     this.started = true;
     this.ensurePose(ctx);
     const sb = ctx.bodies;
+    this.warmStartRows(sb);
+    sb.vx[0] = sb.vy[0] = sb.w[0] = 0;
+  }
+
+  /** (The loop is the method's last statement: see PivotBatch.warmStart.) */
+  private warmStartRows(sb: SolverBodies): void {
     for (let n = 0; n < this.count; n++) {
       if (this.dim[n] === 2 && this.slots[n] === 2) this.warmStartPair(n, sb);
       else this.applyToVelocities(n, sb, this.accPool, this.vOff[n]!);
     }
-    sb.vx[0] = sb.vy[0] = sb.w[0] = 0;
   }
 
   /** applyToVelocities of the accumulated impulse for a two-row, two-body row, unrolled. */
@@ -412,6 +417,13 @@ export class UserBatch {
   solve(ctx: StepContext, useBias: boolean): void {
     if (this.count === 0) return;
     this.ensurePose(ctx);
+    this.solveRows(ctx, useBias);
+    const sb = ctx.bodies;
+    sb.vx[0] = sb.vy[0] = sb.w[0] = 0;
+  }
+
+  /** (The loop is the method's last statement: see PivotBatch.warmStart.) */
+  private solveRows(ctx: StepContext, useBias: boolean): void {
     const sb = ctx.bodies;
     const { vx, vy, w } = sb;
     const js = ctx.jointSoftness;
@@ -492,7 +504,6 @@ export class UserBatch {
       }
       this.applyToVelocities(n, sb, rhs, 0);
     }
-    vx[0] = vy[0] = w[0] = 0;
   }
 
   /**
@@ -597,6 +608,13 @@ export class UserBatch {
 
   /** Position pass for the stiff rows: K Δ = −C at the current pose, applied to positions. */
   solvePosition(ctx: StepContext): void {
+    this.solvePositionRows(ctx);
+    // Poses moved: the cached J and K are stale.
+    this.poseEpoch = -1;
+  }
+
+  /** (The loop is the method's last statement: see PivotBatch.warmStart.) */
+  private solvePositionRows(ctx: StepContext): void {
     const sb = ctx.bodies;
     const rhs = this.rhs;
     const pool = this.jPool;
@@ -636,8 +654,6 @@ export class UserBatch {
         if (ii !== 0 && oz !== 0) sb.rotate(k, ii * oz);
       }
     }
-    // Poses moved: the cached J and K are stale.
-    this.poseEpoch = -1;
   }
 
   /** solvePosition's move for a two-row, two-body row (the general loop's arithmetic, unrolled). */

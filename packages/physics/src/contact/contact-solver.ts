@@ -78,7 +78,7 @@ export class ContactSolver {
   private tangentImpulse = new Float64Array(0);
   private maxNormalImpulse = new Float64Array(0);
   private relVel = new Float64Array(0);
-  readonly contacts: Contact[] = [];
+  readonly contacts: (Contact | null)[] = [];
 
   readonly soft: Softness = { biasRate: 0, massScale: 1, impulseScale: 0 };
   readonly staticSoft: Softness = { biasRate: 0, massScale: 1, impulseScale: 0 };
@@ -120,15 +120,16 @@ export class ContactSolver {
   }
 
   begin(): void {
+    // Clear, don't truncate (see SolverBodies.reset): the array keeps its store between steps.
+    for (let k = 0; k < this.count; k++) this.contacts[k] = null;
     this.count = 0;
-    this.contacts.length = 0;
   }
 
   /** Add one touching, non-sensor contact. Body solver indices must be assigned. */
   add(c: Contact, sb: SolverBodies): void {
     const k = this.count++;
     if (k >= this.capacity) this.reserve(k + 1);
-    this.contacts.push(c);
+    this.contacts[k] = c;
     const a = c.bodyA._solverIndex > 0 ? c.bodyA._solverIndex : 0;
     const b = c.bodyB._solverIndex > 0 ? c.bodyB._solverIndex : 0;
     this.iA[k] = a;
