@@ -14,12 +14,12 @@
  *            parameters only (no state), so it runs when a parameter changes, not every step.
  *  - rates:  out = [ V rows (n) ] for a position constraint (tests and debugging only).
  */
-import { FulcrumInputError } from '@fulcrum/physics';
+import { FulcrumInputError, type UserBatchKernel } from '@fulcrum/physics';
 import { derive, type Derivation } from './derive.js';
 import type { Expr } from './expr/expr.js';
 import { check, type CheckedProgram } from './lang/checker.js';
 import { ScalarGraph } from './scalar/ir.js';
-import { compileKernel, interpretKernel, kernelSource, type FunctionFactory, type Kernel } from './scalar/kernel.js';
+import { compileBulkKernel, compileKernel, interpretBulkKernel, interpretKernel, kernelSource, type FunctionFactory, type Kernel } from './scalar/kernel.js';
 import { Lowering } from './scalar/lower.js';
 
 /** How kernels are run: a compiled JavaScript function, the interpreter, or compiled when allowed. */
@@ -33,6 +33,11 @@ export interface KernelSet {
   readonly values: Kernel;
   readonly jacobian: Kernel;
   readonly bounds: Kernel;
+  /**
+   * values and jacobian in bulk, in the engine's UserBatchKernel form (one object per program and
+   * mode, so every constraint of the program joins one group in the engine's batch).
+   */
+  readonly batch: UserBatchKernel;
 }
 
 export class CompiledProgram {
@@ -116,6 +121,11 @@ export class CompiledProgram {
       values: compileKernel(this.graph, values, 'symbolicValues', factory),
       jacobian: compileKernel(this.graph, jacobian, 'symbolicJacobian', factory),
       bounds: compileKernel(this.graph, this.boundsOutputs, 'symbolicBounds', factory),
+      batch: {
+        paramCount: this.checked.paramCount,
+        jacobian: compileBulkKernel(this.graph, jacobian, 'symbolicBulkJacobian', factory),
+        position: compileBulkKernel(this.graph, values, 'symbolicBulkValues', factory),
+      },
     };
   }
 
@@ -127,6 +137,11 @@ export class CompiledProgram {
       values: interpretKernel(this.graph, values),
       jacobian: interpretKernel(this.graph, jacobian),
       bounds: interpretKernel(this.graph, this.boundsOutputs),
+      batch: {
+        paramCount: this.checked.paramCount,
+        jacobian: interpretBulkKernel(this.graph, jacobian),
+        position: interpretBulkKernel(this.graph, values),
+      },
     });
   }
 

@@ -22,7 +22,7 @@
  * when they will reach the bound within the substep, closing the gap and no more), and a row stays
  * active while it carries impulse, so the solver can take that impulse back.
  */
-import { FulcrumInputError, UserConstraint, type Body, type ConstraintOptions, type Vec2, type Vec2Like } from '@fulcrum/physics';
+import { FulcrumInputError, UserConstraint, type Body, type ConstraintOptions, type UserBatchKernel, type Vec2, type Vec2Like } from '@fulcrum/physics';
 import { BODY_STATE_STRIDE, BodyState, readBodyState } from './body-state.js';
 import { compileSource, type CompileMode, type CompiledProgram } from './compile.js';
 import { debugText } from './debug-text.js';
@@ -59,6 +59,7 @@ export class SymbolicConstraint extends UserConstraint {
   private readonly valuesKernel: Kernel;
   private readonly jacobianKernel: Kernel;
   private readonly boundsKernel: Kernel;
+  private readonly bulk: UserBatchKernel;
   /**
    * A position constraint without limited rows: C and J go straight from their kernels into the
    * engine's arrays, J every pose and C only when the engine asks (position passes, softness).
@@ -117,6 +118,7 @@ export class SymbolicConstraint extends UserConstraint {
     this.main = kernels.main;
     this.valuesKernel = kernels.values;
     this.jacobianKernel = kernels.jacobian;
+    this.bulk = kernels.batch;
     this.boundsKernel = kernels.bounds;
     this.direct = program.checked.kind === 'position' && program.checked.rowLimit === null;
     const n = program.rows;
@@ -269,6 +271,19 @@ export class SymbolicConstraint extends UserConstraint {
    */
   protected override _plainJacobianRows(): boolean {
     return this.direct;
+  }
+
+  /**
+   * @internal Direct mode's jacobian() and position() are the program's kernels: the engine may run
+   * them in bulk over every constraint of this program (the same operations, so the same bits).
+   */
+  override _batchKernel(): UserBatchKernel | null {
+    return this.direct ? this.bulk : null;
+  }
+
+  /** @internal The parameters the kernels read (scalars and vectors, in slot order). */
+  override _batchParams(out: Float64Array, at: number): void {
+    out.set(this.params, at);
   }
 
   /** @internal Direct mode's prepare() only remembers the state for velocity(), which the batch never calls. */

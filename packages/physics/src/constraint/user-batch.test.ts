@@ -11,6 +11,7 @@ import { Circle } from '../shape/circle.js';
 import { Polygon } from '../shape/polygon.js';
 import { Space } from '../space/space.js';
 import { BODY_STATE_STRIDE, BodyState } from './body-state.js';
+import type { UserBatchKernel } from './user-batch.js';
 import { UserConstraint, type UserConstraintHooks, type UserConstraintOptions } from './user-constraint.js';
 
 const noCollide = { filter: { mask: 0 } };
@@ -44,6 +45,51 @@ function pivot(a: Body, b: Body, a1: [number, number], a2: [number, number], ext
       J.set([-1, 0, r1.ry, 1, 0, -r2.ry, 0, -1, -r1.rx, 0, 1, r2.rx]);
     },
   }, extra);
+}
+
+/**
+ * The pivot's hooks in bulk (UserBatchKernel): the same arithmetic as pivot()'s hooks, from the
+ * gathered states and pooled parameters [a1x, a1y, a2x, a2y]. Counts its calls.
+ */
+const kernelCalls = { jacobian: 0, position: 0 };
+const PIVOT_KERNEL: UserBatchKernel = {
+  paramCount: 4,
+  jacobian(count, rows, states, stride, params, pOff, J, jOff) {
+    kernelCalls.jacobian++;
+    for (let i = 0; i < count; i++) {
+      const st = states.subarray(i * stride);
+      const po = pOff[rows[i]!]!;
+      const jo = jOff[rows[i]!]!;
+      const r1 = anchorIn(st, 0, params[po]!, params[po + 1]!);
+      const r2 = anchorIn(st, 1, params[po + 2]!, params[po + 3]!);
+      J.set([-1, 0, r1.ry, 1, 0, -r2.ry, 0, -1, -r1.rx, 0, 1, r2.rx], jo);
+    }
+  },
+  position(count, rows, states, stride, params, pOff, C, cOff) {
+    kernelCalls.position++;
+    for (let i = 0; i < count; i++) {
+      const st = states.subarray(i * stride);
+      const po = pOff[rows[i]!]!;
+      const co = cOff[rows[i]!]!;
+      const p1 = anchorIn(st, 0, params[po]!, params[po + 1]!);
+      const p2 = anchorIn(st, 1, params[po + 2]!, params[po + 3]!);
+      C[co] = p2.px - p1.px;
+      C[co + 1] = p2.py - p1.py;
+    }
+  },
+};
+
+/** pivot() whose hooks also come in bulk form. */
+class KernelPivot extends UserConstraint {
+  constructor(a: Body, b: Body, readonly a1: [number, number], readonly a2: [number, number], extra?: Partial<UserConstraintOptions>) {
+    super({ dimensions: 2, packedState: true, bodies: [a, b], hooks: pivot(a, b, a1, a2).hooks, ...extra });
+  }
+  override _batchKernel(): UserBatchKernel {
+    return PIVOT_KERNEL;
+  }
+  override _batchParams(out: Float64Array, at: number): void {
+    out.set([...this.a1, ...this.a2], at);
+  }
 }
 
 /** Rod (1 row, 2 bodies): C = |p2 − p1| − length. */
@@ -160,6 +206,34 @@ describe('UserBatch', () => {
     // The scene really moved, and the force-limited rod really hit its limit.
     expect(Math.hypot(A.bodies[6]!.x - 2, A.bodies[6]!.y + 0.5)).toBeGreaterThan(0.3);
     expect(Math.abs((A.cs[5]!.impulse() as Float64Array)[0]!)).toBeGreaterThan(0);
+  });
+
+  it('runs bulk kernels (UserBatchKernel) bitwise like the hooks, stiff and soft, beside hook rows', () => {
+    function kernelScene(batched: boolean) {
+      const s = mixedScene(batched);
+      const [b0, b1, b2, b3] = s.bodies;
+      const extra = [
+        new KernelPivot(b0!, b2!, [0.3, 0.1], [-0.2, 0]),
+        new KernelPivot(b1!, b3!, [0.1, 0], [0, 0.1], { stiff: false, frequency: 4, damping: 0.3 }),
+      ];
+      for (const c of extra) s.space.addConstraint(c);
+      s.cs.push(...extra);
+      return s;
+    }
+    const A = kernelScene(true);
+    const B = kernelScene(false);
+    kernelCalls.jacobian = kernelCalls.position = 0;
+    for (let i = 0; i < 120; i++) {
+      A.space.step(1 / 60);
+      B.space.step(1 / 60);
+      const a = snapshot(A);
+      const b = snapshot(B);
+      for (let k = 0; k < a.length; k++) if (!Object.is(a[k], b[k])) expect.fail(`step ${i}: value ${k} differs: ${a[k]} vs ${b[k]}`);
+    }
+    // One bulk call per pose for the group (5 poses a step), one per row and position pass, and
+    // C in bulk for the soft row's spring.
+    expect(kernelCalls.jacobian).toBe(120 * (5 + 2));
+    expect(kernelCalls.position).toBe(120 * (5 + 2));
   });
 
   it('keeps out the constraints that need a hook every pass, or that it cannot hold', () => {

@@ -23,6 +23,36 @@ import { BODY_STATE_STRIDE, fillBodyState, fillSolverBodyState } from './body-st
 import { factorSymmetric, solveFactored, solveSymmetric, ZERO_PIVOT_EPS } from './dense.js';
 import type { UserConstraint } from './user-constraint.js';
 
+/**
+ * A jacobian-form constraint's hooks in bulk: one call evaluates every constraint of a step that
+ * shares the kernel, from flat arrays, with no call per constraint (@fulcrum/symbolic generates
+ * these). For i < count, constraint `rows[i]` has its packed body state at
+ * `states[i·stateStride …]` and its parameters at `params[paramOffsets[rows[i]] …]`, and the
+ * kernel writes its J (dimensions × 3·bodies, row-major) at `J[jOffsets[rows[i]] …]`, or its C at
+ * `C[cOffsets[rows[i]] …]`. It must compute exactly what the constraint's own jacobian() and
+ * position() hooks compute (then batching changes nothing, bitwise).
+ */
+export interface UserBatchKernel {
+  /** Numbers per constraint in `params` (see UserConstraint._batchParams). */
+  readonly paramCount: number;
+  jacobian(count: number, rows: Int32Array, states: Float64Array, stateStride: number, params: Float64Array, paramOffsets: Int32Array, J: Float64Array, jOffsets: Int32Array): void;
+  position(count: number, rows: Int32Array, states: Float64Array, stateStride: number, params: Float64Array, paramOffsets: Int32Array, C: Float64Array, cOffsets: Int32Array): void;
+}
+
+/** The rows of one plan that share a kernel, and their packed states for the bulk call. */
+class KernelGroup {
+  count = 0;
+  rows = new Int32Array(64);
+  states = new Float64Array(64);
+  /** Some row of the group is soft, so the pose also needs C. */
+  anySoft = false;
+  constructor(
+    readonly kernel: UserBatchKernel,
+    readonly dim: number,
+    readonly slots: number,
+  ) {}
+}
+
 /** The largest row count and slot count a batched constraint may have (the scratch sizes). */
 export const USER_BATCH_MAX_DIM = 8;
 export const USER_BATCH_MAX_SLOTS = 4;
@@ -76,6 +106,14 @@ export class UserBatch {
   slotLy = new Float64Array(0);
   slotImp = new Float64Array(0);
   readonly slotBody: Body[] = [];
+  /** Per row: its kernel group (index into groups), or −1 for hooks; and its parameters' offset in paramPool. */
+  kern = new Int32Array(0);
+  pOff = new Int32Array(0);
+  paramPool = new Float64Array(0);
+  private pTotal = 0;
+  private readonly groups: KernelGroup[] = [];
+  /** A one-row index list, for kernels called on a single row (position passes). */
+  private readonly oneRow = new Int32Array(1);
   /** Row n's J as a view into jPool, which the jacobian hook fills in place (made once per plan). */
   private readonly jViews: Float64Array[] = [];
   private jTotal = 0;
@@ -99,7 +137,8 @@ export class UserBatch {
     this.count = 0;
     this.rows.length = 0;
     this.slotBody.length = 0;
-    this.jTotal = this.kTotal = this.vTotal = this.sTotal = 0;
+    this.jTotal = this.kTotal = this.vTotal = this.sTotal = this.pTotal = 0;
+    this.groups.length = 0;
     this.jViews.length = 0;
     this.started = false;
     this.poseEpoch = -1;
@@ -134,6 +173,25 @@ export class UserBatch {
     this.slotLy = grown(this.slotLy, this.sTotal);
     this.slotImp = grown(this.slotImp, 3 * this.sTotal);
     c._fillBatch(this, n, ctx);
+    this.kern[n] = this.prep[n] === 0 ? this.groupFor(c._batchKernel(), dim, slots) : -1;
+    if (this.kern[n] >= 0) {
+      const g = this.groups[this.kern[n]!]!;
+      if (this.soft[n] === 1) g.anySoft = true;
+      this.pOff[n] = this.pTotal;
+      this.pTotal += g.kernel.paramCount;
+      this.paramPool = grown(this.paramPool, this.pTotal);
+      c._batchParams(this.paramPool, this.pOff[n]!);
+    }
+  }
+
+  /** The group of `kernel` for rows of this shape, made on first use; −1 without a kernel. */
+  private groupFor(kernel: UserBatchKernel | null, dim: number, slots: number): number {
+    if (kernel === null) return -1;
+    for (let g = 0; g < this.groups.length; g++) {
+      const group = this.groups[g]!;
+      if (group.kernel === kernel && group.dim === dim && group.slots === slots) return g;
+    }
+    return this.groups.push(new KernelGroup(kernel, dim, slots)) - 1;
   }
 
   private reserveRows(need: number): void {
@@ -141,6 +199,8 @@ export class UserBatch {
     this.slots = grown(this.slots, need);
     this.soft = grown(this.soft, need);
     this.prep = grown(this.prep, need);
+    this.kern = grown(this.kern, need);
+    this.pOff = grown(this.pOff, need);
     this.errValid = grown(this.errValid, need);
     this.jOff = grown(this.jOff, need);
     this.kOff = grown(this.kOff, need);
@@ -174,13 +234,12 @@ export class UserBatch {
   // ------------------------------------------------------------------ per pose
 
   /** Row n's packed state, from the solver arrays (bodies not in the solver: their fields). */
-  private fillState(n: number, sb: SolverBodies): void {
-    const st = this.state;
+  private fillState(n: number, sb: SolverBodies, st: Float64Array = this.state, base = 0): void {
     const s0 = this.sOff[n]!;
     const slots = this.slots[n]!;
     for (let j = 0; j < slots; j++) {
       const k = this.slotK[s0 + j]!;
-      const o = j * BODY_STATE_STRIDE;
+      const o = base + j * BODY_STATE_STRIDE;
       if (k === 0) {
         fillBodyState(st, o, this.slotBody[s0 + j]!, null);
         continue;
@@ -195,14 +254,26 @@ export class UserBatch {
    * non-finite (m·J² or 0·∞), so checking K's diagonal is enough to catch it.
    */
   private evalJacobian(n: number, sb: SolverBodies): void {
-    const c = this.rows[n]!;
+    // The row keeps its last J, so entries a hook skips keep their value, as in a constraint's own J.
+    if (this.kern[n]! >= 0) this.runKernelOnScratch(n, false);
+    else this.rows[n]!.jacobian(this.jViews[n]!, this.state);
+    this.buildK(n, sb);
+  }
+
+  /** Row n's kernel on the state in the scratch: J into the pool, or C into errPool (unchecked). */
+  private runKernelOnScratch(n: number, position: boolean): void {
+    const g = this.groups[this.kern[n]!]!;
+    this.oneRow[0] = n;
+    if (position) g.kernel.position(1, this.oneRow, this.state, 0, this.paramPool, this.pOff, this.errPool, this.vOff);
+    else g.kernel.jacobian(1, this.oneRow, this.state, 0, this.paramPool, this.pOff, this.jPool, this.jOff);
+  }
+
+  /** K = J M⁻¹ Jᵀ of row n into the scratch (the one-by-one path's kFromJacobian, term for term); J checked. */
+  private buildK(n: number, sb: SolverBodies): void {
     const dim = this.dim[n]!;
     const slots = this.slots[n]!;
     const jo = this.jOff[n]!;
     const pool = this.jPool;
-    // The row keeps its last J, so entries a hook skips keep their value, as in a constraint's own J.
-    c.jacobian(this.jViews[n]!, this.state);
-    // K = J M⁻¹ Jᵀ (the one-by-one path's kFromJacobian, term for term).
     const K = this.K;
     const s0 = this.sOff[n]!;
     if (slots === 2) {
@@ -266,15 +337,26 @@ export class UserBatch {
 
   /** C of row n at the state in the scratch, into `out` (checked). */
   private evalPosition(n: number, out: Float64Array, at: number): void {
-    const c = this.rows[n]!;
     const dim = this.dim[n]!;
+    if (this.kern[n]! >= 0) {
+      // The kernel writes into errPool; callers that want C elsewhere get a copy.
+      this.runKernelOnScratch(n, true);
+      const vo = this.vOff[n]!;
+      this.checkPosition(n, this.errPool, vo);
+      if (out !== this.errPool || at !== vo) for (let r = 0; r < dim; r++) out[at + r] = this.errPool[vo + r]!;
+      return;
+    }
     const err = this.err;
     err.fill(0, 0, dim);
-    c.position(err, this.state);
-    for (let r = 0; r < dim; r++) {
-      const v = err[r]!;
-      if (!Number.isFinite(v)) throw new Error(`${c.label}: position() wrote a non-finite value (${v}) in row ${r}`);
-      out[at + r] = v;
+    this.rows[n]!.position(err, this.state);
+    this.checkPosition(n, err, 0);
+    for (let r = 0; r < dim; r++) out[at + r] = err[r]!;
+  }
+
+  private checkPosition(n: number, C: Float64Array, at: number): void {
+    for (let r = 0, dim = this.dim[n]!; r < dim; r++) {
+      const v = C[at + r]!;
+      if (!Number.isFinite(v)) throw new Error(`${this.rows[n]!.label}: position() wrote a non-finite value (${v}) in row ${r}`);
     }
   }
 
@@ -283,12 +365,11 @@ export class UserBatch {
     if (this.poseEpoch === ctx.poseEpoch) return;
     this.poseEpoch = ctx.poseEpoch;
     const sb = ctx.bodies;
+    this.poseJacobians(sb);
     const K = this.K;
     const dinv = this.dinv;
     for (let n = 0; n < this.count; n++) {
-      this.fillState(n, sb);
-      if (this.prep[n] === 1) this.rows[n]!.prepare(this.state);
-      this.evalJacobian(n, sb);
+      this.buildK(n, sb);
       const dim = this.dim[n]!;
       const ko = this.kOff[n]!;
       const vo = this.vOff[n]!;
@@ -317,11 +398,48 @@ export class UserBatch {
         for (let i = 0, e = dim * dim; i < e; i++) this.kPool[ko + i] = K[i]!;
         for (let r = 0; r < dim; r++) this.dinvPool[vo + r] = dinv[r]!;
       }
+    }
+  }
+
+  /**
+   * J of every row at the current pose (and C of the soft ones, whose springs need it): hooks row
+   * by row; rows with a kernel gather their states, then each kernel runs once over its group.
+   */
+  private poseJacobians(sb: SolverBodies): void {
+    for (const g of this.groups) g.count = 0;
+    for (let n = 0; n < this.count; n++) {
+      const k = this.kern[n]!;
+      if (k >= 0) {
+        const g = this.groups[k]!;
+        const stride = BODY_STATE_STRIDE * g.slots;
+        const i = g.count++;
+        g.rows = grown(g.rows, g.count);
+        g.states = grown(g.states, g.count * stride);
+        g.rows[i] = n;
+        this.fillState(n, sb, g.states, i * stride);
+        this.errValid[n] = 0;
+        continue;
+      }
+      this.fillState(n, sb);
+      if (this.prep[n] === 1) this.rows[n]!.prepare(this.state);
+      this.rows[n]!.jacobian(this.jViews[n]!, this.state);
       // A soft row's spring needs C at this pose: computed now, with the state at hand.
       if (this.soft[n] === 1) {
-        this.evalPosition(n, this.errPool, vo);
+        this.evalPosition(n, this.errPool, this.vOff[n]!);
         this.errValid[n] = 1;
       } else this.errValid[n] = 0;
+    }
+    for (const g of this.groups) {
+      if (g.count === 0) continue;
+      const stride = BODY_STATE_STRIDE * g.slots;
+      g.kernel.jacobian(g.count, g.rows, g.states, stride, this.paramPool, this.pOff, this.jPool, this.jOff);
+      if (!g.anySoft) continue;
+      g.kernel.position(g.count, g.rows, g.states, stride, this.paramPool, this.pOff, this.errPool, this.vOff);
+      for (let i = 0; i < g.count; i++) {
+        const n = g.rows[i]!;
+        this.checkPosition(n, this.errPool, this.vOff[n]!);
+        this.errValid[n] = 1;
+      }
     }
   }
 

@@ -44,7 +44,7 @@ import { checkFinite, checkInteger, fail } from '../util/validate.js';
 import { BODY_STATE_STRIDE, clearBodyState, fillBodyState } from './body-state.js';
 import { Constraint, type BreakReason, type ConstraintOptions } from './constraint.js';
 import { factorSymmetric, solveFactored, solveSymmetric } from './dense.js';
-import { USER_BATCH_MAX_DIM, USER_BATCH_MAX_SLOTS, type UserBatch } from './user-batch.js';
+import { USER_BATCH_MAX_DIM, USER_BATCH_MAX_SLOTS, type UserBatch, type UserBatchKernel } from './user-batch.js';
 
 /** `state`: the packed body state of the current substep (see BodyState, BODY_STATE_STRIDE). */
 export interface UserConstraintHooks {
@@ -370,6 +370,21 @@ export class UserConstraint extends Constraint {
    */
   protected _batchNeedsPrepare(): boolean {
     return this.modes().prepare;
+  }
+
+  /**
+   * @internal The bulk form of this constraint's jacobian() and position() hooks, shared by every
+   * constraint written the same way (see UserBatchKernel), or null. @fulcrum/symbolic returns its
+   * compiled program's. Used only for batched constraints without a prepare() to call.
+   */
+  _batchKernel(): UserBatchKernel | null {
+    return null;
+  }
+
+  /** @internal This constraint's kernel parameters (UserBatchKernel.paramCount numbers), into out[at…]. */
+  _batchParams(out: Float64Array, at: number): void {
+    void out;
+    void at;
   }
 
   /** @internal Whether the space may solve this constraint in the UserBatch (see user-batch.ts). */

@@ -32,9 +32,27 @@ function literal(v: number): string {
 const BINARY: Partial<Record<number, string>> = { [Op.ADD]: '+', [Op.SUB]: '-', [Op.MUL]: '*', [Op.DIV]: '/' };
 const CALLS: Partial<Record<number, string>> = { [Op.SQRT]: 'Math.sqrt', [Op.ABS]: 'Math.abs', [Op.SIGN]: 'Math.sign', [Op.COS]: 'Math.cos', [Op.SIN]: 'Math.sin' };
 
-/** The JavaScript body of a kernel computing `outputs` (out[k] = node outputs[k]). */
-export function kernelSource(g: ScalarGraph, outputs: readonly number[], name = 'kernel'): string {
+/**
+ * A kernel over many constraints at once (the engine's UserBatchKernel calling convention): for
+ * i < count, constraint rows[i] reads its state at states[i·stride …] and its parameters at
+ * params[pOff[rows[i]] …], and writes its outputs at out[oOff[rows[i]] …]. The same operations
+ * as the single kernel, so the results are bitwise the same.
+ */
+export type BulkKernel = (
+  count: number,
+  rows: Int32Array,
+  states: Float64Array,
+  stride: number,
+  params: Float64Array,
+  pOff: Int32Array,
+  out: Float64Array,
+  oOff: Int32Array,
+) => void;
+
+/** The statements computing `outputs`, reading s[so + i] and p[po + i] and writing o[oo + k]. */
+function kernelLines(g: ScalarGraph, outputs: readonly number[], indent: string, offsets: boolean): string[] {
   const ref = (id: number): string => (g.op[id] === Op.CONST ? literal(g.value[id]!) : `t${id}`);
+  const at = (base: string, i: number): string => (offsets ? `${base} + ${i}` : `${i}`);
   const lines: string[] = [];
   for (const id of g.schedule(outputs)) {
     const op = g.op[id]!;
@@ -42,17 +60,34 @@ export function kernelSource(g: ScalarGraph, outputs: readonly number[], name = 
     const b = g.b[id]!;
     let rhs: string;
     if (op === Op.CONST) continue;
-    else if (op === Op.STATE) rhs = `s[${g.value[id]}]`;
-    else if (op === Op.PARAM) rhs = `p[${g.value[id]}]`;
+    else if (op === Op.STATE) rhs = `s[${at('so', g.value[id]!)}]`;
+    else if (op === Op.PARAM) rhs = `p[${at('po', g.value[id]!)}]`;
     else if (op === Op.NEG) rhs = `-${ref(a)}`;
     else if (op === Op.SAFE_INV) rhs = `${ref(a)} > 0 ? 1 / ${ref(a)} : 0`;
     else if (BINARY[op]) rhs = `${ref(a)} ${BINARY[op]} ${ref(b)}`;
     else rhs = `${CALLS[op]}(${ref(a)})`;
-    lines.push(`  const t${id} = ${rhs};`);
+    lines.push(`${indent}const t${id} = ${rhs};`);
   }
-  outputs.forEach((id, k) => lines.push(`  o[${k}] = ${ref(id)};`));
-  const safeName = name.replace(/[^A-Za-z0-9_]/g, '_');
-  return `"use strict";\nreturn function ${safeName}(s, p, o) {\n${lines.join('\n')}\n};`;
+  outputs.forEach((id, k) => lines.push(`${indent}o[${at('oo', k)}] = ${ref(id)};`));
+  return lines;
+}
+
+const safeName = (name: string): string => name.replace(/[^A-Za-z0-9_]/g, '_');
+
+/** The JavaScript body of a kernel computing `outputs` (out[k] = node outputs[k]). */
+export function kernelSource(g: ScalarGraph, outputs: readonly number[], name = 'kernel'): string {
+  const lines = kernelLines(g, outputs, '  ', false);
+  return `"use strict";\nreturn function ${safeName(name)}(s, p, o) {\n${lines.join('\n')}\n};`;
+}
+
+/** The JavaScript body of the bulk form (see BulkKernel). */
+export function bulkKernelSource(g: ScalarGraph, outputs: readonly number[], name = 'bulkKernel'): string {
+  const lines = kernelLines(g, outputs, '    ', true);
+  return (
+    `"use strict";\nreturn function ${safeName(name)}(count, rows, s, stride, p, pOff, o, oOff) {\n` +
+    `  for (let i = 0; i < count; i++) {\n    const r = rows[i];\n    const so = i * stride;\n    const po = pOff[r];\n    const oo = oOff[r];\n` +
+    `${lines.join('\n')}\n  }\n};`
+  );
 }
 
 /** The compiled form. Throws whatever the factory throws (an EvalError under a strict CSP). */
@@ -60,8 +95,15 @@ export function compileKernel(g: ScalarGraph, outputs: readonly number[], name =
   return factory(kernelSource(g, outputs, name))();
 }
 
-/** The interpreted form. */
-export function interpretKernel(g: ScalarGraph, outputs: readonly number[]): Kernel {
+/** The compiled bulk form. */
+export function compileBulkKernel(g: ScalarGraph, outputs: readonly number[], name = 'bulkKernel', factory: FunctionFactory = defaultFactory): BulkKernel {
+  return (factory(bulkKernelSource(g, outputs, name)) as unknown as () => BulkKernel)();
+}
+
+type Run = (state: Float64Array, so: number, params: Float64Array, po: number, out: Float64Array, oo: number) => void;
+
+/** The scalar program as flat arrays and a loop over them (state, params and out read at offsets). */
+function interpreter(g: ScalarGraph, outputs: readonly number[]): { run: Run } {
   const order = g.schedule(outputs);
   const n = order.length;
   const register = new Map<number, number>();
@@ -78,17 +120,17 @@ export function interpretKernel(g: ScalarGraph, outputs: readonly number[]): Ker
     if (op === Op.CONST) regs[i] = g.value[id]!; // constants are written once, here
   });
   const outs = Int32Array.from(outputs, (id) => register.get(id)!);
-  return (state, params, out) => {
+  return { run: (state, so, params, po, out, oo) => {
     for (let i = 0; i < n; i++) {
       const op = ops[i]!;
       switch (op) {
         case Op.CONST:
           break;
         case Op.STATE:
-          regs[i] = state[A[i]!]!;
+          regs[i] = state[so + A[i]!]!;
           break;
         case Op.PARAM:
-          regs[i] = params[A[i]!]!;
+          regs[i] = params[po + A[i]!]!;
           break;
         case Op.ADD:
           regs[i] = regs[A[i]!]! + regs[B[i]!]!;
@@ -106,6 +148,23 @@ export function interpretKernel(g: ScalarGraph, outputs: readonly number[]): Ker
           regs[i] = applyOp(op as (typeof Op)[keyof typeof Op], regs[A[i]!]!, 0);
       }
     }
-    for (let k = 0; k < outs.length; k++) out[k] = regs[outs[k]!]!;
+    for (let k = 0; k < outs.length; k++) out[oo + k] = regs[outs[k]!]!;
+  } };
+}
+
+/** The interpreted form. */
+export function interpretKernel(g: ScalarGraph, outputs: readonly number[]): Kernel {
+  const { run } = interpreter(g, outputs);
+  return (state, params, out) => run(state, 0, params, 0, out, 0);
+}
+
+/** The interpreted bulk form. */
+export function interpretBulkKernel(g: ScalarGraph, outputs: readonly number[]): BulkKernel {
+  const { run } = interpreter(g, outputs);
+  return (count, rows, states, stride, params, pOff, out, oOff) => {
+    for (let i = 0; i < count; i++) {
+      const r = rows[i]!;
+      run(states, i * stride, params, pOff[r]!, out, oOff[r]!);
+    }
   };
 }
