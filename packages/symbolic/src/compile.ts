@@ -19,7 +19,7 @@ import { derive, type Derivation } from './derive.js';
 import type { Expr } from './expr/expr.js';
 import { check, type CheckedProgram } from './lang/checker.js';
 import { ScalarGraph } from './scalar/ir.js';
-import { compileBulkKernel, compileKernel, interpretBulkKernel, interpretKernel, kernelSource, type FunctionFactory, type Kernel } from './scalar/kernel.js';
+import { compileBulkKernel, compileBulkKernel2, compileKernel, interpretBulkKernel, interpretBulkKernel2, interpretKernel, kernelSource, type FunctionFactory, type Kernel } from './scalar/kernel.js';
 import { Lowering } from './scalar/lower.js';
 
 /** How kernels are run: a compiled JavaScript function, the interpreter, or compiled when allowed. */
@@ -125,6 +125,7 @@ export class CompiledProgram {
         paramCount: this.checked.paramCount,
         jacobian: compileBulkKernel(this.graph, jacobian, 'symbolicBulkJacobian', factory),
         position: compileBulkKernel(this.graph, values, 'symbolicBulkValues', factory),
+        positionAndJacobian: compileBulkKernel2(this.graph, this.mainOutputs, this.rows, 'symbolicBulkMain', factory),
       },
     };
   }
@@ -141,6 +142,7 @@ export class CompiledProgram {
         paramCount: this.checked.paramCount,
         jacobian: interpretBulkKernel(this.graph, jacobian),
         position: interpretBulkKernel(this.graph, values),
+        positionAndJacobian: interpretBulkKernel2(this.graph, this.mainOutputs, this.rows),
       },
     });
   }

@@ -37,6 +37,19 @@ export interface UserBatchKernel {
   readonly paramCount: number;
   jacobian(count: number, rows: Int32Array, states: Float64Array, stateStride: number, params: Float64Array, paramOffsets: Int32Array, J: Float64Array, jOffsets: Int32Array): void;
   position(count: number, rows: Int32Array, states: Float64Array, stateStride: number, params: Float64Array, paramOffsets: Int32Array, C: Float64Array, cOffsets: Int32Array): void;
+  /** Optional: position() and jacobian() in one call (a position pass needs both, at one pose). */
+  positionAndJacobian?(
+    count: number,
+    rows: Int32Array,
+    states: Float64Array,
+    stateStride: number,
+    params: Float64Array,
+    paramOffsets: Int32Array,
+    C: Float64Array,
+    cOffsets: Int32Array,
+    J: Float64Array,
+    jOffsets: Int32Array,
+  ): void;
 }
 
 /** The rows of one plan that share a kernel, and their packed states for the bulk call. */
@@ -744,10 +757,21 @@ export class UserBatch {
       const jo = this.jOff[n]!;
       const s0 = this.sOff[n]!;
       this.fillState(n, sb);
-      // The one-by-one order: prepare, position, then J and K.
-      if (this.prep[n] === 1) this.rows[n]!.prepare(this.state);
-      this.evalPosition(n, rhs, 0);
-      this.evalJacobian(n, sb);
+      const kernel = this.kern[n]! >= 0 ? this.groups[this.kern[n]!]!.kernel : null;
+      if (kernel !== null && kernel.positionAndJacobian !== undefined) {
+        // C and J in one kernel call (C into errPool).
+        this.oneRow[0] = n;
+        kernel.positionAndJacobian(1, this.oneRow, this.state, 0, this.paramPool, this.pOff, this.errPool, this.vOff, pool, this.jOff);
+        const vo = this.vOff[n]!;
+        this.checkPosition(n, this.errPool, vo);
+        for (let r = 0; r < dim; r++) rhs[r] = this.errPool[vo + r]!;
+        this.buildK(n, sb);
+      } else {
+        // The one-by-one order: prepare, position, then J and K.
+        if (this.prep[n] === 1) this.rows[n]!.prepare(this.state);
+        this.evalPosition(n, rhs, 0);
+        this.evalJacobian(n, sb);
+      }
       for (let r = 0; r < dim; r++) rhs[r] = -rhs[r]!;
       solveSymmetric(this.K, rhs, dim);
       if (slots === 2 && dim === 2) {

@@ -95,6 +95,55 @@ export function compileKernel(g: ScalarGraph, outputs: readonly number[], name =
   return factory(kernelSource(g, outputs, name))();
 }
 
+/**
+ * A bulk kernel with two output arrays (see UserBatchKernel.positionAndJacobian): outputs[0, split)
+ * go to o[oOff[r] …] and outputs[split, …) to j[jOff[r] …]. One pass, so shared subexpressions of
+ * both halves are computed once; each output is the same expression as in the single kernels.
+ */
+export type BulkKernel2 = (
+  count: number,
+  rows: Int32Array,
+  states: Float64Array,
+  stride: number,
+  params: Float64Array,
+  pOff: Int32Array,
+  out: Float64Array,
+  oOff: Int32Array,
+  out2: Float64Array,
+  o2Off: Int32Array,
+) => void;
+
+export function bulkKernel2Source(g: ScalarGraph, outputs: readonly number[], split: number, name = 'bulkKernel2'): string {
+  const lines = kernelLines(g, outputs, '    ', true).map((line) => {
+    const m = /^(\s*)o\[oo \+ (\d+)\] = (.*)$/.exec(line);
+    if (!m) return line;
+    const k = Number(m[2]);
+    return k < split ? line : `${m[1]}j[jo + ${k - split}] = ${m[3]}`;
+  });
+  return (
+    `"use strict";\nreturn function ${safeName(name)}(count, rows, s, stride, p, pOff, o, oOff, j, jOff) {\n` +
+    `  for (let i = 0; i < count; i++) {\n    const r = rows[i];\n    const so = i * stride;\n    const po = pOff[r];\n    const oo = oOff[r];\n    const jo = jOff[r];\n` +
+    `${lines.join('\n')}\n  }\n};`
+  );
+}
+
+export function compileBulkKernel2(g: ScalarGraph, outputs: readonly number[], split: number, name = 'bulkKernel2', factory: FunctionFactory = defaultFactory): BulkKernel2 {
+  return (factory(bulkKernel2Source(g, outputs, split, name)) as unknown as () => BulkKernel2)();
+}
+
+/** The interpreted two-output bulk form. */
+export function interpretBulkKernel2(g: ScalarGraph, outputs: readonly number[], split: number): BulkKernel2 {
+  const first = interpreter(g, outputs.slice(0, split)).run;
+  const second = interpreter(g, outputs.slice(split)).run;
+  return (count, rows, states, stride, params, pOff, out, oOff, out2, o2Off) => {
+    for (let i = 0; i < count; i++) {
+      const r = rows[i]!;
+      first(states, i * stride, params, pOff[r]!, out, oOff[r]!);
+      second(states, i * stride, params, pOff[r]!, out2, o2Off[r]!);
+    }
+  };
+}
+
 /** The compiled bulk form. */
 export function compileBulkKernel(g: ScalarGraph, outputs: readonly number[], name = 'bulkKernel', factory: FunctionFactory = defaultFactory): BulkKernel {
   return (factory(bulkKernelSource(g, outputs, name)) as unknown as () => BulkKernel)();
