@@ -1,0 +1,72 @@
+/**
+ * <StatsProbe>: measures the space from inside <Physics> and writes the numbers into a DOM
+ * node outside the <Canvas> (and into `window.__fulcrum.stats`). It never re-renders React:
+ * it refreshes at most every REFRESH_MS, plus once when an island falls asleep, so the overlay
+ * shows the resting state when demand mode stops drawing.
+ */
+import { useAfterStep, useBeforeStep, useSpace } from '@fulcrum/react';
+import { useLayoutEffect, useRef, useState, type ReactNode, type RefObject } from 'react';
+import { countAwakeIslands } from './awake-islands.js';
+import { debugHandle, type StatsSnapshot } from './debug-handle.js';
+import { TouchingPairs } from './touching-pairs.js';
+
+const REFRESH_MS = 250;
+
+export interface StatsProbeProps {
+  /** The overlay element; its `[data-stat=bodies|awakeIslands|stepMs]` children get the numbers. */
+  output: RefObject<HTMLElement | null>;
+}
+
+export function StatsProbe({ output }: StatsProbeProps): ReactNode {
+  const space = useSpace();
+  const [touching] = useState(() => new TouchingPairs());
+  const acc = useRef({ stepStart: 0, ms: 0, steps: 0, lastWrite: -Infinity, slept: false, totalSteps: 0 });
+
+  useLayoutEffect(() => {
+    const offTouching = touching.watch(space);
+    const offSleep = space.on('sleep', () => {
+      acc.current.slept = true;
+    });
+    return () => {
+      offTouching();
+      offSleep();
+    };
+  }, [space, touching]);
+
+  useBeforeStep(() => {
+    acc.current.stepStart = performance.now();
+  });
+  useAfterStep((s) => {
+    const w = acc.current;
+    const now = performance.now();
+    w.ms += now - w.stepStart;
+    w.steps++;
+    w.totalSteps++;
+    if (now - w.lastWrite < REFRESH_MS && !w.slept) return;
+    const stats: StatsSnapshot = {
+      bodies: s.bodies.length,
+      awakeIslands: countAwakeIslands(s, touching),
+      stepMs: w.ms / w.steps,
+      steps: w.totalSteps,
+    };
+    debugHandle().stats = stats;
+    if (output.current) writeStats(output.current, stats);
+    w.ms = 0;
+    w.steps = 0;
+    w.lastWrite = now;
+    w.slept = false;
+  });
+  return null;
+}
+
+function writeStats(el: HTMLElement, stats: StatsSnapshot): void {
+  const text: Record<string, string> = {
+    bodies: String(stats.bodies),
+    awakeIslands: String(stats.awakeIslands),
+    stepMs: stats.stepMs.toFixed(2),
+  };
+  for (const node of el.querySelectorAll<HTMLElement>('[data-stat]')) {
+    const t = text[node.dataset.stat!];
+    if (t !== undefined && node.textContent !== t) node.textContent = t;
+  }
+}
