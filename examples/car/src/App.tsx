@@ -2,13 +2,15 @@
  * The car example: the page, the controls and the scene.
  */
 import type { Body as EngineBody } from '@fulcrum/physics';
-import { ExampleShell, FrameCounter, StatsOverlay, StatsProbe } from '@fulcrum/examples-shared';
+import { countRenders } from '@fulcrum/browser-testing/probe';
+import { ExampleShell, StatsOverlay, StatsProbe } from '@fulcrum/examples-shared';
 import { Physics } from '@fulcrum/react';
 import { Canvas } from '@react-three/fiber';
 import { useRef, useState, type ReactNode } from 'react';
 import { Car } from './Car.js';
 import { CarProbe } from './CarProbe.js';
 import { FollowCamera } from './FollowCamera.js';
+import { Markers } from './Markers.js';
 import { Terrain } from './Terrain.js';
 import { useDriveKeys } from './use-drive-keys.js';
 
@@ -58,11 +60,17 @@ export function App(): ReactNode {
         </StatsOverlay>
       }
     >
-      <Canvas orthographic frameloop="demand" camera={{ zoom: 40, position: [START[0] + 3, START[1] + 1.5, 100] }}>
+      <Canvas
+        orthographic
+        frameloop="demand"
+        camera={{ zoom: 40, position: [START[0] + 3, START[1] + 2.5, 100] }}
+        // The tests' frame counter (window.__fulcrum.frames): one per rendered frame.
+        onCreated={({ gl }) => countRenders(gl)}
+      >
         <color attach="background" args={[0x1b2330]} />
-        <FrameCounter />
         <Physics debug={debug}>
           <Terrain />
+          <Markers />
           <Car key={carKey} drive={drive} wheelSpeed={wheelSpeed} start={START} chassisRef={chassis} />
           <FollowCamera target={chassis} />
           <CarProbe chassis={chassis} speedOutput={speed} />

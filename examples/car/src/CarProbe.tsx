@@ -1,9 +1,9 @@
 /**
- * Publishes the chassis position after every step: to `window.__fulcrum.app.car` for tests, and
+ * Publishes the chassis position after every step: to the tests' probe (`window.__fulcrum.car`), and
  * to the overlay's speedometer line (DOM writes, no React render).
  */
 import type { Body as EngineBody } from '@fulcrum/physics';
-import { debugHandle } from '@fulcrum/examples-shared';
+import { setProbe } from '@fulcrum/browser-testing/probe';
 import { useAfterStep } from '@fulcrum/react';
 import type { ReactNode, RefObject } from 'react';
 
@@ -20,7 +20,7 @@ export function CarProbe({ chassis, speedOutput }: { chassis: RefObject<EngineBo
     const body = chassis.current;
     if (!body) return;
     const state: CarState = { x: body.x, y: body.y, speed: body.velocity.x, sleeping: body.isSleeping };
-    debugHandle().app.car = state;
+    setProbe({ car: state });
     const text = (state.speed * 3.6).toFixed(0);
     const el = speedOutput.current;
     if (el && el.textContent !== text) el.textContent = text;

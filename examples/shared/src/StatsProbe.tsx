@@ -1,16 +1,31 @@
 /**
  * <StatsProbe>: measures the space from inside <Physics> and writes the numbers into a DOM
- * node outside the <Canvas> (and into `window.__fulcrum.stats`). It never re-renders React:
+ * node outside the <Canvas>, and into the browser tests' probe (`window.__fulcrum`, see
+ * @fulcrum/browser-testing). It never re-renders React:
  * it refreshes at most every REFRESH_MS, plus once when an island falls asleep, so the overlay
  * shows the resting state when demand mode stops drawing.
  */
+import { setProbe } from '@fulcrum/browser-testing/probe';
 import { useAfterStep, useBeforeStep, useSpace } from '@fulcrum/react';
 import { useLayoutEffect, useRef, useState, type ReactNode, type RefObject } from 'react';
 import { countAwakeIslands } from './awake-islands.js';
-import { debugHandle, type StatsSnapshot } from './debug-handle.js';
 import { TouchingPairs } from './touching-pairs.js';
 
 const REFRESH_MS = 250;
+
+/** What the overlay shows, as published to the probe. */
+export interface StatsSnapshot {
+  /** Bodies in the space, static ones included. */
+  bodies: number;
+  /** Dynamic bodies not asleep (the harness's "at rest" test: 0). */
+  awakeBodies: number;
+  /** Islands of awake dynamic bodies. */
+  awakeIslands: number;
+  /** Mean wall time of one space step over the last refresh window, in milliseconds. */
+  stepMs: number;
+  /** Steps taken so far. */
+  steps: number;
+}
 
 export interface StatsProbeProps {
   /** The overlay element; its `[data-stat=bodies|awakeIslands|stepMs]` children get the numbers. */
@@ -45,11 +60,12 @@ export function StatsProbe({ output }: StatsProbeProps): ReactNode {
     if (now - w.lastWrite < REFRESH_MS && !w.slept) return;
     const stats: StatsSnapshot = {
       bodies: s.bodies.length,
+      awakeBodies: s.bodies.filter((b) => b.isDynamic && !b.isSleeping).length,
       awakeIslands: countAwakeIslands(s, touching),
       stepMs: w.ms / w.steps,
       steps: w.totalSteps,
     };
-    debugHandle().stats = stats;
+    setProbe({ ...stats });
     if (output.current) writeStats(output.current, stats);
     w.ms = 0;
     w.steps = 0;
