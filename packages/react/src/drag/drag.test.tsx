@@ -1,7 +1,9 @@
 import { Body as EngineBody, PivotJoint } from '@fulcrum/physics';
 import ReactThreeTestRenderer from '@react-three/test-renderer';
 import { cleanup, render } from '@testing-library/react';
+import { useThree } from '@react-three/fiber';
 import { createRef } from 'react';
+import { Vector3, type Camera } from 'three';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Body } from '../components/Body.js';
 import { Physics } from '../components/Physics.js';
@@ -97,6 +99,57 @@ describe('<Physics dragging>', () => {
     expect(ball.current!.x).toBeCloseTo(-2, 2);
     expect(ball.current!.y).toBeCloseTo(3, 2);
     at('pointerup', -2, 3);
+    expect(probe.space.constraints.length).toBe(0);
+    await r.unmount();
+  });
+
+  it('maps the pointer onto the z = 0 plane when the camera is off the z axis (R3F tilts it towards the origin)', async () => {
+    const probe = makeProbe();
+    const ball = createRef<EngineBody>();
+    let canvas: HTMLCanvasElement | null = null;
+    let camera: Camera | null = null;
+    function GrabCamera() {
+      camera = useThree((s) => s.camera);
+      return null;
+    }
+    const r = await ReactThreeTestRenderer.create(
+      <Physics gravity={[0, 0]} dragging>
+        <probe.Component />
+        <GrabCamera />
+        <Body ref={ball} position={[4, -6]}>
+          <Circle radius={0.5} />
+        </Body>
+      </Physics>,
+      {
+        width: 800,
+        height: 600,
+        orthographic: true,
+        // No rotation given: R3F calls camera.lookAt(0, 0, 0), tilting it by about 0.07 rad.
+        camera: { zoom: 40, position: [4, -6, 100] },
+        beforeReturn: (c: HTMLCanvasElement) => {
+          canvas = c;
+          c.getBoundingClientRect = () => ({ left: 0, top: 0, width: 800, height: 600, right: 800, bottom: 600, x: 0, y: 0, toJSON() {} });
+        },
+      },
+    );
+    camera!.updateMatrixWorld();
+    expect(Math.abs(camera!.rotation.x) + Math.abs(camera!.rotation.y)).toBeGreaterThan(0.01);
+    // The pixel where the renderer draws world point (x, y, 0).
+    const pixel = (x: number, y: number) => {
+      const v = new Vector3(x, y, 0).project(camera!);
+      return { clientX: ((v.x + 1) / 2) * 800, clientY: ((1 - v.y) / 2) * 600 };
+    };
+    const at = (type: string, x: number, y: number) =>
+      canvas!.dispatchEvent(new PointerEvent(type, { ...pixel(x, y), button: 0, pointerId: 3, bubbles: true }));
+    at('pointerdown', 4.2, -5.9);
+    expect(probe.space.constraints.length).toBe(1);
+    const joint = probe.space.constraints[0] as PivotJoint;
+    expect(joint.anchor1.x).toBeCloseTo(4.2, 6);
+    expect(joint.anchor1.y).toBeCloseTo(-5.9, 6);
+    at('pointermove', 1, -2);
+    expect(joint.anchor1.x).toBeCloseTo(1, 6);
+    expect(joint.anchor1.y).toBeCloseTo(-2, 6);
+    at('pointerup', 1, -2);
     expect(probe.space.constraints.length).toBe(0);
     await r.unmount();
   });
