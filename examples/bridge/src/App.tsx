@@ -64,8 +64,9 @@ export function App(): ReactNode {
       }
       overlay={<StatsOverlay ref={stats} />}
     >
-      {/* onCreated installs the tests' frame counter (window.__fulcrum.frames). */}
-      <Canvas orthographic frameloop="demand" camera={{ zoom: 38, position: [0, -1.5, 100] }} onCreated={({ gl }) => countRenders(gl)}>
+      {/* An explicit rotation stops R3F turning the camera towards the origin, so position is the view's centre.
+          onCreated installs the tests' frame counter (window.__fulcrum.frames). */}
+      <Canvas orthographic frameloop="demand" camera={{ zoom: 38, position: [0, -1.5, 100], rotation: [0, 0, 0] }} onCreated={({ gl }) => countRenders(gl)}>
         <color attach="background" args={[0x1d2633]} />
         <Physics debug={debug} dragging>
           <Cliffs edge={EDGE} top={TOP} left={left} right={right} />

@@ -63,7 +63,8 @@ export function App(): ReactNode {
       <Canvas
         orthographic
         frameloop="demand"
-        camera={{ zoom: 40, position: [START[0] + 3, START[1] + 2.5, 100] }}
+        // An explicit rotation stops R3F turning the camera towards the origin.
+        camera={{ zoom: 40, position: [START[0] + 3, START[1] + 1.5, 100], rotation: [0, 0, 0] }}
         // The tests' frame counter (window.__fulcrum.frames): one per rendered frame.
         onCreated={({ gl }) => countRenders(gl)}
       >

@@ -31,7 +31,7 @@ const WHEEL_RADIUS = 0.45;
 /** Where the wheel centre sits along the suspension line at rest (below the anchor). */
 const SPRING_REST = -0.45;
 const TRAVEL: readonly [number, number] = [-0.75, -0.1];
-const DRIVE_FORCE = 45;
+const DRIVE_FORCE = 25;
 const BRAKE_FORCE = 250;
 const COAST_FORCE = 4;
 
@@ -47,7 +47,7 @@ export function Car({ drive, wheelSpeed, start, chassisRef }: CarProps): ReactNo
   return (
     <>
       <Body ref={chassisRef} position={[x, y]}>
-        <Box width={3} height={0.6} density={2} color={0xd9534f} />
+        <Box width={3} height={0.6} density={3} color={0xd9534f} />
         <Box width={1.4} height={0.5} offset={[-0.2, 0.55]} density={0.5} color={0xe8a33d} />
       </Body>
       {[rear, front].map((wheel, i) => {

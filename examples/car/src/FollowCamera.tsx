@@ -17,7 +17,7 @@ export function FollowCamera({ target }: { target: RefObject<EngineBody | null> 
     const k = body.isSleeping ? 1 : Math.min(1, delta * FOLLOW_RATE);
     // Look a little ahead and above, so the terrain to come shows.
     const dx = body.x + 3 - camera.position.x;
-    const dy = body.y + 2.5 - camera.position.y;
+    const dy = body.y + 1.5 - camera.position.y;
     if (Math.abs(dx) < SETTLED && Math.abs(dy) < SETTLED) return;
     camera.position.x += dx * k;
     camera.position.y += dy * k;
