@@ -45,16 +45,21 @@ export async function framesDiffer(page, selector = 'canvas', ms = 700, { minPix
 
 /**
  * A real mouse drag in page pixels: move to `from`, press, move to `to` in `steps` moves,
- * hold for `holdMs`, release. Points are `{ x, y }` or `[x, y]`.
+ * hold for `holdMs`, call `whileHeld()` if given (to look at the page mid-drag), release.
+ * Points are `{ x, y }` or `[x, y]`.
  */
-export async function dragCanvas(page, from, to, { steps = 15, holdMs = 300 } = {}) {
+export async function dragCanvas(page, from, to, { steps = 15, holdMs = 300, whileHeld } = {}) {
   const [fx, fy] = toXY(from, 'from');
   const [tx, ty] = toXY(to, 'to');
   await page.mouse.move(fx, fy);
   await page.mouse.down();
   await page.mouse.move(tx, ty, { steps });
   if (holdMs > 0) await page.waitForTimeout(holdMs);
-  await page.mouse.up();
+  try {
+    await whileHeld?.();
+  } finally {
+    await page.mouse.up();
+  }
 }
 
 function toXY(point, name) {

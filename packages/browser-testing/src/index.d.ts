@@ -64,7 +64,12 @@ export declare function framesDiffer(
   ms?: number,
   options?: { minPixels?: number; artifact?: string },
 ): Promise<boolean>;
-export declare function dragCanvas(page: Page, from: PagePoint, to: PagePoint, options?: { steps?: number; holdMs?: number }): Promise<void>;
+export declare function dragCanvas(
+  page: Page,
+  from: PagePoint,
+  to: PagePoint,
+  options?: { steps?: number; holdMs?: number; whileHeld?: () => Promise<unknown> },
+): Promise<void>;
 
 // pixels.mjs
 export declare const DEFAULT_TOLERANCE: number;

@@ -41,7 +41,11 @@ export async function openPage(browser, url, { viewport = DEFAULT_VIEWPORT, allo
     /** Throws an error listing every recorded console error and uncaught exception. */
     assertNoErrors(context = '') {
       if (errors.length > 0) {
-        throw new Error(`${context ? `${context}: ` : ''}page reported ${errors.length} error(s):\n${errors.join('\n')}`);
+        // A render loop can repeat one error every frame: show each distinct message once.
+        const distinct = [...new Set(errors)];
+        const shown = distinct.slice(0, 10).join('\n');
+        const more = distinct.length > 10 ? `\n… and ${distinct.length - 10} more distinct errors` : '';
+        throw new Error(`${context ? `${context}: ` : ''}page reported ${errors.length} error(s):\n${shown}${more}`);
       }
     },
     close: () => context.close(),
