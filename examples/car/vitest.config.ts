@@ -1,11 +1,12 @@
 import { defineConfig } from 'vitest/config';
 
-// The browser tests run in Node and drive Chromium against the built dist/ (`npm test` builds first).
+// Unit tests of the pure layout code, and the browser tests: they run in Node and drive Chromium
+// against the built dist/ (`npm test` builds first).
 export default defineConfig({
   test: {
     name: 'example-car',
     environment: 'node',
-    include: ['test/**/*.browser.test.ts'],
+    include: ['src/**/*.test.ts', 'test/**/*.browser.test.ts'],
     // Launching Chromium and software WebGL on a busy 2-core machine are slow.
     testTimeout: 60_000,
     hookTimeout: 60_000,
