@@ -21,7 +21,7 @@ export function CarProbe({ chassis, speedOutput }: { chassis: RefObject<EngineBo
     if (!body) return;
     const state: CarState = { x: body.x, y: body.y, speed: body.velocity.x, sleeping: body.isSleeping };
     setProbe({ car: state });
-    const text = (state.speed * 3.6).toFixed(0);
+    const text = String(Math.round(state.speed * 3.6)); // String(-0) is "0"
     const el = speedOutput.current;
     if (el && el.textContent !== text) el.textContent = text;
   });
