@@ -10,7 +10,7 @@ const withStoryFrame: Decorator = (Story, context) => {
   const fulcrum = (context.parameters.fulcrum ?? {}) as FulcrumParameters;
   const Panel = fulcrum.panel;
   // For the browser tests: which control change a joint story should react to.
-  setProbe({ controlChange: fulcrum.controlChange ?? null });
+  setProbe({ controlChange: fulcrum.controlChange ?? null, dragBy: fulcrum.dragBy ?? [60, -100] });
   return (
     <StoryFrame
       settings={fulcrum}

@@ -4,7 +4,7 @@ import type { Meta, StoryObj } from '@storybook/react-vite';
 import { useRef } from 'react';
 import { COMMON_CONSTRAINT_ARG_TYPES, COMMON_CONSTRAINT_ARGS, limitArgTypes, range } from '../support/controls';
 import type { FulcrumParameters } from '../support/parameters';
-import { Anchor, DRAG_HANDLE, Floor, SETTLE } from '../support/scenery';
+import { Anchor, dragHandleAt, Floor, SETTLE } from '../support/scenery';
 
 type Controls = Omit<AngleJointProps, 'body1' | 'body2' | 'ref'>;
 
@@ -23,7 +23,7 @@ function GearsScene(joint: Controls) {
       <Floor />
       <Anchor bodyRef={axleA} position={[-3, 0.5]} />
       <Anchor bodyRef={axleB} position={[3, 0.5]} />
-      <Body ref={driver} position={[-3, 0.5]} userData={DRAG_HANDLE} {...SETTLE}>
+      <Body ref={driver} position={[-3, 0.5]} userData={dragHandleAt(2.4, 0)} {...SETTLE}>
         <Circle radius={1.2} />
         <Box width={2.4} height={0.3} offset={[1.2, 0]} />
         <Circle radius={0.4} offset={[2.4, 0]} density={4} />

@@ -4,7 +4,7 @@ import type { Meta, StoryObj } from '@storybook/react-vite';
 import { useRef } from 'react';
 import { COMMON_CONSTRAINT_ARG_TYPES, COMMON_CONSTRAINT_ARGS, range } from '../support/controls';
 import type { FulcrumParameters } from '../support/parameters';
-import { Anchor, DRAG_HANDLE, Floor } from '../support/scenery';
+import { Anchor, dragHandleAt, Floor } from '../support/scenery';
 
 type Controls = Omit<MotorJointProps, 'body1' | 'body2' | 'ref'>;
 
@@ -23,7 +23,7 @@ function CrankScene(joint: Controls) {
       <Body type="static" position={[0, 3]}>
         <Box width={0.4} height={1.2} />
       </Body>
-      <Body ref={wheel} position={[0, 0]} rotation={-1.2} userData={DRAG_HANDLE} angularDrag={0.5}>
+      <Body ref={wheel} position={[0, 0]} rotation={-1.2} userData={dragHandleAt(0, 1.8)} angularDrag={0.5}>
         <Circle radius={1} />
         <Box width={0.3} height={3} offset={[0, 1.5]} />
       </Body>
@@ -43,7 +43,10 @@ const meta = {
     ratio: { ...range(-4, 4, 0.1) },
     ...COMMON_CONSTRAINT_ARG_TYPES,
   },
-  parameters: { fulcrum: { controlChange: { rate: -2 } } satisfies FulcrumParameters },
+  parameters: { fulcrum: { controlChange: { rate: -2 },
+      // Once reversed, the motor holds the arm against the stop's left side: pull it away, down-left.
+      dragBy: [-80, 60],
+    } satisfies FulcrumParameters },
 } satisfies Meta<typeof CrankScene>;
 
 export default meta;

@@ -4,7 +4,7 @@ import type { Meta, StoryObj } from '@storybook/react-vite';
 import { useRef } from 'react';
 import { ANCHOR_ARG_TYPES, COMMON_CONSTRAINT_ARG_TYPES, COMMON_CONSTRAINT_ARGS } from '../support/controls';
 import type { FulcrumParameters } from '../support/parameters';
-import { Anchor, DRAG_HANDLE, Floor, SETTLE } from '../support/scenery';
+import { Anchor, dragHandleAt, Floor, SETTLE } from '../support/scenery';
 
 type Controls = Omit<PivotJointProps, 'body1' | 'body2' | 'ref'>;
 
@@ -17,7 +17,7 @@ function PendulumScene(joint: Controls) {
     <>
       <Floor />
       <Anchor bodyRef={pin} position={[0, 3]} />
-      <Body ref={bar} position={[1.5, 3]} userData={DRAG_HANDLE} {...SETTLE}>
+      <Body ref={bar} position={[1.5, 3]} userData={dragHandleAt(1.2, 0)} {...SETTLE}>
         <Box width={3} height={0.3} />
       </Body>
       <Body ref={tail} position={[3, 2]} {...SETTLE}>

@@ -19,7 +19,8 @@ function InstancedScene({ count, restitution }: Controls) {
     return Array.from({ length: count }, (_, i) => ({
       position: [-(WIDTH - 2) / 2 + (i % perRow) * SIZE * 1.5 + (Math.floor(i / perRow) % 2) * 0.1, -6 + Math.floor(i / perRow) * SIZE * 1.4] as [number, number],
       rotation: (i * 0.37) % 1,
-      ...(i === 0 ? { userData: { dragHandle: true } } : {}),
+      // The tests drag the last box, which lands on top of the pile.
+      ...(i === count - 1 ? { userData: { dragHandle: true } } : {}),
     }));
   }, [count]);
   return (

@@ -5,8 +5,10 @@
  *   public API: `space.bodies`, `body.type`, `body.isSleeping`);
  * - `constraintIds`, `bodyIds`: engine object ids, so a test can tell "updated in place" from
  *   "remounted";
- * - `dragTarget`: where the drag handle body (`userData.dragHandle`, else the first dynamic
- *   body) is, in world metres and in page pixels.
+ * - `dragTarget`: the drag handle, in world metres and in canvas pixels: the body-local point
+ *   `userData.dragHandle` ([x, y], or true for the body's origin) of the first body that has one,
+ *   else the first dynamic body's origin. The pixel position is relative to the canvas's top-left
+ *   corner (CSS pixels): the page may shift after the last frame of a scene at rest.
  */
 import { setProbe } from '@fulcrum/browser-testing/probe';
 import type { Body, Space } from '@fulcrum/physics';
@@ -41,17 +43,23 @@ function publish(space: Space, camera: import('three').Camera, canvas: HTMLCanva
     if (b.type !== 'dynamic') continue;
     if (!b.isSleeping) awake++;
     firstDynamic ??= b;
-    if (!handle && (b.userData as { dragHandle?: boolean } | undefined)?.dragHandle) handle = b;
+    if (!handle && (b.userData as { dragHandle?: unknown } | undefined)?.dragHandle) handle = b;
   }
   const target = handle ?? firstDynamic;
-  let dragTarget: { world: [number, number]; page: [number, number] } | null = null;
+  let dragTarget: { world: [number, number]; canvas: [number, number] } | null = null;
   if (target) {
-    const { x, y } = target.position;
+    const local = (target.userData as { dragHandle?: unknown } | undefined)?.dragHandle;
+    const [lx, ly] = Array.isArray(local) ? (local as [number, number]) : [0, 0];
+    const { x: ox, y: oy } = target.position;
+    const c = Math.cos(target.rotation);
+    const s = Math.sin(target.rotation);
+    const x = ox + c * lx - s * ly;
+    const y = oy + s * lx + c * ly;
     const rect = canvas.getBoundingClientRect();
     projected.set(x, y, 0).project(camera);
     dragTarget = {
       world: [x, y],
-      page: [rect.left + ((projected.x + 1) / 2) * rect.width, rect.top + ((1 - projected.y) / 2) * rect.height],
+      canvas: [((projected.x + 1) / 2) * rect.width, ((1 - projected.y) / 2) * rect.height],
     };
   }
   setProbe({

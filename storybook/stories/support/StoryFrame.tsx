@@ -43,7 +43,8 @@ export function StoryFrame({ settings = {}, debugInitially = false, storyId, pan
 
   return (
     <div style={{ width, fontFamily: 'system-ui, sans-serif', fontSize: 13, color: '#ddd' }}>
-      <div style={{ display: 'flex', gap: 12, alignItems: 'center', padding: '6px 8px', background: '#23262e' }}>
+      {/* A fixed-height toolbar: the status text must not reflow the canvas. */}
+      <div style={{ display: 'flex', gap: 12, alignItems: 'center', height: 32, padding: '0 8px', whiteSpace: 'nowrap', overflow: 'hidden', background: '#23262e' }}>
         <label>
           <input type="checkbox" data-testid="debug-toggle" checked={debug} onChange={(e) => setDebug(e.target.checked)} /> debug view
         </label>

@@ -15,6 +15,11 @@ export interface FulcrumParameters extends FrameSettings {
    * once it is at rest (applied through Storybook's channel, like the Controls panel does).
    */
   controlChange?: Record<string, unknown>;
+  /**
+   * For the browser tests' drag: how far to move the pointer from the drag handle, in CSS
+   * pixels [dx, dy] (y down). Default [60, -100]: up and to the right.
+   */
+  dragBy?: [number, number];
   /** HTML shown under the canvas (e.g. a source editor), given the story's args. */
   panel?: ComponentType<StoryPanelProps>;
 }

@@ -25,5 +25,8 @@ export function Anchor({ position, bodyRef, size = 0.3 }: { position: [number, n
 /** Drag settling: slight drag so that swinging scenes come to rest (and sleep) within seconds. */
 export const SETTLE = { linearDrag: 0.9, angularDrag: 1.5 } as const;
 
-/** Marks the body the browser tests drag (see SceneProbe). */
+/** Marks the body the browser tests drag, at its origin (see SceneProbe). */
 export const DRAG_HANDLE = { dragHandle: true } as const;
+
+/** Marks the body the browser tests drag, at a body-local point (for a body pinned at its origin). */
+export const dragHandleAt = (x: number, y: number) => ({ dragHandle: [x, y] as [number, number] });

@@ -32,21 +32,21 @@ export function PointerDrag(props: PointerDragProps): ReactNode {
   useEffect(() => {
     const el = gl.domElement;
     const drag = new DragController(world, settings);
-    const p = new Vector3();
+    const near = new Vector3();
     const far = new Vector3();
     let pointer = -1;
-    // Where the pointer's ray meets the bodies' plane, z = 0. Unprojecting one NDC point is not
-    // enough: R3F turns a default camera towards the origin (lookAt), so an orthographic camera
-    // placed off the z axis is slightly tilted and its rays are not parallel to z.
+    // The pointer's ray meets the bodies' plane, z = 0. (Unprojecting at one NDC depth is only
+    // right for a camera looking straight down −z: R3F points an offset camera at the origin,
+    // which tilts it, and a perspective camera needs the ray anyway.)
     const toWorld = (e: PointerEvent): Vector3 => {
       const r = el.getBoundingClientRect();
       const x = ((e.clientX - r.left) / r.width) * 2 - 1;
       const y = -((e.clientY - r.top) / r.height) * 2 + 1;
       const camera = get().camera;
-      p.set(x, y, -1).unproject(camera);
+      near.set(x, y, -1).unproject(camera);
       far.set(x, y, 1).unproject(camera);
-      const dz = far.z - p.z;
-      return dz === 0 ? p : p.lerp(far, -p.z / dz);
+      const dz = near.z - far.z;
+      return Math.abs(dz) < 1e-12 ? near : near.lerp(far, near.z / dz);
     };
     const down = (e: PointerEvent): void => {
       if (e.button !== 0 || pointer !== -1) return;

@@ -1,7 +1,7 @@
 import { Body as EngineBody, PivotJoint } from '@fulcrum/physics';
+import { useThree } from '@react-three/fiber';
 import ReactThreeTestRenderer from '@react-three/test-renderer';
 import { cleanup, render } from '@testing-library/react';
-import { useThree } from '@react-three/fiber';
 import { createRef } from 'react';
 import { Vector3, type Camera } from 'three';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -103,54 +103,50 @@ describe('<Physics dragging>', () => {
     await r.unmount();
   });
 
-  it('maps the pointer onto the z = 0 plane when the camera is off the z axis (R3F tilts it towards the origin)', async () => {
+  // R3F points a camera given an offset `position` at the origin, which tilts it; the pointer's
+  // world point is then where its ray meets z = 0, not an unprojection at one depth.
+  it.each([
+    ['a tilted orthographic camera', true, { zoom: 17, position: [0, -1, 100] }],
+    ['a perspective camera', false, { fov: 50, position: [1, -2, 12] }],
+  ] as const)('grabs the body under the pointer through %s', async (_name, orthographic, camera) => {
     const probe = makeProbe();
     const ball = createRef<EngineBody>();
     let canvas: HTMLCanvasElement | null = null;
-    let camera: Camera | null = null;
-    function GrabCamera() {
-      camera = useThree((s) => s.camera);
+    let cam: Camera | null = null;
+    function CameraProbe() {
+      cam = useThree((s) => s.camera);
       return null;
     }
     const r = await ReactThreeTestRenderer.create(
       <Physics gravity={[0, 0]} dragging>
         <probe.Component />
-        <GrabCamera />
-        <Body ref={ball} position={[4, -6]}>
-          <Circle radius={0.5} />
+        <CameraProbe />
+        <Body ref={ball} position={[-1.5, -2]}>
+          <Circle radius={0.3} />
         </Body>
       </Physics>,
       {
         width: 800,
-        height: 600,
-        orthographic: true,
-        // No rotation given: R3F calls camera.lookAt(0, 0, 0), tilting it by about 0.07 rad.
-        camera: { zoom: 40, position: [4, -6, 100] },
+        height: 500,
+        orthographic,
+        camera,
         beforeReturn: (c: HTMLCanvasElement) => {
           canvas = c;
-          c.getBoundingClientRect = () => ({ left: 0, top: 0, width: 800, height: 600, right: 800, bottom: 600, x: 0, y: 0, toJSON() {} });
+          c.getBoundingClientRect = () => ({ left: 0, top: 0, width: 800, height: 500, right: 800, bottom: 500, x: 0, y: 0, toJSON() {} });
         },
       },
     );
-    camera!.updateMatrixWorld();
-    expect(Math.abs(camera!.rotation.x) + Math.abs(camera!.rotation.y)).toBeGreaterThan(0.01);
-    // The pixel where the renderer draws world point (x, y, 0).
-    const pixel = (x: number, y: number) => {
-      const v = new Vector3(x, y, 0).project(camera!);
-      return { clientX: ((v.x + 1) / 2) * 800, clientY: ((1 - v.y) / 2) * 600 };
-    };
-    const at = (type: string, x: number, y: number) =>
-      canvas!.dispatchEvent(new PointerEvent(type, { ...pixel(x, y), button: 0, pointerId: 3, bubbles: true }));
-    at('pointerdown', 4.2, -5.9);
+    await ReactThreeTestRenderer.act(() => r.advanceFrames(1, 1 / 60));
+    cam!.updateMatrixWorld();
+    const pixel = new Vector3(-1.5, -2, 0).project(cam!);
+    canvas!.dispatchEvent(
+      new PointerEvent('pointerdown', { clientX: ((pixel.x + 1) / 2) * 800, clientY: ((1 - pixel.y) / 2) * 500, button: 0, pointerId: 3, bubbles: true }),
+    );
     expect(probe.space.constraints.length).toBe(1);
     const joint = probe.space.constraints[0] as PivotJoint;
-    expect(joint.anchor1.x).toBeCloseTo(4.2, 6);
-    expect(joint.anchor1.y).toBeCloseTo(-5.9, 6);
-    at('pointermove', 1, -2);
-    expect(joint.anchor1.x).toBeCloseTo(1, 6);
-    expect(joint.anchor1.y).toBeCloseTo(-2, 6);
-    at('pointerup', 1, -2);
-    expect(probe.space.constraints.length).toBe(0);
+    expect(joint.body2).toBe(ball.current);
+    expect(joint.anchor1.x).toBeCloseTo(-1.5, 4);
+    expect(joint.anchor1.y).toBeCloseTo(-2, 4);
     await r.unmount();
   });
 });
