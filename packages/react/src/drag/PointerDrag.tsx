@@ -32,12 +32,21 @@ export function PointerDrag(props: PointerDragProps): ReactNode {
   useEffect(() => {
     const el = gl.domElement;
     const drag = new DragController(world, settings);
-    const p = new Vector3();
+    const near = new Vector3();
+    const far = new Vector3();
     let pointer = -1;
+    // The pointer's ray meets the bodies' plane, z = 0. (Unprojecting at one NDC depth is only
+    // right for a camera looking straight down −z: R3F points an offset camera at the origin,
+    // which tilts it, and a perspective camera needs the ray anyway.)
     const toWorld = (e: PointerEvent): Vector3 => {
       const r = el.getBoundingClientRect();
-      p.set(((e.clientX - r.left) / r.width) * 2 - 1, -((e.clientY - r.top) / r.height) * 2 + 1, 0);
-      return p.unproject(get().camera);
+      const x = ((e.clientX - r.left) / r.width) * 2 - 1;
+      const y = -((e.clientY - r.top) / r.height) * 2 + 1;
+      const camera = get().camera;
+      near.set(x, y, -1).unproject(camera);
+      far.set(x, y, 1).unproject(camera);
+      const dz = near.z - far.z;
+      return Math.abs(dz) < 1e-12 ? near : near.lerp(far, near.z / dz);
     };
     const down = (e: PointerEvent): void => {
       if (e.button !== 0 || pointer !== -1) return;

@@ -1,7 +1,9 @@
 import { Body as EngineBody, PivotJoint } from '@fulcrum/physics';
+import { useThree } from '@react-three/fiber';
 import ReactThreeTestRenderer from '@react-three/test-renderer';
 import { cleanup, render } from '@testing-library/react';
 import { createRef } from 'react';
+import { Vector3, type Camera } from 'three';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Body } from '../components/Body.js';
 import { Physics } from '../components/Physics.js';
@@ -98,6 +100,53 @@ describe('<Physics dragging>', () => {
     expect(ball.current!.y).toBeCloseTo(3, 2);
     at('pointerup', -2, 3);
     expect(probe.space.constraints.length).toBe(0);
+    await r.unmount();
+  });
+
+  // R3F points a camera given an offset `position` at the origin, which tilts it; the pointer's
+  // world point is then where its ray meets z = 0, not an unprojection at one depth.
+  it.each([
+    ['a tilted orthographic camera', true, { zoom: 17, position: [0, -1, 100] }],
+    ['a perspective camera', false, { fov: 50, position: [1, -2, 12] }],
+  ] as const)('grabs the body under the pointer through %s', async (_name, orthographic, camera) => {
+    const probe = makeProbe();
+    const ball = createRef<EngineBody>();
+    let canvas: HTMLCanvasElement | null = null;
+    let cam: Camera | null = null;
+    function CameraProbe() {
+      cam = useThree((s) => s.camera);
+      return null;
+    }
+    const r = await ReactThreeTestRenderer.create(
+      <Physics gravity={[0, 0]} dragging>
+        <probe.Component />
+        <CameraProbe />
+        <Body ref={ball} position={[-1.5, -2]}>
+          <Circle radius={0.3} />
+        </Body>
+      </Physics>,
+      {
+        width: 800,
+        height: 500,
+        orthographic,
+        camera,
+        beforeReturn: (c: HTMLCanvasElement) => {
+          canvas = c;
+          c.getBoundingClientRect = () => ({ left: 0, top: 0, width: 800, height: 500, right: 800, bottom: 500, x: 0, y: 0, toJSON() {} });
+        },
+      },
+    );
+    await ReactThreeTestRenderer.act(() => r.advanceFrames(1, 1 / 60));
+    cam!.updateMatrixWorld();
+    const pixel = new Vector3(-1.5, -2, 0).project(cam!);
+    canvas!.dispatchEvent(
+      new PointerEvent('pointerdown', { clientX: ((pixel.x + 1) / 2) * 800, clientY: ((1 - pixel.y) / 2) * 500, button: 0, pointerId: 3, bubbles: true }),
+    );
+    expect(probe.space.constraints.length).toBe(1);
+    const joint = probe.space.constraints[0] as PivotJoint;
+    expect(joint.body2).toBe(ball.current);
+    expect(joint.anchor1.x).toBeCloseTo(-1.5, 4);
+    expect(joint.anchor1.y).toBeCloseTo(-2, 4);
     await r.unmount();
   });
 });

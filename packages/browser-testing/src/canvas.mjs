@@ -1,0 +1,71 @@
+import { saveArtifact } from './artifacts.mjs';
+import { countChangedPixels, imageStats } from './pixels.mjs';
+import { decodePng } from './png.mjs';
+
+/** The page-pixel box `{ x, y, width, height }` of the first element matching `selector`. */
+export async function canvasBox(page, selector = 'canvas') {
+  const locator = page.locator(selector).first();
+  await locator.waitFor({ state: 'visible' });
+  const box = await locator.boundingBox();
+  if (!box || box.width < 1 || box.height < 1) throw new Error(`canvasBox: ${selector} has no visible box`);
+  return box;
+}
+
+/**
+ * A screenshot of the element's box (what the user sees, composited), decoded to RGBA.
+ * With `artifact: 'name.png'` the PNG is also saved to the artifacts folder.
+ */
+export async function canvasScreenshot(page, selector = 'canvas', { artifact } = {}) {
+  const box = await canvasBox(page, selector);
+  const png = await page.screenshot({ clip: box, animations: 'allow', caret: 'initial' });
+  if (artifact) saveArtifact(artifact, png);
+  return decodePng(png);
+}
+
+/**
+ * `{ width, height, dominant, differing }` for the canvas: `differing` counts pixels that are
+ * not the dominant (clear) colour. A canvas "draws" when `differing > 500`.
+ */
+export async function canvasStats(page, selector = 'canvas', options = {}) {
+  return imageStats(await canvasScreenshot(page, selector, options));
+}
+
+/** How many pixels of the canvas changed between two screenshots taken `ms` apart. */
+export async function changedPixelsOver(page, selector = 'canvas', ms = 700, { artifact } = {}) {
+  const before = await canvasScreenshot(page, selector, { artifact: artifact && `${artifact}-a.png` });
+  await page.waitForTimeout(ms);
+  const after = await canvasScreenshot(page, selector, { artifact: artifact && `${artifact}-b.png` });
+  return countChangedPixels(before, after);
+}
+
+/** True when two screenshots `ms` apart differ in more than `minPixels` pixels. */
+export async function framesDiffer(page, selector = 'canvas', ms = 700, { minPixels = 20, artifact } = {}) {
+  return (await changedPixelsOver(page, selector, ms, { artifact })) > minPixels;
+}
+
+/**
+ * A real mouse drag in page pixels: move to `from`, press, move to `to` in `steps` moves,
+ * hold for `holdMs`, call `whileHeld()` if given (to look at the page mid-drag), release.
+ * Points are `{ x, y }` or `[x, y]`.
+ */
+export async function dragCanvas(page, from, to, { steps = 15, holdMs = 300, whileHeld } = {}) {
+  const [fx, fy] = toXY(from, 'from');
+  const [tx, ty] = toXY(to, 'to');
+  await page.mouse.move(fx, fy);
+  await page.mouse.down();
+  await page.mouse.move(tx, ty, { steps });
+  if (holdMs > 0) await page.waitForTimeout(holdMs);
+  try {
+    await whileHeld?.();
+  } finally {
+    await page.mouse.up();
+  }
+}
+
+function toXY(point, name) {
+  const xy = Array.isArray(point) ? point : [point?.x, point?.y];
+  if (!Number.isFinite(xy[0]) || !Number.isFinite(xy[1])) {
+    throw new Error(`dragCanvas: ${name} must be { x, y } or [x, y] with finite numbers, got ${JSON.stringify(point)}`);
+  }
+  return xy;
+}

@@ -1,0 +1,8 @@
+export { artifactsDir, saveArtifact } from './artifacts.mjs';
+export { CHROMIUM_ARGS, CHROMIUM_PATH, launchBrowser } from './browser.mjs';
+export { canvasBox, canvasScreenshot, canvasStats, changedPixelsOver, dragCanvas, framesDiffer } from './canvas.mjs';
+export { ALLOWED_CONSOLE_ERRORS, DEFAULT_VIEWPORT, openPage } from './page.mjs';
+export { countChangedPixels, countPixelsDifferentFrom, DEFAULT_TOLERANCE, dominantColor, imageStats } from './pixels.mjs';
+export { decodePng } from './png.mjs';
+export { countRenderedFrames, readProbe, waitForProbe } from './probe-reader.mjs';
+export { MIME_TYPES, mimeTypeFor, serveStatic } from './static-server.mjs';

@@ -1,0 +1,72 @@
+/**
+ * Publishes the scene's state to the page's probe (`window.__fulcrum`, see
+ * @fulcrum/browser-testing/probe) after every rendered frame, for the browser tests:
+ * - `awakeBodies` / `bodies`: dynamic bodies not asleep / all bodies (read with the engine's
+ *   public API: `space.bodies`, `body.type`, `body.isSleeping`);
+ * - `constraintIds`, `bodyIds`: engine object ids, so a test can tell "updated in place" from
+ *   "remounted";
+ * - `dragTarget`: the drag handle, in world metres and in canvas pixels: the body-local point
+ *   `userData.dragHandle` ([x, y], or true for the body's origin) of the first body that has one,
+ *   else the first dynamic body's origin. The pixel position is relative to the canvas's top-left
+ *   corner (CSS pixels): the page may shift after the last frame of a scene at rest.
+ */
+import { setProbe } from '@fulcrum/browser-testing/probe';
+import type { Body, Space } from '@fulcrum/physics';
+import { useSpace } from '@fulcrum/react';
+import { useFrame, useThree } from '@react-three/fiber';
+import { useLayoutEffect } from 'react';
+import { Vector3 } from 'three';
+
+/** Ids published per kind; enough to detect a remount without copying thousands each frame. */
+const MAX_IDS = 64;
+
+export function SceneProbe() {
+  const space = useSpace();
+  const camera = useThree((s) => s.camera);
+  const gl = useThree((s) => s.gl);
+
+  // Publish once at mount, too: a demand-mode scene may render very few frames.
+  useLayoutEffect(() => publish(space, camera, gl.domElement));
+  // Priority -1: after the physics step (-50); a positive priority would turn off R3F's rendering.
+  useFrame(() => publish(space, camera, gl.domElement), -1);
+  return null;
+}
+
+const projected = new Vector3();
+
+function publish(space: Space, camera: import('three').Camera, canvas: HTMLCanvasElement): void {
+  let awake = 0;
+  let handle: Body | null = null;
+  let firstDynamic: Body | null = null;
+  const bodies = space.bodies;
+  for (const b of bodies) {
+    if (b.type !== 'dynamic') continue;
+    if (!b.isSleeping) awake++;
+    firstDynamic ??= b;
+    if (!handle && (b.userData as { dragHandle?: unknown } | undefined)?.dragHandle) handle = b;
+  }
+  const target = handle ?? firstDynamic;
+  let dragTarget: { world: [number, number]; canvas: [number, number] } | null = null;
+  if (target) {
+    const local = (target.userData as { dragHandle?: unknown } | undefined)?.dragHandle;
+    const [lx, ly] = Array.isArray(local) ? (local as [number, number]) : [0, 0];
+    const { x: ox, y: oy } = target.position;
+    const c = Math.cos(target.rotation);
+    const s = Math.sin(target.rotation);
+    const x = ox + c * lx - s * ly;
+    const y = oy + s * lx + c * ly;
+    const rect = canvas.getBoundingClientRect();
+    projected.set(x, y, 0).project(camera);
+    dragTarget = {
+      world: [x, y],
+      canvas: [((projected.x + 1) / 2) * rect.width, ((1 - projected.y) / 2) * rect.height],
+    };
+  }
+  setProbe({
+    awakeBodies: awake,
+    bodies: bodies.length,
+    bodyIds: bodies.slice(0, MAX_IDS).map((b) => b.id),
+    constraintIds: space.constraints.slice(0, MAX_IDS).map((c) => c.id),
+    dragTarget,
+  });
+}

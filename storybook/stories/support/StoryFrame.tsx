@@ -1,0 +1,87 @@
+/**
+ * The frame every story renders in: a toolbar (debug toggle, reset, status) above an
+ * orthographic R3F canvas (1 unit = 1 m) with <Physics dragging>. Reset remounts the scene (that
+ * is its purpose); nothing else does. The canvas renders on demand, so a scene at rest costs
+ * nothing, and every frame is counted into the test probe.
+ */
+import { countRenders, setProbe } from '@fulcrum/browser-testing/probe';
+import { Physics } from '@fulcrum/react';
+import type { Vec2Like } from '@fulcrum/physics';
+import { Canvas } from '@react-three/fiber';
+import { useLayoutEffect, useState, type ReactNode } from 'react';
+import { SceneProbe } from './SceneProbe';
+import { SleepStatus } from './SleepStatus';
+
+export interface FrameSettings {
+  /** Pixels per metre (the orthographic camera's zoom). Default 40. */
+  zoom?: number;
+  /** World point at the centre of the canvas. Default [0, 0]. */
+  center?: [number, number];
+  gravity?: Vec2Like;
+  /** Canvas size in CSS pixels. Default 800 × 500. */
+  width?: number;
+  height?: number;
+}
+
+export const CANVAS_WIDTH = 800;
+export const CANVAS_HEIGHT = 500;
+
+export interface StoryFrameProps {
+  settings?: FrameSettings;
+  /** Start with the debug view on. */
+  debugInitially?: boolean;
+  storyId: string;
+  /** HTML under the canvas. */
+  panel?: ReactNode;
+  children: ReactNode;
+}
+
+export function StoryFrame({ settings = {}, debugInitially = false, storyId, panel, children }: StoryFrameProps) {
+  const { zoom = 40, center = [0, 0], gravity = [0, -9.81], width = CANVAS_WIDTH, height = CANVAS_HEIGHT } = settings;
+  const [debug, setDebug] = useState(debugInitially);
+  const [resets, setResets] = useState(0);
+
+  return (
+    <div style={{ width, fontFamily: 'system-ui, sans-serif', fontSize: 13, color: '#ddd' }}>
+      {/* A fixed-height toolbar: the status text must not reflow the canvas. */}
+      <div style={{ display: 'flex', gap: 12, alignItems: 'center', height: 32, padding: '0 8px', whiteSpace: 'nowrap', overflow: 'hidden', background: '#23262e' }}>
+        <label>
+          <input type="checkbox" data-testid="debug-toggle" checked={debug} onChange={(e) => setDebug(e.target.checked)} /> debug view
+        </label>
+        <button type="button" data-testid="reset" onClick={() => setResets((n) => n + 1)}>
+          reset
+        </button>
+        <SleepStatus />
+        <span style={{ marginLeft: 'auto', opacity: 0.7 }}>drag bodies with the mouse</span>
+      </div>
+      <div style={{ width, height, background: '#1b1d23' }}>
+        <Canvas
+          orthographic
+          frameloop="demand"
+          camera={{ zoom, position: [center[0], center[1], 100], near: 0.1, far: 1000 }}
+          gl={{ preserveDrawingBuffer: true }}
+          onCreated={({ gl }) => {
+            countRenders(gl);
+          }}
+        >
+          <color attach="background" args={['#1b1d23']} />
+          <Physics key={resets} gravity={gravity} debug={debug} dragging>
+            <SceneMounts storyId={storyId} />
+            <SceneProbe />
+            {children}
+          </Physics>
+        </Canvas>
+      </div>
+      {panel}
+    </div>
+  );
+}
+
+/** Counts scene mounts, so that tests can tell a control update from a remount. */
+function SceneMounts({ storyId }: { storyId: string }) {
+  useLayoutEffect(() => {
+    const probe = (globalThis.__fulcrum ??= { frames: 0 });
+    setProbe({ storyId, sceneMounts: ((probe.sceneMounts as number | undefined) ?? 0) + 1 });
+  }, [storyId]);
+  return null;
+}

@@ -1,0 +1,70 @@
+/**
+ * Driving one story in the built Storybook's iframe: open it, wait for the scene, change args
+ * the way the Controls panel does (through the preview's channel), and read the probe.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { openPage, readProbe, waitForProbe, type OpenedPage, type Probe } from '@fulcrum/browser-testing';
+import type { Browser } from 'playwright-core';
+
+export const STATIC_DIR = join(import.meta.dirname, '..', 'storybook-static');
+export const CANVAS = '#storybook-root canvas';
+
+export interface StoryEntry {
+  id: string;
+  title: string;
+  name: string;
+  tags: string[];
+}
+
+/** Every story in the built Storybook, from its index.json: a new story is tested automatically. */
+export function listStories(): StoryEntry[] {
+  const index = JSON.parse(readFileSync(join(STATIC_DIR, 'index.json'), 'utf8')) as { entries: Record<string, StoryEntry & { type: string }> };
+  return Object.values(index.entries).filter((e) => e.type === 'story');
+}
+
+/** What the story helpers publish in `window.__fulcrum` (see stories/support/SceneProbe.tsx). */
+export interface SceneProbe extends Probe {
+  storyId: string;
+  sceneMounts: number;
+  awakeBodies: number;
+  bodies: number;
+  bodyIds: number[];
+  constraintIds: number[];
+  /** The drag handle in world metres, and in CSS pixels from the canvas's top-left corner. */
+  dragTarget: { world: [number, number]; canvas: [number, number] } | null;
+  controlChange: Record<string, unknown> | null;
+  /** Pointer travel for the drag test, CSS pixels [dx, dy]. */
+  dragBy: [number, number];
+}
+
+export async function openStory(browser: Browser, baseUrl: string, id: string): Promise<OpenedPage> {
+  const opened = await openPage(browser, `${baseUrl}/iframe.html?id=${encodeURIComponent(id)}&viewMode=story`);
+  // The scene has mounted and rendered a few frames.
+  await waitForProbe(opened.page, (p, storyId) => p.storyId === storyId && p.frames > 2 && typeof p.bodies === 'number', { arg: id, timeout: 60_000 });
+  return opened;
+}
+
+export async function sceneProbe(opened: OpenedPage): Promise<SceneProbe> {
+  return (await readProbe(opened.page)) as SceneProbe;
+}
+
+/** Waits until every dynamic body sleeps (and the scene has rendered since `afterFrame`). */
+export async function waitForRest(opened: OpenedPage, timeout = 90_000): Promise<SceneProbe> {
+  return (await waitForProbe(opened.page, (p) => p.awakeBodies === 0, { timeout })) as SceneProbe;
+}
+
+/**
+ * Changes story args as the Controls panel does: an `updateStoryArgs` event on the preview's
+ * channel. The preview re-renders the story with the new args (no remount).
+ */
+export async function updateStoryArgs(opened: OpenedPage, storyId: string, updatedArgs: Record<string, unknown>): Promise<void> {
+  await opened.page.evaluate(
+    ({ storyId, updatedArgs }) => {
+      const channel = (globalThis as { __STORYBOOK_ADDONS_CHANNEL__?: { emit(event: string, data: unknown): void } }).__STORYBOOK_ADDONS_CHANNEL__;
+      if (!channel) throw new Error('no __STORYBOOK_ADDONS_CHANNEL__ in the story iframe');
+      channel.emit('updateStoryArgs', { storyId, updatedArgs });
+    },
+    { storyId, updatedArgs },
+  );
+}
