@@ -7,9 +7,7 @@
  */
 import { setProbe } from '@fulcrum/browser-testing/probe';
 import { useAfterStep, useBeforeStep, useSpace } from '@fulcrum/react';
-import { useLayoutEffect, useRef, useState, type ReactNode, type RefObject } from 'react';
-import { countAwakeIslands } from './awake-islands.js';
-import { TouchingPairs } from './touching-pairs.js';
+import { useLayoutEffect, useRef, type ReactNode, type RefObject } from 'react';
 
 const REFRESH_MS = 250;
 
@@ -34,19 +32,15 @@ export interface StatsProbeProps {
 
 export function StatsProbe({ output }: StatsProbeProps): ReactNode {
   const space = useSpace();
-  const [touching] = useState(() => new TouchingPairs());
   const acc = useRef({ stepStart: 0, ms: 0, steps: 0, lastWrite: -Infinity, slept: false, totalSteps: 0 });
 
-  useLayoutEffect(() => {
-    const offTouching = touching.watch(space);
-    const offSleep = space.on('sleep', () => {
-      acc.current.slept = true;
-    });
-    return () => {
-      offTouching();
-      offSleep();
-    };
-  }, [space, touching]);
+  useLayoutEffect(
+    () =>
+      space.on('sleep', () => {
+        acc.current.slept = true;
+      }),
+    [space],
+  );
 
   useBeforeStep(() => {
     acc.current.stepStart = performance.now();
@@ -61,7 +55,7 @@ export function StatsProbe({ output }: StatsProbeProps): ReactNode {
     const stats: StatsSnapshot = {
       bodies: s.bodies.length,
       awakeBodies: s.bodies.filter((b) => b.isDynamic && !b.isSleeping).length,
-      awakeIslands: countAwakeIslands(s, touching),
+      awakeIslands: s.countAwakeIslands(),
       stepMs: w.ms / w.steps,
       steps: w.totalSteps,
     };

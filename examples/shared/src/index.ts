@@ -2,5 +2,3 @@
 export { ExampleShell, type ExampleShellProps } from './ExampleShell.js';
 export { StatsOverlay, type StatsOverlayProps } from './StatsOverlay.js';
 export { StatsProbe, type StatsProbeProps, type StatsSnapshot } from './StatsProbe.js';
-export { countAwakeIslands } from './awake-islands.js';
-export { TouchingPairs } from './touching-pairs.js';

@@ -125,6 +125,8 @@ export class Body implements ShapeOwner {
   /** @internal */ _sleeping = false;
   /** @internal seconds the body has been at rest */
   _sleepTime = 0;
+  /** @internal Scratch index for Space.countAwakeIslands (meaningless outside that call). */
+  _islandIndex = -1;
   /** @internal */ _island: SleepingIsland | null = null;
   /** @internal index into the solver arrays during a step, −1 otherwise */
   _solverIndex = -1;

@@ -7,6 +7,7 @@ import { Body } from '../body/body.js';
 import { Circle } from '../shape/circle.js';
 import { Polygon } from '../shape/polygon.js';
 import { Space } from './space.js';
+import { DistanceJoint } from '../constraint/joints/distance-joint.js';
 import { groundBody, pyramid, stepFor } from '../test-support/scenes.js';
 
 const DT = 1 / 60;
@@ -173,6 +174,26 @@ describe('sleeping islands', () => {
     space.step(DT);
     expect(left.every((b) => !b.isSleeping)).toBe(true);
     expect(right.every((b) => b.isSleeping)).toBe(true);
+  });
+
+  it('countAwakeIslands follows the islands: contacts and joints link, sleep empties, a wake counts one', () => {
+    const { space, left, right } = twoPyramids();
+    // Before the first step no contact exists yet: every box is its own island.
+    expect(space.countAwakeIslands()).toBe(20);
+    space.step(DT);
+    expect(space.countAwakeIslands()).toBe(2);
+    // A lone ball far away is a third island; a joint to the right pyramid makes it part of that one.
+    const ball = space.addBody(new Body({ position: [60, 10], shapes: [new Circle({ radius: 0.5 })] }));
+    space.step(DT);
+    expect(space.countAwakeIslands()).toBe(3);
+    const rope = space.addConstraint(new DistanceJoint({ body1: right[0]!, body2: ball, jointMin: 0, jointMax: 100 }));
+    expect(space.countAwakeIslands()).toBe(2);
+    space.removeConstraint(rope);
+    space.removeBody(ball);
+    stepFor(space, 5);
+    expect(space.countAwakeIslands()).toBe(0);
+    left[0]!.velocity = [0, 2];
+    expect(space.countAwakeIslands()).toBe(1);
   });
 
   it('a position change wakes the island on the next step, and the other stays asleep', () => {

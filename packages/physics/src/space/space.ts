@@ -105,6 +105,8 @@ export class Space implements BodySpaceLink, ConstraintSpaceLink {
   private readonly _looseConstraints: Constraint[] = [];
   /** Constraints whose _finish must run (loose ones and batched pivots that can break). */
   private readonly _finishers: Constraint[] = [];
+  /** countAwakeIslands's scratch list. */
+  private readonly _islandBodies: Body[] = [];
   /** Bodies whose inert shapes have not followed them yet (see _syncShapes). */
   private readonly _staleInert: Body[] = [];
   /**
@@ -999,6 +1001,46 @@ export class Space implements BodySpaceLink, ConstraintSpaceLink {
     if (woken.length > 0 && this._events.has('wake')) this._events.emit({ type: 'wake', bodies: woken });
   }
 
+  /**
+   * How many islands are awake: awake dynamic bodies, linked by a touching solid contact between
+   * two of them or by an active constraint, the same rule by which islands fall asleep (static and
+   * kinematic bodies join no island). 0 means the scene is at rest. A pass over the bodies,
+   * contacts and constraints, for an overlay or a test; the solver does not need it.
+   */
+  countAwakeIslands(): number {
+    const awake = this._islandBodies;
+    awake.length = 0;
+    for (const b of this._bodies) {
+      if (b._type !== 'dynamic' || b._sleeping) continue;
+      b._islandIndex = awake.length;
+      awake.push(b);
+    }
+    const n = awake.length;
+    if (n === 0) return 0;
+    if (this._parent.length < n) {
+      this._parent = new Int32Array(n * 2);
+      this._minSleep = new Float64Array(n * 2);
+    }
+    const parent = this._parent;
+    for (let i = 0; i < n; i++) parent[i] = i;
+    for (const c of this._contacts) {
+      if (c.touching && !c.isSensor && awakeDynamic(c.bodyA) && awakeDynamic(c.bodyB)) this._union(c.bodyA._islandIndex, c.bodyB._islandIndex);
+    }
+    for (const c of this._constraints) {
+      if (!c._active) continue;
+      let first = -1;
+      for (const b of c.bodies) {
+        if (!awakeDynamic(b)) continue;
+        if (first < 0) first = b._islandIndex;
+        else this._union(first, b._islandIndex);
+      }
+    }
+    let islands = 0;
+    for (let i = 0; i < n; i++) if (this._find(i) === i) islands++;
+    awake.length = 0;
+    return islands;
+  }
+
   /** Wake every sleeping body. */
   wakeAll(): void {
     for (const b of this._bodies) if (b._sleeping) this._wakeIsland(b);
@@ -1125,6 +1167,11 @@ function checkBool(prop: string, v: unknown): boolean {
  * A shape whose filter rejects every other filter never forms a pair: mask 0 or category 0,
  * unless a positive group (which always collides within the group) overrides the bits.
  */
+/** A body that belongs to an awake island. */
+function awakeDynamic(b: Body): boolean {
+  return b._type === 'dynamic' && !b._sleeping;
+}
+
 function pairsWithNothing(s: Shape): boolean {
   const f = s.filter;
   return (f.mask === 0 || f.category === 0) && f.group <= 0;
