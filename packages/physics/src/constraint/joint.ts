@@ -546,13 +546,18 @@ export abstract class Joint extends Constraint {
     for (let i = 0; i < n; i += 2) {
       const a = this._slots[i]!;
       const b = this._slots[i + 1];
-      if (!a.body) continue;
-      const pa = a.body.localPointToWorld([a.ax, a.ay]);
-      sink.drawPoint(pa.x, pa.y, 0.08, DebugColors.constraint);
-      if (b?.body) {
-        const pb = b.body.localPointToWorld([b.ax, b.ay]);
-        sink.drawPoint(pb.x, pb.y, 0.08, DebugColors.constraint);
-        sink.drawSegment(pa.x, pa.y, pb.x, pb.y, DebugColors.constraint);
+      const ba = a.body;
+      if (!ba) continue;
+      // World anchors computed in place (a debug view draws every frame: no Vec2 per anchor).
+      const ax = ba._x + ba._c * a.ax - ba._s * a.ay;
+      const ay = ba._y + ba._s * a.ax + ba._c * a.ay;
+      sink.drawPoint(ax, ay, 0.08, DebugColors.constraint);
+      const bb = b?.body;
+      if (b && bb) {
+        const bx = bb._x + bb._c * b.ax - bb._s * b.ay;
+        const by = bb._y + bb._s * b.ax + bb._c * b.ay;
+        sink.drawPoint(bx, by, 0.08, DebugColors.constraint);
+        sink.drawSegment(ax, ay, bx, by, DebugColors.constraint);
       }
     }
   }
