@@ -23,6 +23,13 @@ export interface FrameSettings {
   height?: number;
 }
 
+/**
+ * With the debug view off, a story still draws its constraints (anchors, lines, limits): a
+ * pulley's ropes and a pendulum's pivot are what the story is about. The toggle adds the rest
+ * (shape outlines, contacts). One constant object, so the prop never changes identity.
+ */
+const JOINTS_ONLY = { shapes: false, contacts: false, constraints: true, aabbs: false } as const;
+
 export const CANVAS_WIDTH = 800;
 export const CANVAS_HEIGHT = 500;
 
@@ -65,7 +72,7 @@ export function StoryFrame({ settings = {}, debugInitially = false, storyId, pan
           }}
         >
           <color attach="background" args={['#1b1d23']} />
-          <Physics key={resets} gravity={gravity} debug={debug} dragging>
+          <Physics key={resets} gravity={gravity} debug={debug ? true : JOINTS_ONLY} dragging>
             <SceneMounts storyId={storyId} />
             <SceneProbe />
             {children}
