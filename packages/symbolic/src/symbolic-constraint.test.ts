@@ -322,6 +322,23 @@ describe('compilation', () => {
   });
 });
 
+describe('the debug view', () => {
+  it("links the declared bodies' origins in order, so a space's debugDraw shows what the constraint holds", () => {
+    const space = new Space();
+    const pin = space.addBody(new Body({ type: 'static', position: [0, 2] }));
+    const ball = space.addBody(new Body({ position: [1, -0.5], shapes: [new Circle({ radius: 0.1 })] }));
+    space.addConstraint(new SymbolicConstraint({ source: DISTANCE, bodies: { body1: pin, body2: ball }, scalars: { jointMin: 0.2, jointMax: 1 } }));
+    const segments: number[][] = [];
+    const points: number[][] = [];
+    space.debugDraw(
+      { drawPolygon() {}, drawCircle() {}, drawSegment: (...a: number[]) => segments.push(a.slice(0, 4)), drawPoint: (x: number, y: number) => points.push([x, y]) },
+      { shapes: false },
+    );
+    expect(segments).toEqual([[0, 2, 1, -0.5]]);
+    expect(points).toEqual([[0, 2], [1, -0.5]]);
+  });
+});
+
 describe('debug()', () => {
   it('shows C, V, J and K, with the bodies, parameters and limits as they are now', () => {
     const space = new Space({ gravity: [0, -10] });

@@ -22,7 +22,7 @@
  * when they will reach the bound within the substep, closing the gap and no more), and a row stays
  * active while it carries impulse, so the solver can take that impulse back.
  */
-import { FulcrumInputError, UserConstraint, type Body, type ConstraintOptions, type UserBatchKernel, type Vec2, type Vec2Like } from '@fulcrum/physics';
+import { DebugColors, FulcrumInputError, UserConstraint, type Body, type ConstraintOptions, type DebugDraw, type UserBatchKernel, type Vec2, type Vec2Like } from '@fulcrum/physics';
 import { BODY_STATE_STRIDE, BodyState, readBodyState } from './body-state.js';
 import { compileSource, type CompileMode, type CompiledProgram } from './compile.js';
 import { debugText } from './debug-text.js';
@@ -279,6 +279,22 @@ export class SymbolicConstraint extends UserConstraint {
    */
   override _batchKernel(): UserBatchKernel | null {
     return this.direct ? this.bulk : null;
+  }
+
+  /**
+   * The debug view of a symbolic constraint: the language says nothing of anchors, so it links its
+   * bodies' origins in declaration order, a segment between each declared body and the next, with
+   * a point at each. (A subclass may draw something better.)
+   */
+  override draw(debug: DebugDraw): void {
+    const list = this.bodyList;
+    for (let s = 0; s < list.length; s++) {
+      const b = list[s];
+      if (!b) continue;
+      debug.drawPoint(b.x, b.y, 0.08, DebugColors.constraint);
+      const next = list[s + 1];
+      if (next) debug.drawSegment(b.x, b.y, next.x, next.y, DebugColors.constraint);
+    }
   }
 
   /** @internal The parameters the kernels read (scalars and vectors, in slot order). */

@@ -1,4 +1,4 @@
-import { BODY_STATE_STRIDE, BodyState, type Body as EngineBody, type UserConstraint as EngineUserConstraint } from '@fulcrum/physics';
+import { BODY_STATE_STRIDE, BodyState, DebugColors, type Body as EngineBody, type UserConstraint as EngineUserConstraint } from '@fulcrum/physics';
 import { Body, Circle, UserConstraint, type UserConstraintProps } from '@fulcrum/react';
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { useLayoutEffect, useRef } from 'react';
@@ -14,10 +14,13 @@ interface Controls extends Omit<UserConstraintProps, 'bodies' | 'hooks' | 'dimen
 }
 
 const S = BODY_STATE_STRIDE;
+/** Segments of the drawn wire. */
+const WIRE_SEGMENTS = 64;
 
 /**
  * A bead kept on an ellipse around a fixed centre by a one-row constraint defined only by its
- * `position` hook (the engine takes the Jacobian by finite differences):
+ * `position` hook (the engine takes the Jacobian by finite differences), and drawn by its `draw`
+ * hook:
  * C = √((dx/a)² + (dy/b)²) − 1, scaled by √(ab) so that it is roughly metres.
  */
 function EllipseBeadScene({ semiAxisX, semiAxisY, ...constraint }: Controls) {
@@ -42,6 +45,22 @@ function EllipseBeadScene({ semiAxisX, semiAxisY, ...constraint }: Controls) {
             const dx = (st[S + BodyState.x] - st[BodyState.x]) / semiAxisX;
             const dy = (st[S + BodyState.y] - st[BodyState.y]) / semiAxisY;
             err[0] = (Math.hypot(dx, dy) - 1) * Math.sqrt(semiAxisX * semiAxisY);
+          },
+          // The wire itself, through the debug sink (drawn with the story's constraint layer).
+          draw(debug) {
+            const c = centre.current;
+            if (!c) return;
+            for (let i = 0; i < WIRE_SEGMENTS; i++) {
+              const t0 = (2 * Math.PI * i) / WIRE_SEGMENTS;
+              const t1 = (2 * Math.PI * (i + 1)) / WIRE_SEGMENTS;
+              debug.drawSegment(
+                c.x + semiAxisX * Math.cos(t0),
+                c.y + semiAxisY * Math.sin(t0),
+                c.x + semiAxisX * Math.cos(t1),
+                c.y + semiAxisY * Math.sin(t1),
+                DebugColors.constraint,
+              );
+            }
           },
         }}
         {...constraint}
