@@ -3,9 +3,8 @@
  * a real mouse drag carries the crate off the bridge onto the left cliff.
  * The steps share one page and run in order.
  */
-import { canvasBox, canvasStats, dragCanvas, framesDiffer, launchBrowser, openPage, readProbe, serveStatic, waitForProbe, type OpenedPage, type StaticServer } from '@fulcrum/browser-testing';
+import { canvasBox, canvasStats, dragCanvas, framesDiffer, readProbe, waitForProbe, openStaticSite, type OpenedSite } from '@fulcrum/browser-testing';
 import { fileURLToPath } from 'node:url';
-import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 interface Crate {
@@ -18,19 +17,12 @@ interface Crate {
 const DIST = fileURLToPath(new URL('../dist', import.meta.url));
 /** The app's scale: pixels per metre (the camera's zoom). */
 const ZOOM = 38;
-let browser: Browser;
-let server: StaticServer;
-let opened: OpenedPage;
+let opened: OpenedSite;
 
 beforeAll(async () => {
-  [browser, server] = await Promise.all([launchBrowser(), serveStatic(DIST)]);
-  opened = await openPage(browser, `${server.url}/`);
+  opened = await openStaticSite(DIST);
 });
-afterAll(async () => {
-  await opened?.close();
-  await browser?.close();
-  await server?.close();
-});
+afterAll(() => opened?.close());
 
 describe('bridge example', () => {
   it('loads, draws the scene, and the bridge moves', async () => {

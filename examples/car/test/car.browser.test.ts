@@ -3,9 +3,8 @@
  * once the car has rolled to a stop and fallen asleep, demand mode renders nothing.
  * The steps share one page and run in order.
  */
-import { canvasStats, countRenderedFrames, framesDiffer, launchBrowser, openPage, readProbe, serveStatic, waitForProbe, type OpenedPage, type StaticServer } from '@fulcrum/browser-testing';
+import { canvasStats, countRenderedFrames, framesDiffer, readProbe, waitForProbe, openStaticSite, type OpenedSite } from '@fulcrum/browser-testing';
 import { fileURLToPath } from 'node:url';
-import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 interface CarProbe {
@@ -14,19 +13,12 @@ interface CarProbe {
 }
 
 const DIST = fileURLToPath(new URL('../dist', import.meta.url));
-let browser: Browser;
-let server: StaticServer;
-let opened: OpenedPage;
+let opened: OpenedSite;
 
 beforeAll(async () => {
-  [browser, server] = await Promise.all([launchBrowser(), serveStatic(DIST)]);
-  opened = await openPage(browser, `${server.url}/`);
+  opened = await openStaticSite(DIST);
 });
-afterAll(async () => {
-  await opened?.close();
-  await browser?.close();
-  await server?.close();
-});
+afterAll(() => opened?.close());
 
 describe('car example', () => {
   it('loads, steps and draws the scene', async () => {

@@ -4,25 +4,17 @@
  * at least one weld, which the "joints broken" counter shows.
  * The steps share one page and run in order.
  */
-import { canvasStats, countRenderedFrames, framesDiffer, launchBrowser, openPage, readProbe, serveStatic, waitForProbe, type OpenedPage, type StaticServer } from '@fulcrum/browser-testing';
+import { canvasStats, countRenderedFrames, framesDiffer, readProbe, waitForProbe, openStaticSite, type OpenedSite } from '@fulcrum/browser-testing';
 import { fileURLToPath } from 'node:url';
-import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const DIST = fileURLToPath(new URL('../dist', import.meta.url));
-let browser: Browser;
-let server: StaticServer;
-let opened: OpenedPage;
+let opened: OpenedSite;
 
 beforeAll(async () => {
-  [browser, server] = await Promise.all([launchBrowser(), serveStatic(DIST)]);
-  opened = await openPage(browser, `${server.url}/`);
+  opened = await openStaticSite(DIST);
 });
-afterAll(async () => {
-  await opened?.close();
-  await browser?.close();
-  await server?.close();
-});
+afterAll(() => opened?.close());
 
 describe('machine example', () => {
   it('loads, draws the scene, and the pulley lift moves', async () => {

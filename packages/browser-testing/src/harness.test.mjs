@@ -9,6 +9,7 @@ import {
   framesDiffer,
   launchBrowser,
   openPage,
+  openStaticSite,
   readProbe,
   serveStatic,
   waitForProbe,
@@ -115,6 +116,18 @@ describe('openPage', () => {
     expect(opened.errors[1]).toMatch(/uncaught exception: .*uncaught kaboom/);
     expect(() => opened.assertNoErrors('errors.html')).toThrow(/errors\.html: page reported 2 error\(s\)/);
     await opened.close();
+  });
+});
+
+describe('openStaticSite', () => {
+  it('serves a folder in its own browser, opens the page, and closes all of it', async () => {
+    const site = await openStaticSite(dir, '/sub/');
+    expect(await site.page.textContent('body')).toBe('sub index');
+    const url = site.server.url;
+    await site.close();
+    await site.close(); // a second close is harmless
+    expect(site.browser.isConnected()).toBe(false);
+    await expect(fetch(url)).rejects.toThrow();
   });
 });
 

@@ -53,6 +53,15 @@ export declare function openPage(
   },
 ): Promise<OpenedPage>;
 
+// site.mjs
+export interface OpenedSite extends OpenedPage {
+  browser: Browser;
+  server: StaticServer;
+  /** Closes the page, the browser and the server. */
+  close(): Promise<void>;
+}
+export declare function openStaticSite(dir: string, path?: string, options?: Parameters<typeof openPage>[2]): Promise<OpenedSite>;
+
 // canvas.mjs
 export declare function canvasBox(page: Page, selector?: string): Promise<{ x: number; y: number; width: number; height: number }>;
 export declare function canvasScreenshot(page: Page, selector?: string, options?: { artifact?: string }): Promise<RgbaImage>;

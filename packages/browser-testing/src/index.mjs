@@ -6,3 +6,4 @@ export { countChangedPixels, countPixelsDifferentFrom, DEFAULT_TOLERANCE, domina
 export { decodePng } from './png.mjs';
 export { countRenderedFrames, readProbe, waitForProbe } from './probe-reader.mjs';
 export { MIME_TYPES, mimeTypeFor, serveStatic } from './static-server.mjs';
+export { openStaticSite } from './site.mjs';
