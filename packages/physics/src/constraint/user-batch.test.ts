@@ -11,7 +11,7 @@ import { Circle } from '../shape/circle.js';
 import { Polygon } from '../shape/polygon.js';
 import { Space } from '../space/space.js';
 import { BODY_STATE_STRIDE, BodyState } from './body-state.js';
-import type { UserBatchKernel } from './user-batch.js';
+import type { UserBatchKernel } from './batch-kernel.js';
 import { UserConstraint, type UserConstraintHooks, type UserConstraintOptions } from './user-constraint.js';
 
 const noCollide = { filter: { mask: 0 } };

@@ -44,7 +44,8 @@ import { checkFinite, checkInteger, fail } from '../util/validate.js';
 import { BODY_STATE_STRIDE, clearBodyState, fillBodyState } from './body-state.js';
 import { Constraint, type BreakReason, type ConstraintOptions } from './constraint.js';
 import { factorSymmetric, solveFactored, solveSymmetric } from './dense.js';
-import { USER_BATCH_MAX_DIM, USER_BATCH_MAX_SLOTS, type UserBatch, type UserBatchKernel } from './user-batch.js';
+import type { UserBatchKernel } from './batch-kernel.js';
+import { USER_BATCH_MAX_DIM, USER_BATCH_MAX_SLOTS, type UserBatch } from './user-batch.js';
 
 /** `state`: the packed body state of the current substep (see BodyState, BODY_STATE_STRIDE). */
 export interface UserConstraintHooks {
