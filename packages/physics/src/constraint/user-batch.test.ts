@@ -190,6 +190,15 @@ describe('UserBatch', () => {
     const A = mixedScene(true);
     const B = mixedScene(false);
     for (let i = 0; i < 180; i++) {
+      if (i === 60) {
+        // A removal and a body swap re-plan; the swapped constraint starts from a clear cache.
+        for (const S of [A, B]) {
+          S.space.removeConstraint(S.cs[7]!);
+          (S.cs[3] as UserConstraint).bodyList = [S.bodies[2]!, S.bodies[4]!];
+        }
+        A.cs.splice(7, 1);
+        B.cs.splice(7, 1);
+      }
       if (i === 90) {
         // A change re-plans: a stiff joint turns soft, a soft one stiff.
         A.cs[1]!.stiff = B.cs[1]!.stiff = false;
@@ -202,6 +211,7 @@ describe('UserBatch', () => {
       for (let k = 0; k < a.length; k++) if (!Object.is(a[k], b[k])) expect.fail(`step ${i}: value ${k} differs: ${a[k]} vs ${b[k]}`);
     }
     expect(batchedCount(A.space)).toBe(A.cs.length);
+    expect(A.cs.length).toBe(7);
     expect(batchedCount(B.space)).toBe(0);
     // The scene really moved, and the force-limited rod really hit its limit.
     expect(Math.hypot(A.bodies[6]!.x - 2, A.bodies[6]!.y + 0.5)).toBeGreaterThan(0.3);
