@@ -38,15 +38,23 @@ export interface ConstraintSpaceLink {
 
 /** The options every constraint accepts; keys equal property names (they become JSX props). */
 export interface ConstraintOptions {
+  /** An inactive constraint is skipped by the solver (default true). */
   active?: boolean;
+  /** Rigid (default), or a spring with `frequency` and `damping`. */
   stiff?: boolean;
+  /** Spring frequency, Hz (default 10). */
   frequency?: number;
+  /** Spring damping ratio (default 1). */
   damping?: number;
+  /** Force limit of a soft constraint or motor; the break threshold with breakUnderForce. */
   maxForce?: number;
+  /** Error a soft constraint corrects at once; the break threshold with breakUnderError. */
   maxError?: number;
   breakUnderForce?: boolean;
   breakUnderError?: boolean;
+  /** On breaking, leave the space (default) or only deactivate. */
   removeOnBreak?: boolean;
+  /** The constraint's bodies do not collide with each other. */
   ignore?: boolean;
   userData?: unknown;
 }

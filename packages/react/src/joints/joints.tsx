@@ -4,7 +4,7 @@
  * <Body> components or Body objects. The ref is the engine joint.
  */
 import { AngleJoint as EngineAngleJoint, DistanceJoint as EngineDistanceJoint, LineJoint as EngineLineJoint, MotorJoint as EngineMotorJoint, PivotJoint as EnginePivotJoint, PulleyJoint as EnginePulleyJoint, WeldJoint as EngineWeldJoint } from '@fulcrum/physics';
-import type { Constraint, Vec2Like } from '@fulcrum/physics';
+import type { Constraint, ConstraintOptions, Vec2Like } from '@fulcrum/physics';
 import type { ReactNode, Ref } from 'react';
 import type { BodyRef } from '../core/body-ref.js';
 import { slotBinding, type ConstraintSpec, type OptionValues } from '../core/constraint-controller.js';
@@ -12,27 +12,12 @@ import type { ConstraintEventHandlers } from '../core/event-router.js';
 import { ANGLE_LIMITS, DISTANCE_LIMITS, LINE_LIMITS, type LimitDrawer } from '../debug/limits.js';
 import { useConstraint } from './use-constraint.js';
 
-/** Props every constraint component takes (Nape's constraint properties). */
-export interface CommonConstraintProps<C extends Constraint> extends ConstraintEventHandlers {
-  /** An inactive constraint is skipped by the solver (default true). */
-  active?: boolean;
-  /** Rigid (default), or a spring with `frequency` and `damping`. */
-  stiff?: boolean;
-  /** Spring frequency, Hz (default 10). */
-  frequency?: number;
-  /** Spring damping ratio (default 1). */
-  damping?: number;
-  /** Force limit of a soft constraint or motor; the break threshold with breakUnderForce. */
-  maxForce?: number;
-  /** Error a soft constraint corrects at once; the break threshold with breakUnderError. */
-  maxError?: number;
-  breakUnderForce?: boolean;
-  breakUnderError?: boolean;
-  /** On breaking, leave the space (default) or only deactivate. */
-  removeOnBreak?: boolean;
-  /** The constraint's bodies do not collide with each other. */
-  ignore?: boolean;
-  userData?: unknown;
+/**
+ * Props every constraint component takes: the engine's own ConstraintOptions (Nape's constraint
+ * properties: active, stiff, frequency, damping, maxForce, maxError, breakUnderForce,
+ * breakUnderError, removeOnBreak, ignore, userData), the events, and the ref.
+ */
+export interface CommonConstraintProps<C extends Constraint> extends ConstraintOptions, ConstraintEventHandlers {
   /** The engine constraint. */
   ref?: Ref<C | null>;
 }
@@ -54,7 +39,10 @@ export interface LimitProps {
   jointMax?: number;
 }
 
-export const COMMON_CONSTRAINT_KEYS = ['active', 'stiff', 'frequency', 'damping', 'maxForce', 'maxError', 'breakUnderForce', 'breakUnderError', 'removeOnBreak', 'ignore', 'userData'] as const;
+export const COMMON_CONSTRAINT_KEYS = ['active', 'stiff', 'frequency', 'damping', 'maxForce', 'maxError', 'breakUnderForce', 'breakUnderError', 'removeOnBreak', 'ignore', 'userData'] as const satisfies readonly (keyof ConstraintOptions)[];
+// The list must name every engine option: a new one in ConstraintOptions fails to compile here until added.
+const everyConstraintOptionListed: [Exclude<keyof ConstraintOptions, (typeof COMMON_CONSTRAINT_KEYS)[number]>] extends [never] ? true : never = true;
+void everyConstraintOptionListed;
 
 const TWO = ['body1', 'body2'] as const;
 
