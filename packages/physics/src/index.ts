@@ -52,7 +52,7 @@ export type { PulleyJointOptions } from './constraint/joints/pulley-joint.js';
 export { UserConstraint } from './constraint/user-constraint.js';
 export { BODY_STATE_STRIDE, BodyState } from './constraint/body-state.js';
 export type { UserConstraintHooks, UserConstraintOptions } from './constraint/user-constraint.js';
-export type { UserBatchKernel } from './constraint/batch-kernel.js';
+export type { BatchArrays, UserBatchKernel } from './constraint/batch-kernel.js';
 
 export { DebugColors } from './debug/debug-draw.js';
 export type { DebugDraw, DebugDrawOptions } from './debug/debug-draw.js';

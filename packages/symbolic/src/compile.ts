@@ -123,8 +123,8 @@ export class CompiledProgram {
       bounds: compileKernel(this.graph, this.boundsOutputs, 'symbolicBounds', factory),
       batch: {
         paramCount: this.checked.paramCount,
-        jacobian: compileBulkKernel(this.graph, jacobian, 'symbolicBulkJacobian', factory),
-        position: compileBulkKernel(this.graph, values, 'symbolicBulkValues', factory),
+        jacobian: compileBulkKernel(this.graph, jacobian, 'J', 'symbolicBulkJacobian', factory),
+        position: compileBulkKernel(this.graph, values, 'C', 'symbolicBulkValues', factory),
         positionAndJacobian: compileBulkKernel2(this.graph, this.mainOutputs, this.rows, 'symbolicBulkMain', factory),
       },
     };
@@ -140,8 +140,8 @@ export class CompiledProgram {
       bounds: interpretKernel(this.graph, this.boundsOutputs),
       batch: {
         paramCount: this.checked.paramCount,
-        jacobian: interpretBulkKernel(this.graph, jacobian),
-        position: interpretBulkKernel(this.graph, values),
+        jacobian: interpretBulkKernel(this.graph, jacobian, 'J'),
+        position: interpretBulkKernel(this.graph, values, 'C'),
         positionAndJacobian: interpretBulkKernel2(this.graph, this.mainOutputs, this.rows),
       },
     });

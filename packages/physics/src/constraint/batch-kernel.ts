@@ -1,41 +1,48 @@
 /**
  * Bulk hooks for the user batch (user-batch.ts): the interface a family of constraints implements
- * to be evaluated in one call per pose, and the batch's per-family gathering buffers.
+ * to be evaluated in one call per pose, the arrays such a call reads and writes, and the batch's
+ * per-family row lists.
  */
+
+/**
+ * The arrays a bulk kernel call works on. Constraint r (a batch row) has `slotCount` body slots;
+ * slot j's packed body state (BODY_STATE_STRIDE numbers at the BodyState offsets) starts at
+ * `states[slotState[slotOff[r] + j]]`. A body has one such state per pose, shared by every row
+ * that names it, so the engine computes it once per body, not once per row. The row's parameters
+ * start at `params[paramOff[r]]`; its J (dimensions × 3·slots, row-major) goes to `J[jOff[r] …]`
+ * and its C (dimensions numbers) to `C[cOff[r] …]`.
+ */
+export interface BatchArrays {
+  states: Float64Array;
+  slotState: Int32Array;
+  slotOff: Int32Array;
+  params: Float64Array;
+  paramOff: Int32Array;
+  J: Float64Array;
+  jOff: Int32Array;
+  C: Float64Array;
+  cOff: Int32Array;
+}
+
 /**
  * A jacobian-form constraint's hooks in bulk: one call evaluates every constraint of a step that
- * shares the kernel, from flat arrays, with no call per constraint (@fulcrum/symbolic generates
- * these). For i < count, constraint `rows[i]` has its packed body state at
- * `states[i·stateStride …]` and its parameters at `params[paramOffsets[rows[i]] …]`, and the
- * kernel writes its J (dimensions × 3·bodies, row-major) at `J[jOffsets[rows[i]] …]`, or its C at
- * `C[cOffsets[rows[i]] …]`. It must compute exactly what the constraint's own jacobian() and
- * position() hooks compute (then batching changes nothing, bitwise).
+ * shares the kernel (the rows `rows[0 … count)`), with no call per constraint. @fulcrum/symbolic
+ * generates these. It must compute exactly what the constraint's own jacobian() and position()
+ * hooks compute from the same state (then batching changes nothing, bitwise).
  */
 export interface UserBatchKernel {
   /** Numbers per constraint in `params` (see UserConstraint._batchParams). */
   readonly paramCount: number;
-  jacobian(count: number, rows: Int32Array, states: Float64Array, stateStride: number, params: Float64Array, paramOffsets: Int32Array, J: Float64Array, jOffsets: Int32Array): void;
-  position(count: number, rows: Int32Array, states: Float64Array, stateStride: number, params: Float64Array, paramOffsets: Int32Array, C: Float64Array, cOffsets: Int32Array): void;
+  jacobian(count: number, rows: Int32Array, a: BatchArrays): void;
+  position(count: number, rows: Int32Array, a: BatchArrays): void;
   /** Optional: position() and jacobian() in one call (a position pass needs both, at one pose). */
-  positionAndJacobian?(
-    count: number,
-    rows: Int32Array,
-    states: Float64Array,
-    stateStride: number,
-    params: Float64Array,
-    paramOffsets: Int32Array,
-    C: Float64Array,
-    cOffsets: Int32Array,
-    J: Float64Array,
-    jOffsets: Int32Array,
-  ): void;
+  positionAndJacobian?(count: number, rows: Int32Array, a: BatchArrays): void;
 }
 
-/** The rows of one plan that share a kernel, and their packed states for the bulk call. */
+/** The rows of one plan that share a kernel (and a shape: row count and slot count). */
 export class KernelGroup {
   count = 0;
   rows = new Int32Array(64);
-  states = new Float64Array(64);
   /** Some row of the group is soft, so the pose also needs C. */
   anySoft = false;
   constructor(
@@ -44,4 +51,3 @@ export class KernelGroup {
     readonly slots: number,
   ) {}
 }
-

@@ -18,7 +18,11 @@ const noCollide = { filter: { mask: 0 } };
 
 /** World anchor and its offset from the centre of mass, from slot `slot` of the packed state. */
 function anchorIn(st: Float64Array, slot: number, ax: number, ay: number): { px: number; py: number; rx: number; ry: number } {
-  const o = slot * BODY_STATE_STRIDE;
+  return anchorAt(st, slot * BODY_STATE_STRIDE, ax, ay);
+}
+
+/** anchorIn for a body state starting at st[o]. */
+function anchorAt(st: Float64Array, o: number, ax: number, ay: number): { px: number; py: number; rx: number; ry: number } {
   const c = st[o + BodyState.cos]!;
   const s = st[o + BodyState.sin]!;
   const px = st[o + BodyState.x]! + c * ax - s * ay;
@@ -54,25 +58,24 @@ function pivot(a: Body, b: Body, a1: [number, number], a2: [number, number], ext
 const kernelCalls = { jacobian: 0, position: 0 };
 const PIVOT_KERNEL: UserBatchKernel = {
   paramCount: 4,
-  jacobian(count, rows, states, stride, params, pOff, J, jOff) {
+  jacobian(count, rows, { states, slotState, slotOff, params, paramOff, J, jOff }) {
     kernelCalls.jacobian++;
     for (let i = 0; i < count; i++) {
-      const st = states.subarray(i * stride);
-      const po = pOff[rows[i]!]!;
-      const jo = jOff[rows[i]!]!;
-      const r1 = anchorIn(st, 0, params[po]!, params[po + 1]!);
-      const r2 = anchorIn(st, 1, params[po + 2]!, params[po + 3]!);
-      J.set([-1, 0, r1.ry, 1, 0, -r2.ry, 0, -1, -r1.rx, 0, 1, r2.rx], jo);
+      const r = rows[i]!;
+      const po = paramOff[r]!;
+      const r1 = anchorAt(states, slotState[slotOff[r]!]!, params[po]!, params[po + 1]!);
+      const r2 = anchorAt(states, slotState[slotOff[r]! + 1]!, params[po + 2]!, params[po + 3]!);
+      J.set([-1, 0, r1.ry, 1, 0, -r2.ry, 0, -1, -r1.rx, 0, 1, r2.rx], jOff[r]!);
     }
   },
-  position(count, rows, states, stride, params, pOff, C, cOff) {
+  position(count, rows, { states, slotState, slotOff, params, paramOff, C, cOff }) {
     kernelCalls.position++;
     for (let i = 0; i < count; i++) {
-      const st = states.subarray(i * stride);
-      const po = pOff[rows[i]!]!;
-      const co = cOff[rows[i]!]!;
-      const p1 = anchorIn(st, 0, params[po]!, params[po + 1]!);
-      const p2 = anchorIn(st, 1, params[po + 2]!, params[po + 3]!);
+      const r = rows[i]!;
+      const po = paramOff[r]!;
+      const co = cOff[r]!;
+      const p1 = anchorAt(states, slotState[slotOff[r]!]!, params[po]!, params[po + 1]!);
+      const p2 = anchorAt(states, slotState[slotOff[r]! + 1]!, params[po + 2]!, params[po + 3]!);
       C[co] = p2.px - p1.px;
       C[co + 1] = p2.py - p1.py;
     }

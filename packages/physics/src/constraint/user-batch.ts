@@ -22,7 +22,7 @@ import type { StepContext } from '../space/step-context.js';
 import { BODY_STATE_STRIDE, fillBodyState, fillSolverBodyState } from './body-state.js';
 import { factorSymmetric, solveFactored, solveSymmetric, ZERO_PIVOT_EPS } from './dense.js';
 import type { UserConstraint } from './user-constraint.js';
-import { KernelGroup, type UserBatchKernel } from './batch-kernel.js';
+import { KernelGroup, type BatchArrays, type UserBatchKernel } from './batch-kernel.js';
 
 /** The largest row count and slot count a batched constraint may have (the scratch sizes). */
 export const USER_BATCH_MAX_DIM = 8;
@@ -85,6 +85,37 @@ export class UserBatch {
   private readonly groups: KernelGroup[] = [];
   /** A one-row index list, for kernels called on a single row (position passes). */
   private readonly oneRow = new Int32Array(1);
+  /**
+   * Kernel rows read body states from here (BatchArrays.states): a solver body k at k·stride, a
+   * body outside the solver (static, resting kinematic) at one entry per slot past the solver's.
+   * Each body's state is computed once per pose, however many rows name it.
+   */
+  poseStates = new Float64Array(0);
+  /** Per slot: where its body's state starts in poseStates (kernel rows only). */
+  slotState = new Int32Array(0);
+  /** The solver bodies kernel rows name (each once), with their centre-of-mass offsets. */
+  private poseBodies = new Int32Array(0);
+  private poseLx = new Float64Array(0);
+  private poseLy = new Float64Array(0);
+  private poseBodyCount = 0;
+  /** Kernel-row slots whose body is outside the solver (their state is read from the Body). */
+  private outsideSlots = new Int32Array(0);
+  private outsideCount = 0;
+  private seen = new Uint8Array(0);
+  /** The kernel layout (group rows, slotState, poseBodies) belongs to this plan. */
+  private laidOut = false;
+  /** What kernels see (refreshed before each call: pools may have grown). */
+  private readonly arrays: BatchArrays = {
+    states: this.poseStates,
+    slotState: this.slotState,
+    slotOff: this.sOff,
+    params: this.paramPool,
+    paramOff: this.pOff,
+    J: this.jPool,
+    jOff: this.jOff,
+    C: this.errPool,
+    cOff: this.vOff,
+  };
   /** Row n's J as a view into jPool, which the jacobian hook fills in place (made once per plan). */
   private readonly jViews: Float64Array[] = [];
   private jTotal = 0;
@@ -111,6 +142,7 @@ export class UserBatch {
     this.jTotal = this.kTotal = this.vTotal = this.sTotal = this.pTotal = 0;
     this.groups.length = 0;
     this.jViews.length = 0;
+    this.laidOut = false;
     this.started = false;
     this.poseEpoch = -1;
   }
@@ -204,13 +236,14 @@ export class UserBatch {
 
   // ------------------------------------------------------------------ per pose
 
-  /** Row n's packed state, from the solver arrays (bodies not in the solver: their fields). */
-  private fillState(n: number, sb: SolverBodies, st: Float64Array = this.state, base = 0): void {
+  /** Hook row n's packed state in the scratch, from the solver arrays (bodies not in the solver: their fields). */
+  private fillState(n: number, sb: SolverBodies): void {
+    const st = this.state;
     const s0 = this.sOff[n]!;
     const slots = this.slots[n]!;
     for (let j = 0; j < slots; j++) {
       const k = this.slotK[s0 + j]!;
-      const o = base + j * BODY_STATE_STRIDE;
+      const o = j * BODY_STATE_STRIDE;
       if (k === 0) {
         fillBodyState(st, o, this.slotBody[s0 + j]!, null);
         continue;
@@ -220,23 +253,104 @@ export class UserBatch {
   }
 
   /**
-   * jacobian() of row n at the state in the scratch (prepared), written straight into the row's
-   * view of the pool; then K into the scratch. A non-finite J entry makes its row's diagonal of K
-   * non-finite (m·J² or 0·∞), so checking K's diagonal is enough to catch it.
+   * Lay out the kernel rows of this plan (once per plan): each group's row list, and where each
+   * slot's body state lives in poseStates.
    */
-  private evalJacobian(n: number, sb: SolverBodies): void {
-    // The row keeps its last J, so entries a hook skips keep their value, as in a constraint's own J.
-    if (this.kern[n]! >= 0) this.runKernelOnScratch(n, false);
-    else this.rows[n]!.jacobian(this.jViews[n]!, this.state);
-    this.buildK(n, sb);
+  private layoutKernels(sb: SolverBodies): void {
+    this.laidOut = true;
+    for (const g of this.groups) g.count = 0;
+    if (this.groups.length === 0) return;
+    const base = sb.count;
+    this.seen = grown(this.seen, base);
+    this.seen.fill(0, 0, base);
+    this.slotState = grown(this.slotState, this.sTotal);
+    this.poseBodyCount = 0;
+    this.outsideCount = 0;
+    for (let n = 0; n < this.count; n++) {
+      const kn = this.kern[n]!;
+      if (kn < 0) continue;
+      const g = this.groups[kn]!;
+      g.rows = grown(g.rows, g.count + 1);
+      g.rows[g.count++] = n;
+      const s0 = this.sOff[n]!;
+      for (let j = 0; j < this.slots[n]!; j++) {
+        const s = s0 + j;
+        const k = this.slotK[s]!;
+        if (k > 0) {
+          this.slotState[s] = k * BODY_STATE_STRIDE;
+          if (this.seen[k] === 1) continue;
+          this.seen[k] = 1;
+          const i = this.poseBodyCount++;
+          this.poseBodies = grown(this.poseBodies, i + 1);
+          this.poseLx = grown(this.poseLx, i + 1);
+          this.poseLy = grown(this.poseLy, i + 1);
+          this.poseBodies[i] = k;
+          this.poseLx[i] = this.slotLx[s]!;
+          this.poseLy[i] = this.slotLy[s]!;
+        } else {
+          const i = this.outsideCount++;
+          this.outsideSlots = grown(this.outsideSlots, i + 1);
+          this.outsideSlots[i] = s;
+          this.slotState[s] = (base + i) * BODY_STATE_STRIDE;
+        }
+      }
+    }
+    this.poseStates = grown(this.poseStates, (base + this.outsideCount) * BODY_STATE_STRIDE);
   }
 
-  /** Row n's kernel on the state in the scratch: J into the pool, or C into errPool (unchecked). */
-  private runKernelOnScratch(n: number, position: boolean): void {
-    const g = this.groups[this.kern[n]!]!;
+  /** The body states kernel rows read, at the current pose (each body once). */
+  private fillPoseStates(sb: SolverBodies): void {
+    const st = this.poseStates;
+    for (let i = 0; i < this.poseBodyCount; i++) {
+      const k = this.poseBodies[i]!;
+      fillSolverBodyState(st, k * BODY_STATE_STRIDE, sb, k, this.poseLx[i]!, this.poseLy[i]!);
+    }
+    for (let i = 0; i < this.outsideCount; i++) {
+      const s = this.outsideSlots[i]!;
+      fillBodyState(st, this.slotState[s]!, this.slotBody[s]!, null);
+    }
+  }
+
+  /** Kernel row n's body states at the current pose (its solver bodies; the others do not move in a step). */
+  private refreshRowStates(n: number, sb: SolverBodies): void {
+    const s0 = this.sOff[n]!;
+    for (let j = 0; j < this.slots[n]!; j++) {
+      const s = s0 + j;
+      const k = this.slotK[s]!;
+      if (k > 0) fillSolverBodyState(this.poseStates, this.slotState[s]!, sb, k, this.slotLx[s]!, this.slotLy[s]!);
+    }
+  }
+
+  /** The arrays as they are now (add() and layoutKernels() may have replaced a pool). */
+  private kernelArrays(): BatchArrays {
+    const a = this.arrays;
+    a.states = this.poseStates;
+    a.slotState = this.slotState;
+    a.slotOff = this.sOff;
+    a.params = this.paramPool;
+    a.paramOff = this.pOff;
+    a.J = this.jPool;
+    a.jOff = this.jOff;
+    a.C = this.errPool;
+    a.cOff = this.vOff;
+    return a;
+  }
+
+  /**
+   * Kernel row n alone, on the states in poseStates: C into errPool (checked) when `position`,
+   * and J into the pool when `jacobian` (then K into the scratch).
+   */
+  private runKernelRow(n: number, sb: SolverBodies, position: boolean, jacobian: boolean): void {
+    const kernel = this.groups[this.kern[n]!]!.kernel;
+    const a = this.kernelArrays();
     this.oneRow[0] = n;
-    if (position) g.kernel.position(1, this.oneRow, this.state, 0, this.paramPool, this.pOff, this.errPool, this.vOff);
-    else g.kernel.jacobian(1, this.oneRow, this.state, 0, this.paramPool, this.pOff, this.jPool, this.jOff);
+    if (position && jacobian && kernel.positionAndJacobian !== undefined) kernel.positionAndJacobian(1, this.oneRow, a);
+    else {
+      if (position) kernel.position(1, this.oneRow, a);
+      if (jacobian) kernel.jacobian(1, this.oneRow, a);
+    }
+    if (position) this.checkPosition(n, this.errPool, this.vOff[n]!);
+    if (jacobian) this.buildK(n, sb);
   }
 
   /** K = J M⁻¹ Jᵀ of row n into the scratch (the one-by-one path's kFromJacobian, term for term); J checked. */
@@ -306,17 +420,9 @@ export class UserBatch {
     throw new Error(`${c.label}: its effective mass K = J M⁻¹ Jᵀ is not finite`);
   }
 
-  /** C of row n at the state in the scratch, into `out` (checked). */
+  /** C of hook row n at the state in the scratch, into `out` (checked). */
   private evalPosition(n: number, out: Float64Array, at: number): void {
     const dim = this.dim[n]!;
-    if (this.kern[n]! >= 0) {
-      // The kernel writes into errPool; callers that want C elsewhere get a copy.
-      this.runKernelOnScratch(n, true);
-      const vo = this.vOff[n]!;
-      this.checkPosition(n, this.errPool, vo);
-      if (out !== this.errPool || at !== vo) for (let r = 0; r < dim; r++) out[at + r] = this.errPool[vo + r]!;
-      return;
-    }
     const err = this.err;
     err.fill(0, 0, dim);
     this.rows[n]!.position(err, this.state);
@@ -336,6 +442,7 @@ export class UserBatch {
     if (this.poseEpoch === ctx.poseEpoch) return;
     this.poseEpoch = ctx.poseEpoch;
     const sb = ctx.bodies;
+    if (!this.laidOut) this.layoutKernels(sb);
     this.poseJacobians(sb);
     const K = this.K;
     const dinv = this.dinv;
@@ -374,20 +481,11 @@ export class UserBatch {
 
   /**
    * J of every row at the current pose (and C of the soft ones, whose springs need it): hooks row
-   * by row; rows with a kernel gather their states, then each kernel runs once over its group.
+   * by row; then each kernel once over its rows, from body states computed once per body.
    */
   private poseJacobians(sb: SolverBodies): void {
-    for (const g of this.groups) g.count = 0;
     for (let n = 0; n < this.count; n++) {
-      const k = this.kern[n]!;
-      if (k >= 0) {
-        const g = this.groups[k]!;
-        const stride = BODY_STATE_STRIDE * g.slots;
-        const i = g.count++;
-        g.rows = grown(g.rows, g.count);
-        g.states = grown(g.states, g.count * stride);
-        g.rows[i] = n;
-        this.fillState(n, sb, g.states, i * stride);
+      if (this.kern[n]! >= 0) {
         this.errValid[n] = 0;
         continue;
       }
@@ -400,12 +498,14 @@ export class UserBatch {
         this.errValid[n] = 1;
       } else this.errValid[n] = 0;
     }
+    if (this.groups.length === 0) return;
+    this.fillPoseStates(sb);
+    const a = this.kernelArrays();
     for (const g of this.groups) {
       if (g.count === 0) continue;
-      const stride = BODY_STATE_STRIDE * g.slots;
-      g.kernel.jacobian(g.count, g.rows, g.states, stride, this.paramPool, this.pOff, this.jPool, this.jOff);
+      g.kernel.jacobian(g.count, g.rows, a);
       if (!g.anySoft) continue;
-      g.kernel.position(g.count, g.rows, g.states, stride, this.paramPool, this.pOff, this.errPool, this.vOff);
+      g.kernel.position(g.count, g.rows, a);
       for (let i = 0; i < g.count; i++) {
         const n = g.rows[i]!;
         this.checkPosition(n, this.errPool, this.vOff[n]!);
@@ -542,8 +642,14 @@ export class UserBatch {
       let e = 1;
       if (biasRate !== 0) {
         if (this.errValid[n] === 0) {
-          this.fillState(n, sb);
-          this.evalPosition(n, this.errPool, vo);
+          // (Velocities have moved since the pose's states were taken: refresh them, as hooks get.)
+          if (this.kern[n]! >= 0) {
+            this.refreshRowStates(n, sb);
+            this.runKernelRow(n, sb, true, false);
+          } else {
+            this.fillState(n, sb);
+            this.evalPosition(n, this.errPool, vo);
+          }
           this.errValid[n] = 1;
         }
         const maxErr = this.maxErr[n]!;
@@ -705,6 +811,7 @@ export class UserBatch {
   /** (The loop is the method's last statement: see PivotBatch.warmStart.) */
   private solvePositionRows(ctx: StepContext): void {
     const sb = ctx.bodies;
+    if (!this.laidOut) this.layoutKernels(sb);
     const rhs = this.rhs;
     const pool = this.jPool;
     for (let n = 0; n < this.count; n++) {
@@ -714,21 +821,19 @@ export class UserBatch {
       const cols = 3 * slots;
       const jo = this.jOff[n]!;
       const s0 = this.sOff[n]!;
-      this.fillState(n, sb);
-      const kernel = this.kern[n]! >= 0 ? this.groups[this.kern[n]!]!.kernel : null;
-      if (kernel !== null && kernel.positionAndJacobian !== undefined) {
-        // C and J in one kernel call (C into errPool).
-        this.oneRow[0] = n;
-        kernel.positionAndJacobian(1, this.oneRow, this.state, 0, this.paramPool, this.pOff, this.errPool, this.vOff, pool, this.jOff);
+      if (this.kern[n]! >= 0) {
+        // C (into errPool) and J at the current pose, in one kernel call where it has one.
+        this.refreshRowStates(n, sb);
+        this.runKernelRow(n, sb, true, true);
         const vo = this.vOff[n]!;
-        this.checkPosition(n, this.errPool, vo);
         for (let r = 0; r < dim; r++) rhs[r] = this.errPool[vo + r]!;
-        this.buildK(n, sb);
       } else {
         // The one-by-one order: prepare, position, then J and K.
+        this.fillState(n, sb);
         if (this.prep[n] === 1) this.rows[n]!.prepare(this.state);
         this.evalPosition(n, rhs, 0);
-        this.evalJacobian(n, sb);
+        this.rows[n]!.jacobian(this.jViews[n]!, this.state);
+        this.buildK(n, sb);
       }
       for (let r = 0; r < dim; r++) rhs[r] = -rhs[r]!;
       solveSymmetric(this.K, rhs, dim);

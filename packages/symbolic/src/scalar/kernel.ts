@@ -10,6 +10,8 @@
  *    pages whose Content-Security-Policy forbids `new Function`.
  * They perform the same IEEE operations in the same order, so their results are bitwise equal.
  */
+import type { BatchArrays } from '@fulcrum/physics';
+import { BODY_STATE_STRIDE } from '../body-state.js';
 import { Op, applyOp, type ScalarGraph } from './ir.js';
 
 export type Kernel = (state: Float64Array, params: Float64Array, out: Float64Array) => void;
@@ -33,26 +35,25 @@ const BINARY: Partial<Record<number, string>> = { [Op.ADD]: '+', [Op.SUB]: '-', 
 const CALLS: Partial<Record<number, string>> = { [Op.SQRT]: 'Math.sqrt', [Op.ABS]: 'Math.abs', [Op.SIGN]: 'Math.sign', [Op.COS]: 'Math.cos', [Op.SIN]: 'Math.sin' };
 
 /**
- * A kernel over many constraints at once (the engine's UserBatchKernel calling convention): for
- * i < count, constraint rows[i] reads its state at states[i·stride …] and its parameters at
- * params[pOff[rows[i]] …], and writes its outputs at out[oOff[rows[i]] …]. The same operations
- * as the single kernel, so the results are bitwise the same.
+ * A kernel over many constraints at once (the engine's UserBatchKernel calling convention, with
+ * its BatchArrays): for i < count, constraint r = rows[i] reads body slot j's state at
+ * states[slotState[slotOff[r] + j] …] and its parameters at params[paramOff[r] …], and writes its
+ * outputs at out[outOff[r] …]. The same operations as the single kernel, so the results are
+ * bitwise the same.
  */
-export type BulkKernel = (
-  count: number,
-  rows: Int32Array,
-  states: Float64Array,
-  stride: number,
-  params: Float64Array,
-  pOff: Int32Array,
-  out: Float64Array,
-  oOff: Int32Array,
-) => void;
+export type BulkKernel = (count: number, rows: Int32Array, a: BatchArrays) => void;
 
-/** The statements computing `outputs`, reading s[so + i] and p[po + i] and writing o[oo + k]. */
-function kernelLines(g: ScalarGraph, outputs: readonly number[], indent: string, offsets: boolean): string[] {
+/** Where a bulk kernel writes: J at a.J[a.jOff[r] …], or C (values) at a.C[a.cOff[r] …]. */
+export type BulkTarget = 'J' | 'C';
+const TARGET_OFFSETS: Record<BulkTarget, string> = { J: 'jOff', C: 'cOff' };
+
+/**
+ * The statements computing `outputs`, writing o[oo + k] (bulk) or o[k]. Single kernels read s[i]
+ * and p[i]; bulk kernels read a state entry of slot j at s[b<j> + field] and p[po + i].
+ */
+function kernelLines(g: ScalarGraph, outputs: readonly number[], indent: string, bulk: boolean): string[] {
   const ref = (id: number): string => (g.op[id] === Op.CONST ? literal(g.value[id]!) : `t${id}`);
-  const at = (base: string, i: number): string => (offsets ? `${base} + ${i}` : `${i}`);
+  const state = (i: number): string => (bulk ? `s[b${Math.floor(i / BODY_STATE_STRIDE)} + ${i % BODY_STATE_STRIDE}]` : `s[${i}]`);
   const lines: string[] = [];
   for (const id of g.schedule(outputs)) {
     const op = g.op[id]!;
@@ -60,16 +61,34 @@ function kernelLines(g: ScalarGraph, outputs: readonly number[], indent: string,
     const b = g.b[id]!;
     let rhs: string;
     if (op === Op.CONST) continue;
-    else if (op === Op.STATE) rhs = `s[${at('so', g.value[id]!)}]`;
-    else if (op === Op.PARAM) rhs = `p[${at('po', g.value[id]!)}]`;
+    else if (op === Op.STATE) rhs = state(g.value[id]!);
+    else if (op === Op.PARAM) rhs = bulk ? `p[po + ${g.value[id]!}]` : `p[${g.value[id]!}]`;
     else if (op === Op.NEG) rhs = `-${ref(a)}`;
     else if (op === Op.SAFE_INV) rhs = `${ref(a)} > 0 ? 1 / ${ref(a)} : 0`;
     else if (BINARY[op]) rhs = `${ref(a)} ${BINARY[op]} ${ref(b)}`;
     else rhs = `${CALLS[op]}(${ref(a)})`;
     lines.push(`${indent}const t${id} = ${rhs};`);
   }
-  outputs.forEach((id, k) => lines.push(`${indent}o[${at('oo', k)}] = ${ref(id)};`));
+  outputs.forEach((id, k) => lines.push(`${indent}o[${bulk ? `oo + ${k}` : k}] = ${ref(id)};`));
   return lines;
+}
+
+/** The body slots whose state the program computing `outputs` reads. */
+function slotsRead(g: ScalarGraph, outputs: readonly number[]): number[] {
+  const slots = new Set<number>();
+  for (const id of g.schedule(outputs)) if (g.op[id] === Op.STATE) slots.add(Math.floor(g.value[id]! / BODY_STATE_STRIDE));
+  return [...slots].sort((x, y) => x - y);
+}
+
+/** A bulk kernel's prologue and per-row header (row r, its parameter and output offsets, its slots' state offsets). */
+function bulkHead(g: ScalarGraph, outputs: readonly number[], outOffsets: string): string {
+  const slots = slotsRead(g, outputs);
+  return (
+    `  const s = a.states, slotState = a.slotState, slotOff = a.slotOff, p = a.params, paramOff = a.paramOff;\n` +
+    `  for (let i = 0; i < count; i++) {\n    const r = rows[i];\n    const po = paramOff[r];\n${outOffsets}` +
+    (slots.length > 0 ? `    const sl = slotOff[r];\n` : '') +
+    slots.map((j) => `    const b${j} = slotState[sl + ${j}];\n`).join('')
+  );
 }
 
 const safeName = (name: string): string => name.replace(/[^A-Za-z0-9_]/g, '_');
@@ -80,12 +99,12 @@ export function kernelSource(g: ScalarGraph, outputs: readonly number[], name = 
   return `"use strict";\nreturn function ${safeName(name)}(s, p, o) {\n${lines.join('\n')}\n};`;
 }
 
-/** The JavaScript body of the bulk form (see BulkKernel). */
-export function bulkKernelSource(g: ScalarGraph, outputs: readonly number[], name = 'bulkKernel'): string {
+/** The JavaScript body of the bulk form (see BulkKernel), writing its outputs to `target`. */
+export function bulkKernelSource(g: ScalarGraph, outputs: readonly number[], target: BulkTarget, name = 'bulkKernel'): string {
   const lines = kernelLines(g, outputs, '    ', true);
   return (
-    `"use strict";\nreturn function ${safeName(name)}(count, rows, s, stride, p, pOff, o, oOff) {\n` +
-    `  for (let i = 0; i < count; i++) {\n    const r = rows[i];\n    const so = i * stride;\n    const po = pOff[r];\n    const oo = oOff[r];\n` +
+    `"use strict";\nreturn function ${safeName(name)}(count, rows, a) {\n  const o = a.${target}, oOff = a.${TARGET_OFFSETS[target]};\n` +
+    bulkHead(g, outputs, '    const oo = oOff[r];\n') +
     `${lines.join('\n')}\n  }\n};`
   );
 }
@@ -96,23 +115,11 @@ export function compileKernel(g: ScalarGraph, outputs: readonly number[], name =
 }
 
 /**
- * A bulk kernel with two output arrays (see UserBatchKernel.positionAndJacobian): outputs[0, split)
- * go to o[oOff[r] …] and outputs[split, …) to j[jOff[r] …]. One pass, so shared subexpressions of
- * both halves are computed once; each output is the same expression as in the single kernels.
+ * The bulk form of a kernel with both outputs (see UserBatchKernel.positionAndJacobian):
+ * outputs[0, split) are C, to a.C[a.cOff[r] …], and outputs[split, …) are J, to a.J[a.jOff[r] …].
+ * One pass, so shared subexpressions of both halves are computed once; each output is the same
+ * expression as in the single kernels.
  */
-export type BulkKernel2 = (
-  count: number,
-  rows: Int32Array,
-  states: Float64Array,
-  stride: number,
-  params: Float64Array,
-  pOff: Int32Array,
-  out: Float64Array,
-  oOff: Int32Array,
-  out2: Float64Array,
-  o2Off: Int32Array,
-) => void;
-
 export function bulkKernel2Source(g: ScalarGraph, outputs: readonly number[], split: number, name = 'bulkKernel2'): string {
   const lines = kernelLines(g, outputs, '    ', true).map((line) => {
     const m = /^(\s*)o\[oo \+ (\d+)\] = (.*)$/.exec(line);
@@ -121,35 +128,56 @@ export function bulkKernel2Source(g: ScalarGraph, outputs: readonly number[], sp
     return k < split ? line : `${m[1]}j[jo + ${k - split}] = ${m[3]}`;
   });
   return (
-    `"use strict";\nreturn function ${safeName(name)}(count, rows, s, stride, p, pOff, o, oOff, j, jOff) {\n` +
-    `  for (let i = 0; i < count; i++) {\n    const r = rows[i];\n    const so = i * stride;\n    const po = pOff[r];\n    const oo = oOff[r];\n    const jo = jOff[r];\n` +
+    `"use strict";\nreturn function ${safeName(name)}(count, rows, a) {\n  const o = a.C, oOff = a.cOff, j = a.J, jOff = a.jOff;\n` +
+    bulkHead(g, outputs, '    const oo = oOff[r];\n    const jo = jOff[r];\n') +
     `${lines.join('\n')}\n  }\n};`
   );
 }
 
-export function compileBulkKernel2(g: ScalarGraph, outputs: readonly number[], split: number, name = 'bulkKernel2', factory: FunctionFactory = defaultFactory): BulkKernel2 {
-  return (factory(bulkKernel2Source(g, outputs, split, name)) as unknown as () => BulkKernel2)();
+export function compileBulkKernel2(g: ScalarGraph, outputs: readonly number[], split: number, name = 'bulkKernel2', factory: FunctionFactory = defaultFactory): BulkKernel {
+  return (factory(bulkKernel2Source(g, outputs, split, name)) as unknown as () => BulkKernel)();
 }
 
 /** The interpreted two-output bulk form. */
-export function interpretBulkKernel2(g: ScalarGraph, outputs: readonly number[], split: number): BulkKernel2 {
+export function interpretBulkKernel2(g: ScalarGraph, outputs: readonly number[], split: number): BulkKernel {
   const first = interpreter(g, outputs.slice(0, split)).run;
   const second = interpreter(g, outputs.slice(split)).run;
-  return (count, rows, states, stride, params, pOff, out, oOff, out2, o2Off) => {
+  const bases = new Int32Array(slotCount(g));
+  return (count, rows, a) => {
     for (let i = 0; i < count; i++) {
       const r = rows[i]!;
-      first(states, i * stride, params, pOff[r]!, out, oOff[r]!);
-      second(states, i * stride, params, pOff[r]!, out2, o2Off[r]!);
+      rowBases(a, r, bases);
+      first(a.states, bases, a.params, a.paramOff[r]!, a.C, a.cOff[r]!);
+      second(a.states, bases, a.params, a.paramOff[r]!, a.J, a.jOff[r]!);
     }
   };
 }
 
 /** The compiled bulk form. */
-export function compileBulkKernel(g: ScalarGraph, outputs: readonly number[], name = 'bulkKernel', factory: FunctionFactory = defaultFactory): BulkKernel {
-  return (factory(bulkKernelSource(g, outputs, name)) as unknown as () => BulkKernel)();
+export function compileBulkKernel(g: ScalarGraph, outputs: readonly number[], target: BulkTarget, name = 'bulkKernel', factory: FunctionFactory = defaultFactory): BulkKernel {
+  return (factory(bulkKernelSource(g, outputs, target, name)) as unknown as () => BulkKernel)();
 }
 
-type Run = (state: Float64Array, so: number, params: Float64Array, po: number, out: Float64Array, oo: number) => void;
+/** State offsets of each body slot: `bases[j]` is where slot j's state starts. */
+type Run = (state: Float64Array, bases: Int32Array, params: Float64Array, po: number, out: Float64Array, oo: number) => void;
+
+/** One more than the highest body slot any state read of the graph names (the size of `bases`). */
+function slotCount(g: ScalarGraph): number {
+  let n = 0;
+  for (let id = 0; id < g.op.length; id++) if (g.op[id] === Op.STATE) n = Math.max(n, Math.floor(g.value[id]! / BODY_STATE_STRIDE) + 1);
+  return n;
+}
+
+/** Slot j's state at j·stride: the layout of one constraint's own packed state. */
+function packedBases(g: ScalarGraph): Int32Array {
+  return Int32Array.from({ length: slotCount(g) }, (_, j) => j * BODY_STATE_STRIDE);
+}
+
+/** Row r's slot state offsets (BatchArrays) into `bases`. */
+function rowBases(a: BatchArrays, r: number, bases: Int32Array): void {
+  const sl = a.slotOff[r]!;
+  for (let j = 0; j < bases.length; j++) bases[j] = a.slotState[sl + j]!;
+}
 
 /** The scalar program as flat arrays and a loop over them (state, params and out read at offsets). */
 function interpreter(g: ScalarGraph, outputs: readonly number[]): { run: Run } {
@@ -164,19 +192,24 @@ function interpreter(g: ScalarGraph, outputs: readonly number[]): { run: Run } {
   order.forEach((id, i) => {
     const op = g.op[id]!;
     ops[i] = op;
-    A[i] = g.a[id]! >= 0 ? register.get(g.a[id]!)! : g.value[id]!; // STATE/PARAM: the index
+    A[i] = g.a[id]! >= 0 ? register.get(g.a[id]!)! : g.value[id]!; // PARAM: the index
     B[i] = g.b[id]! >= 0 ? register.get(g.b[id]!)! : -1;
+    if (op === Op.STATE) {
+      // STATE: A is the body slot, B the field within its state.
+      A[i] = Math.floor(g.value[id]! / BODY_STATE_STRIDE);
+      B[i] = g.value[id]! % BODY_STATE_STRIDE;
+    }
     if (op === Op.CONST) regs[i] = g.value[id]!; // constants are written once, here
   });
   const outs = Int32Array.from(outputs, (id) => register.get(id)!);
-  return { run: (state, so, params, po, out, oo) => {
+  return { run: (state, bases, params, po, out, oo) => {
     for (let i = 0; i < n; i++) {
       const op = ops[i]!;
       switch (op) {
         case Op.CONST:
           break;
         case Op.STATE:
-          regs[i] = state[so + A[i]!]!;
+          regs[i] = state[bases[A[i]!]! + B[i]!]!;
           break;
         case Op.PARAM:
           regs[i] = params[po + A[i]!]!;
@@ -204,16 +237,21 @@ function interpreter(g: ScalarGraph, outputs: readonly number[]): { run: Run } {
 /** The interpreted form. */
 export function interpretKernel(g: ScalarGraph, outputs: readonly number[]): Kernel {
   const { run } = interpreter(g, outputs);
-  return (state, params, out) => run(state, 0, params, 0, out, 0);
+  const bases = packedBases(g);
+  return (state, params, out) => run(state, bases, params, 0, out, 0);
 }
 
 /** The interpreted bulk form. */
-export function interpretBulkKernel(g: ScalarGraph, outputs: readonly number[]): BulkKernel {
+export function interpretBulkKernel(g: ScalarGraph, outputs: readonly number[], target: BulkTarget): BulkKernel {
   const { run } = interpreter(g, outputs);
-  return (count, rows, states, stride, params, pOff, out, oOff) => {
+  const bases = new Int32Array(slotCount(g));
+  return (count, rows, a) => {
+    const out = target === 'J' ? a.J : a.C;
+    const outOff = target === 'J' ? a.jOff : a.cOff;
     for (let i = 0; i < count; i++) {
       const r = rows[i]!;
-      run(states, i * stride, params, pOff[r]!, out, oOff[r]!);
+      rowBases(a, r, bases);
+      run(a.states, bases, a.params, a.paramOff[r]!, out, outOff[r]!);
     }
   };
 }
