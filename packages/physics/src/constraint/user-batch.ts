@@ -104,6 +104,8 @@ export class UserBatch {
   private seen = new Uint8Array(0);
   /** The kernel layout (group rows, slotState, poseBodies) belongs to this plan. */
   private laidOut = false;
+  /** Every row of this plan is a stiff two-row, two-body row (pivots): the passes take one loop. */
+  private stiffPairs = false;
   /** What kernels see (refreshed before each call: pools may have grown). */
   private readonly arrays: BatchArrays = {
     states: this.poseStates,
@@ -258,6 +260,10 @@ export class UserBatch {
    */
   private layoutKernels(sb: SolverBodies): void {
     this.laidOut = true;
+    this.stiffPairs = true;
+    for (let n = 0; n < this.count; n++) {
+      if (this.dim[n] !== 2 || this.slots[n] !== 2 || this.soft[n] !== 0) this.stiffPairs = false;
+    }
     for (const g of this.groups) g.count = 0;
     if (this.groups.length === 0) return;
     const base = sb.count;
@@ -361,7 +367,19 @@ export class UserBatch {
     const pool = this.jPool;
     const K = this.K;
     const s0 = this.sOff[n]!;
-    if (slots === 2) {
+    if (slots === 2 && dim === 2) {
+      // Two rows, two bodies (pivots): the loop below, unrolled.
+      const k0 = this.slotK[s0]!;
+      const k1 = this.slotK[s0 + 1]!;
+      const m0 = sb.invMass[k0]!, i0 = sb.invI[k0]!, m1 = sb.invMass[k1]!, i1 = sb.invI[k1]!;
+      const a0 = pool[jo]!, a1 = pool[jo + 1]!, a2 = pool[jo + 2]!, a3 = pool[jo + 3]!, a4 = pool[jo + 4]!, a5 = pool[jo + 5]!;
+      const c0 = pool[jo + 6]!, c1 = pool[jo + 7]!, c2 = pool[jo + 8]!, c3 = pool[jo + 9]!, c4 = pool[jo + 10]!, c5 = pool[jo + 11]!;
+      const k01 = 0 + (m0 * (a0 * c0 + a1 * c1) + i0 * a2 * c2) + (m1 * (a3 * c3 + a4 * c4) + i1 * a5 * c5);
+      K[0] = 0 + (m0 * (a0 * a0 + a1 * a1) + i0 * a2 * a2) + (m1 * (a3 * a3 + a4 * a4) + i1 * a5 * a5);
+      K[1] = k01;
+      K[2] = k01;
+      K[3] = 0 + (m0 * (c0 * c0 + c1 * c1) + i0 * c2 * c2) + (m1 * (c3 * c3 + c4 * c4) + i1 * c5 * c5);
+    } else if (slots === 2) {
       // The common two-body case, with the masses read once.
       const k0 = this.slotK[s0]!;
       const k1 = this.slotK[s0 + 1]!;
@@ -564,37 +582,43 @@ export class UserBatch {
 
   /** (The loop is the method's last statement: see PivotBatch.warmStart.) */
   private warmStartRows(sb: SolverBodies): void {
+    if (this.stiffPairs) {
+      this.warmStartPairs(0, this.count, sb);
+      return;
+    }
     for (let n = 0; n < this.count; n++) {
-      if (this.dim[n] === 2 && this.slots[n] === 2) this.warmStartPair(n, sb);
+      if (this.dim[n] === 2 && this.slots[n] === 2) this.warmStartPairs(n, n + 1, sb);
       else this.applyToVelocities(n, sb, this.accPool, this.vOff[n]!);
     }
   }
 
-  /** applyToVelocities of the accumulated impulse for a two-row, two-body row, unrolled. */
-  private warmStartPair(n: number, sb: SolverBodies): void {
+  /** applyToVelocities of the accumulated impulse for two-row, two-body rows [from, to), unrolled. */
+  private warmStartPairs(from: number, to: number, sb: SolverBodies): void {
     const { vx, vy, w } = sb;
     const p = this.jPool;
-    const jo = this.jOff[n]!;
-    const vo = this.vOff[n]!;
-    const s0 = this.sOff[n]!;
-    const l0 = this.accPool[vo]!;
-    const l1 = this.accPool[vo + 1]!;
     const imp = this.slotImp;
-    for (let j = 0; j < 2; j++) {
-      const i = jo + 3 * j;
-      const ox = 0 + p[i]! * l0 + p[i + 6]! * l1;
-      const oy = 0 + p[i + 1]! * l0 + p[i + 7]! * l1;
-      const oz = 0 + p[i + 2]! * l0 + p[i + 8]! * l1;
-      const si = 3 * (s0 + j);
-      imp[si] = imp[si]! + ox;
-      imp[si + 1] = imp[si + 1]! + oy;
-      imp[si + 2] = imp[si + 2]! + oz;
-      const k = this.slotK[s0 + j]!;
-      if (k <= 0) continue;
-      const m = sb.invMass[k]!;
-      vx[k] = vx[k]! + m * ox;
-      vy[k] = vy[k]! + m * oy;
-      w[k] = w[k]! + sb.invI[k]! * oz;
+    for (let n = from; n < to; n++) {
+      const jo = this.jOff[n]!;
+      const vo = this.vOff[n]!;
+      const s0 = this.sOff[n]!;
+      const l0 = this.accPool[vo]!;
+      const l1 = this.accPool[vo + 1]!;
+      for (let j = 0; j < 2; j++) {
+        const i = jo + 3 * j;
+        const ox = 0 + p[i]! * l0 + p[i + 6]! * l1;
+        const oy = 0 + p[i + 1]! * l0 + p[i + 7]! * l1;
+        const oz = 0 + p[i + 2]! * l0 + p[i + 8]! * l1;
+        const si = 3 * (s0 + j);
+        imp[si] = imp[si]! + ox;
+        imp[si + 1] = imp[si + 1]! + oy;
+        imp[si + 2] = imp[si + 2]! + oz;
+        const k = this.slotK[s0 + j]!;
+        if (k <= 0) continue;
+        const m = sb.invMass[k]!;
+        vx[k] = vx[k]! + m * ox;
+        vy[k] = vy[k]! + m * oy;
+        w[k] = w[k]! + sb.invI[k]! * oz;
+      }
     }
   }
 
@@ -614,8 +638,14 @@ export class UserBatch {
   /** (The loop is the method's last statement: see PivotBatch.warmStart.) */
   private solveRows(ctx: StepContext, useBias: boolean): void {
     const sb = ctx.bodies;
-    const { vx, vy, w } = sb;
     const js = ctx.jointSoftness;
+    if (this.stiffPairs && (!useBias || js.biasRate === 0)) {
+      // Stiff pivots without a velocity bias: one loop, no per-row choices.
+      if (useBias) this.solvePairs(0, this.count, sb, 0, js.massScale, js.impulseScale, 1, -1);
+      else this.solvePairs(0, this.count, sb, 0, 1, 0, 1, -1);
+      return;
+    }
+    const { vx, vy, w } = sb;
     const pool = this.jPool;
     const rhs = this.rhs;
     const acc = this.accPool;
@@ -661,7 +691,7 @@ export class UserBatch {
         }
       }
       if (dim === 2 && slots === 2) {
-        this.solvePair(n, sb, biasRate, massScale, impulseScale, e, soft ? this.maxImp[n]! * ctx.h : -1);
+        this.solvePairs(n, n + 1, sb, biasRate, massScale, impulseScale, e, soft ? this.maxImp[n]! * ctx.h : -1);
         continue;
       }
       // rhs = −(J v + bias)
@@ -702,79 +732,81 @@ export class UserBatch {
   }
 
   /**
-   * solve() for a two-row, two-body constraint (pivots, point-on-point constraints), scalarised:
+   * solve() for the two-row, two-body rows [from, to) (pivots, point-on-point constraints), scalarised:
    * the same operations in the same order as the general loop (the `0 +` too, for signed zeros),
    * so the result is bitwise the same. maxImp < 0: no force limit (stiff).
    */
-  private solvePair(n: number, sb: SolverBodies, biasRate: number, massScale: number, impulseScale: number, e: number, maxImp: number): void {
+  private solvePairs(from: number, to: number, sb: SolverBodies, biasRate: number, massScale: number, impulseScale: number, e: number, maxImp: number): void {
     const { vx, vy, w } = sb;
     const p = this.jPool;
-    const jo = this.jOff[n]!;
-    const vo = this.vOff[n]!;
-    const s0 = this.sOff[n]!;
-    const kA = this.slotK[s0]!;
-    const kB = this.slotK[s0 + 1]!;
-    const vxA = vx[kA]!, vyA = vy[kA]!, wA = w[kA]!, vxB = vx[kB]!, vyB = vy[kB]!, wB = w[kB]!;
-    const a0 = p[jo]!, a1 = p[jo + 1]!, a2 = p[jo + 2]!, b0 = p[jo + 3]!, b1 = p[jo + 4]!, b2 = p[jo + 5]!;
-    const c0 = p[jo + 6]!, c1 = p[jo + 7]!, c2 = p[jo + 8]!, d0 = p[jo + 9]!, d1 = p[jo + 10]!, d2 = p[jo + 11]!;
-    const v0 = 0 + (a0 * vxA + a1 * vyA + a2 * wA) + (b0 * vxB + b1 * vyB + b2 * wB);
-    const v1 = 0 + (c0 * vxA + c1 * vyA + c2 * wA) + (d0 * vxB + d1 * vyB + d2 * wB);
-    let be0 = 0;
-    let be1 = 0;
-    if (biasRate !== 0) {
-      const e0 = this.errPool[vo]!;
-      const e1 = this.errPool[vo + 1]!;
-      be0 = biasRate * (e === 1 ? e0 : e0 * e);
-      be1 = biasRate * (e === 1 ? e1 : e1 * e);
-    }
-    // K x = −(V + bias) with the LDLᵀ factors (solveFactored's n = 2 case)
-    const y0 = -(v0 + be0);
-    const l10 = this.kPool[this.kOff[n]! + 2]!;
-    const x1 = (-(v1 + be1) - l10 * y0) * this.dinvPool[vo + 1]!;
-    const x0 = y0 * this.dinvPool[vo]! - l10 * x1;
-    const old0 = this.accPool[vo]!;
-    const old1 = this.accPool[vo + 1]!;
-    let t0 = old0 + massScale * x0 - impulseScale * old0;
-    let t1 = old1 + massScale * x1 - impulseScale * old1;
-    if (maxImp >= 0) {
-      const n2 = 0 + t0 * t0 + t1 * t1;
-      if (n2 > maxImp * maxImp) {
-        const f = maxImp / Math.sqrt(n2);
-        t0 = t0 * f;
-        t1 = t1 * f;
-      }
-    }
-    const l0 = t0 - old0;
-    const l1 = t1 - old1;
-    this.accPool[vo] = t0;
-    this.accPool[vo + 1] = t1;
-    // Jᵀλ per body
-    const oxA = 0 + a0 * l0 + c0 * l1;
-    const oyA = 0 + a1 * l0 + c1 * l1;
-    const ozA = 0 + a2 * l0 + c2 * l1;
-    const oxB = 0 + b0 * l0 + d0 * l1;
-    const oyB = 0 + b1 * l0 + d1 * l1;
-    const ozB = 0 + b2 * l0 + d2 * l1;
-    const si = 3 * s0;
     const imp = this.slotImp;
-    imp[si] = imp[si]! + oxA;
-    imp[si + 1] = imp[si + 1]! + oyA;
-    imp[si + 2] = imp[si + 2]! + ozA;
-    imp[si + 3] = imp[si + 3]! + oxB;
-    imp[si + 4] = imp[si + 4]! + oyB;
-    imp[si + 5] = imp[si + 5]! + ozB;
-    if (kA > 0) {
-      const m = sb.invMass[kA]!;
-      vx[kA] = vxA + m * oxA;
-      vy[kA] = vyA + m * oyA;
-      w[kA] = wA + sb.invI[kA]! * ozA;
-    }
-    if (kB > 0) {
-      // (kB ≠ kA here: two slots share a solver index only when both are 0, not in the solver.)
-      const m = sb.invMass[kB]!;
-      vx[kB] = vxB + m * oxB;
-      vy[kB] = vyB + m * oyB;
-      w[kB] = wB + sb.invI[kB]! * ozB;
+    for (let n = from; n < to; n++) {
+      const jo = this.jOff[n]!;
+      const vo = this.vOff[n]!;
+      const s0 = this.sOff[n]!;
+      const kA = this.slotK[s0]!;
+      const kB = this.slotK[s0 + 1]!;
+      const vxA = vx[kA]!, vyA = vy[kA]!, wA = w[kA]!, vxB = vx[kB]!, vyB = vy[kB]!, wB = w[kB]!;
+      const a0 = p[jo]!, a1 = p[jo + 1]!, a2 = p[jo + 2]!, b0 = p[jo + 3]!, b1 = p[jo + 4]!, b2 = p[jo + 5]!;
+      const c0 = p[jo + 6]!, c1 = p[jo + 7]!, c2 = p[jo + 8]!, d0 = p[jo + 9]!, d1 = p[jo + 10]!, d2 = p[jo + 11]!;
+      const v0 = 0 + (a0 * vxA + a1 * vyA + a2 * wA) + (b0 * vxB + b1 * vyB + b2 * wB);
+      const v1 = 0 + (c0 * vxA + c1 * vyA + c2 * wA) + (d0 * vxB + d1 * vyB + d2 * wB);
+      let be0 = 0;
+      let be1 = 0;
+      if (biasRate !== 0) {
+        const e0 = this.errPool[vo]!;
+        const e1 = this.errPool[vo + 1]!;
+        be0 = biasRate * (e === 1 ? e0 : e0 * e);
+        be1 = biasRate * (e === 1 ? e1 : e1 * e);
+      }
+      // K x = −(V + bias) with the LDLᵀ factors (solveFactored's n = 2 case)
+      const y0 = -(v0 + be0);
+      const l10 = this.kPool[this.kOff[n]! + 2]!;
+      const x1 = (-(v1 + be1) - l10 * y0) * this.dinvPool[vo + 1]!;
+      const x0 = y0 * this.dinvPool[vo]! - l10 * x1;
+      const old0 = this.accPool[vo]!;
+      const old1 = this.accPool[vo + 1]!;
+      let t0 = old0 + massScale * x0 - impulseScale * old0;
+      let t1 = old1 + massScale * x1 - impulseScale * old1;
+      if (maxImp >= 0) {
+        const n2 = 0 + t0 * t0 + t1 * t1;
+        if (n2 > maxImp * maxImp) {
+          const f = maxImp / Math.sqrt(n2);
+          t0 = t0 * f;
+          t1 = t1 * f;
+        }
+      }
+      const l0 = t0 - old0;
+      const l1 = t1 - old1;
+      this.accPool[vo] = t0;
+      this.accPool[vo + 1] = t1;
+      // Jᵀλ per body
+      const oxA = 0 + a0 * l0 + c0 * l1;
+      const oyA = 0 + a1 * l0 + c1 * l1;
+      const ozA = 0 + a2 * l0 + c2 * l1;
+      const oxB = 0 + b0 * l0 + d0 * l1;
+      const oyB = 0 + b1 * l0 + d1 * l1;
+      const ozB = 0 + b2 * l0 + d2 * l1;
+      const si = 3 * s0;
+      imp[si] = imp[si]! + oxA;
+      imp[si + 1] = imp[si + 1]! + oyA;
+      imp[si + 2] = imp[si + 2]! + ozA;
+      imp[si + 3] = imp[si + 3]! + oxB;
+      imp[si + 4] = imp[si + 4]! + oyB;
+      imp[si + 5] = imp[si + 5]! + ozB;
+      if (kA > 0) {
+        const m = sb.invMass[kA]!;
+        vx[kA] = vxA + m * oxA;
+        vy[kA] = vyA + m * oyA;
+        w[kA] = wA + sb.invI[kA]! * ozA;
+      }
+      if (kB > 0) {
+        // (kB ≠ kA here: two slots share a solver index only when both are 0, not in the solver.)
+        const m = sb.invMass[kB]!;
+        vx[kB] = vxB + m * oxB;
+        vy[kB] = vyB + m * oyB;
+        w[kB] = wB + sb.invI[kB]! * ozB;
+      }
     }
   }
 
