@@ -106,7 +106,7 @@ export class UserBatch {
   private laidOut = false;
   /** Every row of this plan is a stiff two-row, two-body row (pivots): the passes take one loop. */
   private stiffPairs = false;
-  /** What kernels see (refreshed before each call: pools may have grown). */
+  /** What kernels see (pointed at the pools once per plan, by layoutKernels: add() may have grown them). */
   private readonly arrays: BatchArrays = {
     states: this.poseStates,
     slotState: this.slotState,
@@ -302,6 +302,7 @@ export class UserBatch {
       }
     }
     this.poseStates = grown(this.poseStates, (base + this.outsideCount) * BODY_STATE_STRIDE);
+    this.refreshKernelArrays();
   }
 
   /** The body states kernel rows read, at the current pose (each body once). */
@@ -327,8 +328,8 @@ export class UserBatch {
     }
   }
 
-  /** The arrays as they are now (add() and layoutKernels() may have replaced a pool). */
-  private kernelArrays(): BatchArrays {
+  /** Point the kernels' arrays at the pools as they are now (add() and layoutKernels() may have replaced one). */
+  private refreshKernelArrays(): void {
     const a = this.arrays;
     a.states = this.poseStates;
     a.slotState = this.slotState;
@@ -339,7 +340,6 @@ export class UserBatch {
     a.jOff = this.jOff;
     a.C = this.errPool;
     a.cOff = this.vOff;
-    return a;
   }
 
   /**
@@ -348,7 +348,7 @@ export class UserBatch {
    */
   private runKernelRow(n: number, sb: SolverBodies, position: boolean, jacobian: boolean): void {
     const kernel = this.groups[this.kern[n]!]!.kernel;
-    const a = this.kernelArrays();
+    const a = this.arrays;
     this.oneRow[0] = n;
     if (position && jacobian && kernel.positionAndJacobian !== undefined) kernel.positionAndJacobian(1, this.oneRow, a);
     else {
@@ -368,17 +368,7 @@ export class UserBatch {
     const K = this.K;
     const s0 = this.sOff[n]!;
     if (slots === 2 && dim === 2) {
-      // Two rows, two bodies (pivots): the loop below, unrolled.
-      const k0 = this.slotK[s0]!;
-      const k1 = this.slotK[s0 + 1]!;
-      const m0 = sb.invMass[k0]!, i0 = sb.invI[k0]!, m1 = sb.invMass[k1]!, i1 = sb.invI[k1]!;
-      const a0 = pool[jo]!, a1 = pool[jo + 1]!, a2 = pool[jo + 2]!, a3 = pool[jo + 3]!, a4 = pool[jo + 4]!, a5 = pool[jo + 5]!;
-      const c0 = pool[jo + 6]!, c1 = pool[jo + 7]!, c2 = pool[jo + 8]!, c3 = pool[jo + 9]!, c4 = pool[jo + 10]!, c5 = pool[jo + 11]!;
-      const k01 = 0 + (m0 * (a0 * c0 + a1 * c1) + i0 * a2 * c2) + (m1 * (a3 * c3 + a4 * c4) + i1 * a5 * c5);
-      K[0] = 0 + (m0 * (a0 * a0 + a1 * a1) + i0 * a2 * a2) + (m1 * (a3 * a3 + a4 * a4) + i1 * a5 * a5);
-      K[1] = k01;
-      K[2] = k01;
-      K[3] = 0 + (m0 * (c0 * c0 + c1 * c1) + i0 * c2 * c2) + (m1 * (c3 * c3 + c4 * c4) + i1 * c5 * c5);
+      this.pairK(jo, s0, sb);
     } else if (slots === 2) {
       // The common two-body case, with the masses read once.
       const k0 = this.slotK[s0]!;
@@ -402,6 +392,22 @@ export class UserBatch {
     for (let a = 0; a < dim; a++) {
       if (!Number.isFinite(K[a * dim + a]!)) this.reportBadJacobian(n);
     }
+  }
+
+  /** K of a two-row, two-body row into the scratch: buildK's loop, unrolled. */
+  private pairK(jo: number, s0: number, sb: SolverBodies): void {
+    const pool = this.jPool;
+    const K = this.K;
+    const k0 = this.slotK[s0]!;
+    const k1 = this.slotK[s0 + 1]!;
+    const m0 = sb.invMass[k0]!, i0 = sb.invI[k0]!, m1 = sb.invMass[k1]!, i1 = sb.invI[k1]!;
+    const a0 = pool[jo]!, a1 = pool[jo + 1]!, a2 = pool[jo + 2]!, a3 = pool[jo + 3]!, a4 = pool[jo + 4]!, a5 = pool[jo + 5]!;
+    const c0 = pool[jo + 6]!, c1 = pool[jo + 7]!, c2 = pool[jo + 8]!, c3 = pool[jo + 9]!, c4 = pool[jo + 10]!, c5 = pool[jo + 11]!;
+    const k01 = 0 + (m0 * (a0 * c0 + a1 * c1) + i0 * a2 * c2) + (m1 * (a3 * c3 + a4 * c4) + i1 * a5 * c5);
+    K[0] = 0 + (m0 * (a0 * a0 + a1 * a1) + i0 * a2 * a2) + (m1 * (a3 * a3 + a4 * a4) + i1 * a5 * a5);
+    K[1] = k01;
+    K[2] = k01;
+    K[3] = 0 + (m0 * (c0 * c0 + c1 * c1) + i0 * c2 * c2) + (m1 * (c3 * c3 + c4 * c4) + i1 * c5 * c5);
   }
 
   /** K = J M⁻¹ Jᵀ for any slot count. */
@@ -462,6 +468,39 @@ export class UserBatch {
     const sb = ctx.bodies;
     if (!this.laidOut) this.layoutKernels(sb);
     this.poseJacobians(sb);
+    if (this.stiffPairs) this.factorPairs(sb);
+    else this.factorRows(sb);
+  }
+
+  /** factorRows for a plan of two-row, two-body rows: K unrolled, and its factors (the dim 2 case below). */
+  private factorPairs(sb: SolverBodies): void {
+    const K = this.K;
+    for (let n = 0; n < this.count; n++) {
+      this.pairK(this.jOff[n]!, this.sOff[n]!, sb);
+      if (!Number.isFinite(K[0]!) || !Number.isFinite(K[3]!)) this.reportBadJacobian(n);
+      this.factor2(this.kOff[n]!, this.vOff[n]!);
+    }
+  }
+
+  /** factorSymmetric of the 2×2 K in the scratch, scalarised (the same operations in the same order), into the pools. */
+  private factor2(ko: number, vo: number): void {
+    const K = this.K;
+    const d0 = K[0]!;
+    const scale = Math.max(Math.abs(d0), Math.abs(K[3]!));
+    const tol = EPS * (scale > 0 ? scale : 1);
+    const nz0 = Math.abs(d0) > tol;
+    const l10 = nz0 ? K[2]! / d0 : 0;
+    const d1 = K[3]! - l10 * l10 * d0;
+    this.kPool[ko] = d0;
+    this.kPool[ko + 1] = K[1]!;
+    this.kPool[ko + 2] = l10;
+    this.kPool[ko + 3] = d1;
+    this.dinvPool[vo] = nz0 ? 1 / d0 : 0;
+    this.dinvPool[vo + 1] = Math.abs(d1) > tol ? 1 / d1 : 0;
+  }
+
+  /** K of every row (J at the pose), factored into kPool and dinvPool. */
+  private factorRows(sb: SolverBodies): void {
     const K = this.K;
     const dinv = this.dinv;
     for (let n = 0; n < this.count; n++) {
@@ -476,19 +515,7 @@ export class UserBatch {
         this.kPool[ko] = d;
         this.dinvPool[vo] = a > EPS * (a > 0 ? a : 1) ? 1 / d : 0;
       } else if (dim === 2) {
-        // factorSymmetric for two rows, scalarised (the same operations in the same order).
-        const d0 = K[0]!;
-        const scale = Math.max(Math.abs(d0), Math.abs(K[3]!));
-        const tol = EPS * (scale > 0 ? scale : 1);
-        const nz0 = Math.abs(d0) > tol;
-        const l10 = nz0 ? K[2]! / d0 : 0;
-        const d1 = K[3]! - l10 * l10 * d0;
-        this.kPool[ko] = d0;
-        this.kPool[ko + 1] = K[1]!;
-        this.kPool[ko + 2] = l10;
-        this.kPool[ko + 3] = d1;
-        this.dinvPool[vo] = nz0 ? 1 / d0 : 0;
-        this.dinvPool[vo + 1] = Math.abs(d1) > tol ? 1 / d1 : 0;
+        this.factor2(ko, vo);
       } else {
         factorSymmetric(K, dim, dinv);
         for (let i = 0, e = dim * dim; i < e; i++) this.kPool[ko + i] = K[i]!;
@@ -518,7 +545,7 @@ export class UserBatch {
     }
     if (this.groups.length === 0) return;
     this.fillPoseStates(sb);
-    const a = this.kernelArrays();
+    const a = this.arrays;
     for (const g of this.groups) {
       if (g.count === 0) continue;
       g.kernel.jacobian(g.count, g.rows, a);
