@@ -6,7 +6,8 @@
 //     collide = false puts the shape in a "never collides" filter (Fulcrum group -1, Box2D/planck
 //               groupIndex -1, matter group -1, p2 mask 0, Rapier groups 0x00010000)
 //   joints[k] = { a, b, anchorA: [x, y], anchorB: [x, y] }  body indices and body-local anchors (y up)
-//   jointKind = 'pivot' (native revolute/pivot) | 'user' (Fulcrum UserConstraint) | 'symbolic' (@fulcrum/symbolic)
+//   jointKind = 'pivot' (native revolute/pivot) | 'user' (Fulcrum UserConstraint with a bulk kernel)
+//               | 'user-hooks' (the same UserConstraint without it) | 'symbolic' (@fulcrum/symbolic)
 //   top       = index of the pyramid's top box (scenes A and B)
 // Every shape has density 1, friction 0.6, restitution 0; y points up; bodies start at rest, angle 0.
 
@@ -16,7 +17,7 @@ export const SIZES = {
   quick: { A: { rows: 20 }, B: { rows: 20 }, C: { n: 20 }, D: { links: 40 }, G: { links: 100 } },
 };
 
-export const SCENE_IDS = ['A', 'B', 'C', 'D', 'E', 'F', 'G', 'H'];
+export const SCENE_IDS = ['A', 'B', 'C', 'D', 'E', 'F', 'G', 'H', 'I'];
 
 /** One-line descriptions (the README has the long form). */
 export const SCENE_INFO = {
@@ -24,10 +25,11 @@ export const SCENE_INFO = {
   B: 'large pyramid, sleeping off; quality: top box displacement after all steps',
   C: 'joint grid (Box2D v3 joint_grid): circles r 0.4 joined to right and lower neighbours by pivots, no collisions',
   D: '1 x 0.25 m box chain pinned at its left end to a static anchor at the origin, released horizontally, no collisions',
-  E: 'scene C with every pivot written as a Fulcrum UserConstraint (Nape hook form); Fulcrum only',
+  E: 'scene C with every pivot written as a Fulcrum UserConstraint (jacobian-form hooks and their bulk kernel); Fulcrum only',
   F: 'scene C with every pivot written as a @fulcrum/symbolic SymbolicConstraint; Fulcrum only',
   G: 'scene D with 1000 links (built-in PivotJoints); Fulcrum only, the reference for H',
   H: 'scene G with every pivot written as a @fulcrum/symbolic SymbolicConstraint; Fulcrum only',
+  I: 'scene E without the bulk kernel: the UserConstraint hooks alone, called per constraint; Fulcrum only',
 };
 
 export function pyramid(id, rows) {
@@ -69,7 +71,7 @@ export function jointGrid(id, n, jointKind) {
       if (j + 1 < n) joints.push({ a: k, b: k + 1, anchorA: [0, -0.5], anchorB: [0, 0.5] });
     }
   }
-  const how = { pivot: 'pivots', user: 'UserConstraint pivots', symbolic: 'SymbolicConstraint pivots' }[jointKind];
+  const how = { pivot: 'pivots', user: 'UserConstraint pivots', 'user-hooks': 'UserConstraint pivots, hooks only', symbolic: 'SymbolicConstraint pivots' }[jointKind];
   return { id, title: `joint grid ${n}x${n} (${joints.length} ${how})`, bodies, joints, jointKind };
 }
 
@@ -105,6 +107,8 @@ export function buildScene(id, sizes) {
       return chain('G', sizes.G.links, 'pivot');
     case 'H':
       return chain('H', sizes.G.links, 'symbolic');
+    case 'I':
+      return jointGrid('I', sizes.C.n, 'user-hooks');
     default:
       throw new Error(`unknown scene ${JSON.stringify(id)} (expected one of ${SCENE_IDS.join(', ')})`);
   }
@@ -132,7 +136,7 @@ export function worstSeparation(spec, pose) {
   return worst;
 }
 
-/** Quality metrics after the run: pyramid top displacement (A, B) or worst anchor separation (C–H). */
+/** Quality metrics after the run: pyramid top displacement (A, B) or worst anchor separation (C–I). */
 export function measureQuality(spec, pose) {
   if (spec.top !== undefined) {
     const b = spec.bodies[spec.top];

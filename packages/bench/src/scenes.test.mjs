@@ -23,8 +23,8 @@ describe('scene specs at full size', () => {
     expect(s.bodies[s.top]).toMatchObject({ x: 0, y: 99.5 });
   });
 
-  it('C, E, F: 100 x 100 circles, the 7 middle top-row bodies static, 19,800 joints, no collisions', () => {
-    for (const id of ['C', 'E', 'F']) {
+  it('C, E, F, I: 100 x 100 circles, the 7 middle top-row bodies static, 19,800 joints, no collisions', () => {
+    for (const id of ['C', 'E', 'F', 'I']) {
       const s = buildScene(id, SIZES.full);
       expect(s.bodies).toHaveLength(10000);
       expect(s.joints).toHaveLength(19800);
@@ -35,6 +35,7 @@ describe('scene specs at full size', () => {
     }
     expect(buildScene('E', SIZES.full).jointKind).toBe('user');
     expect(buildScene('F', SIZES.full).jointKind).toBe('symbolic');
+    expect(buildScene('I', SIZES.full).jointKind).toBe('user-hooks');
   });
 
   it('D: 200 links of 1 x 0.25 m pinned to a shapeless static anchor at the origin', () => {

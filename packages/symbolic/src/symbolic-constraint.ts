@@ -274,10 +274,10 @@ export class SymbolicConstraint extends UserConstraint {
   }
 
   /**
-   * @internal Direct mode's jacobian() and position() are the program's kernels: the engine may run
-   * them in bulk over every constraint of this program (the same operations, so the same bits).
+   * Direct mode's jacobian() and position() are the program's kernels: the engine may run them in
+   * bulk over every constraint of this program (the same operations, so the same bits).
    */
-  override _batchKernel(): UserBatchKernel | null {
+  override batchKernel(): UserBatchKernel | null {
     return this.direct ? this.bulk : null;
   }
 
@@ -297,8 +297,8 @@ export class SymbolicConstraint extends UserConstraint {
     }
   }
 
-  /** @internal The parameters the kernels read (scalars and vectors, in slot order). */
-  override _batchParams(out: Float64Array, at: number): void {
+  /** The parameters the kernels read (scalars and vectors, in slot order). */
+  override batchParams(out: Float64Array, at: number): void {
     out.set(this.params, at);
   }
 

@@ -29,8 +29,9 @@ function anchorY(st, o, ax, ay) {
  * user batch: V = J v, K = J M⁻¹ Jᵀ and Jᵀλ from J, with no hook call per velocity pass).
  *   J = [ −1   0   r1y   1  0  −r2y ]
  *       [  0  −1  −r1x   0  1   r2x ]     (r = anchor − centre of mass, world frame)
+ * This is scene I's constraint: the hooks alone, called once per constraint and pose.
  */
-export class UserPivot extends UserConstraint {
+export class UserPivotHooks extends UserConstraint {
   constructor(b1, b2, a1, a2) {
     super({ dimensions: 2, packedState: true, bodies: [b1, b2] });
     this.a1x = a1[0];
@@ -44,13 +45,59 @@ export class UserPivot extends UserConstraint {
     err[1] = anchorY(st, o2, this.a2x, this.a2y) - anchorY(st, 0, this.a1x, this.a1y);
   }
   jacobian(J, st) {
-    const o2 = BODY_STATE_STRIDE;
-    const r1x = anchorX(st, 0, this.a1x, this.a1y) - st[BodyState.comX];
-    const r1y = anchorY(st, 0, this.a1x, this.a1y) - st[BodyState.comY];
-    const r2x = anchorX(st, o2, this.a2x, this.a2y) - st[o2 + BodyState.comX];
-    const r2y = anchorY(st, o2, this.a2x, this.a2y) - st[o2 + BodyState.comY];
-    J[0] = -1; J[1] = 0; J[2] = r1y; J[3] = 1; J[4] = 0; J[5] = -r2y;
-    J[6] = 0; J[7] = -1; J[8] = -r1x; J[9] = 0; J[10] = 1; J[11] = r2x;
+    pivotJacobian(J, 0, st, 0, BODY_STATE_STRIDE, this.a1x, this.a1y, this.a2x, this.a2y);
+  }
+}
+
+/** The pivot's J (see UserPivotHooks) into J[jo …], from body states at st[o1] and st[o2]. */
+function pivotJacobian(J, jo, st, o1, o2, a1x, a1y, a2x, a2y) {
+  const r1x = anchorX(st, o1, a1x, a1y) - st[o1 + BodyState.comX];
+  const r1y = anchorY(st, o1, a1x, a1y) - st[o1 + BodyState.comY];
+  const r2x = anchorX(st, o2, a2x, a2y) - st[o2 + BodyState.comX];
+  const r2y = anchorY(st, o2, a2x, a2y) - st[o2 + BodyState.comY];
+  J[jo] = -1; J[jo + 1] = 0; J[jo + 2] = r1y; J[jo + 3] = 1; J[jo + 4] = 0; J[jo + 5] = -r2y;
+  J[jo + 6] = 0; J[jo + 7] = -1; J[jo + 8] = -r1x; J[jo + 9] = 0; J[jo + 10] = 1; J[jo + 11] = r2x;
+}
+
+/**
+ * The same pivot's hooks in bulk (UserConstraint.batchKernel): one call per pose evaluates every
+ * UserPivot of the step, from the engine's per-body states and each pivot's anchors, with the
+ * hooks' arithmetic. Scene E's constraint.
+ */
+const PIVOT_KERNEL = {
+  paramCount: 4,
+  position(count, rows, a) {
+    const { states, slotState, slotOff, params, paramOff, C, cOff } = a;
+    for (let i = 0; i < count; i++) {
+      const r = rows[i];
+      const o1 = slotState[slotOff[r]];
+      const o2 = slotState[slotOff[r] + 1];
+      const p = paramOff[r];
+      const c = cOff[r];
+      C[c] = anchorX(states, o2, params[p + 2], params[p + 3]) - anchorX(states, o1, params[p], params[p + 1]);
+      C[c + 1] = anchorY(states, o2, params[p + 2], params[p + 3]) - anchorY(states, o1, params[p], params[p + 1]);
+    }
+  },
+  jacobian(count, rows, a) {
+    const { states, slotState, slotOff, params, paramOff, J, jOff } = a;
+    for (let i = 0; i < count; i++) {
+      const r = rows[i];
+      const p = paramOff[r];
+      pivotJacobian(J, jOff[r], states, slotState[slotOff[r]], slotState[slotOff[r] + 1], params[p], params[p + 1], params[p + 2], params[p + 3]);
+    }
+  },
+};
+
+/** UserPivotHooks with its bulk kernel: scene E's constraint. */
+export class UserPivot extends UserPivotHooks {
+  batchKernel() {
+    return PIVOT_KERNEL;
+  }
+  batchParams(out, at) {
+    out[at] = this.a1x;
+    out[at + 1] = this.a1y;
+    out[at + 2] = this.a2x;
+    out[at + 3] = this.a2y;
   }
 }
 
@@ -80,6 +127,7 @@ export async function create(spec) {
     let c;
     if (spec.jointKind === 'pivot') c = new PivotJoint({ body1: b1, body2: b2, anchor1: j.anchorA, anchor2: j.anchorB });
     else if (spec.jointKind === 'user') c = new UserPivot(b1, b2, j.anchorA, j.anchorB);
+    else if (spec.jointKind === 'user-hooks') c = new UserPivotHooks(b1, b2, j.anchorA, j.anchorB);
     else {
       // Nape-symbolic's API: new SymbolicConstraint(source), setBody(name, body), setVector(name, v).
       // Every constraint shares one compiled program (cached by source).
@@ -107,7 +155,12 @@ export async function create(spec) {
       jointHertz: space.jointHertz,
       allowSleep: space.allowSleep,
       noCollide: 'shape filter { mask: 0 } (collides with nothing)',
-      joint: { pivot: 'PivotJoint', user: 'UserPivot extends UserConstraint (packedState, position + jacobian)', symbolic: 'SymbolicConstraint' }[spec.jointKind],
+      joint: {
+        pivot: 'PivotJoint',
+        user: 'UserPivot extends UserConstraint (packedState, position + jacobian, and their bulk form: batchKernel)',
+        'user-hooks': 'UserPivotHooks extends UserConstraint (packedState, position + jacobian hooks only)',
+        symbolic: 'SymbolicConstraint',
+      }[spec.jointKind],
     },
   };
 }

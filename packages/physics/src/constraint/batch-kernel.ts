@@ -31,7 +31,7 @@ export interface BatchArrays {
  * hooks compute from the same state (then batching changes nothing, bitwise).
  */
 export interface UserBatchKernel {
-  /** Numbers per constraint in `params` (see UserConstraint._batchParams). */
+  /** Numbers per constraint in `params` (see UserConstraint.batchParams). */
   readonly paramCount: number;
   jacobian(count: number, rows: Int32Array, a: BatchArrays): void;
   position(count: number, rows: Int32Array, a: BatchArrays): void;

@@ -87,10 +87,10 @@ class KernelPivot extends UserConstraint {
   constructor(a: Body, b: Body, readonly a1: [number, number], readonly a2: [number, number], extra?: Partial<UserConstraintOptions>) {
     super({ dimensions: 2, packedState: true, bodies: [a, b], hooks: pivot(a, b, a1, a2).hooks, ...extra });
   }
-  override _batchKernel(): UserBatchKernel {
+  override batchKernel(): UserBatchKernel {
     return PIVOT_KERNEL;
   }
-  override _batchParams(out: Float64Array, at: number): void {
+  override batchParams(out: Float64Array, at: number): void {
     out.set([...this.a1, ...this.a2], at);
   }
 }
@@ -360,5 +360,35 @@ describe('UserBatch', () => {
 
     const softBad = space.addConstraint(packed(1, [g, a], { position: (e) => (e[0] = NaN), jacobian: (J) => J.set([0, 0, 0, 0, 1, 0]) }, { stiff: false }));
     expect(() => space.step(1 / 60)).toThrow(new RegExp(`UserConstraint#${softBad.id}: position\\(\\) wrote a non-finite value`));
+  });
+
+  it('a batchKernel() of the wrong shape is a clear error before anything moves; the space steps on without it', () => {
+    const space = new Space({ gravity: [0, -10] });
+    const g = space.addBody(new Body({ type: 'static' }));
+    const a = box(space, 0, -1);
+    space.addConstraint(new KernelPivot(g, a, [0, 0], [0, 0.5]));
+    const cases: [Partial<UserBatchKernel> | string, RegExp][] = [
+      [{ ...PIVOT_KERNEL, paramCount: -1 }, /batchKernel\(\)\.paramCount must be a non-negative integer \(got -1\)/],
+      [{ ...PIVOT_KERNEL, paramCount: 1.5 }, /batchKernel\(\)\.paramCount must be a non-negative integer \(got 1\.5\)/],
+      [{ paramCount: 4, position: PIVOT_KERNEL.position }, /batchKernel\(\)\.jacobian must be a function \(got undefined\)/],
+      [{ ...PIVOT_KERNEL, positionAndJacobian: 3 as unknown as undefined }, /batchKernel\(\)\.positionAndJacobian must be a function or absent \(got 3\)/],
+      ['kernel', /batchKernel\(\) must return a UserBatchKernel or null \(got kernel\)/],
+    ];
+    for (const [kernel, message] of cases) {
+      class Wrong extends KernelPivot {
+        override batchKernel(): UserBatchKernel {
+          return kernel as UserBatchKernel;
+        }
+      }
+      const bad = space.addConstraint(new Wrong(g, a, [0, 0], [0, 0.5]));
+      const before = [a.x, a.y, a.rotation];
+      expect(() => space.step(1 / 60)).toThrow(message);
+      expect(() => space.step(1 / 60)).toThrow(new RegExp(`UserConstraint#${bad.id}`));
+      expect([a.x, a.y, a.rotation]).toEqual(before);
+      space.removeConstraint(bad);
+    }
+    for (let i = 0; i < 60; i++) space.step(1 / 60);
+    const tip = a.localPointToWorld([0, 0.5]);
+    expect(Math.hypot(tip.x, tip.y)).toBeLessThan(1e-3);
   });
 });

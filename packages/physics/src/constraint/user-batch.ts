@@ -178,14 +178,14 @@ export class UserBatch {
     this.slotLy = grown(this.slotLy, this.sTotal);
     this.slotImp = grown(this.slotImp, 3 * this.sTotal);
     c._fillBatch(this, n, ctx);
-    this.kern[n] = this.prep[n] === 0 ? this.groupFor(c._batchKernel(), dim, slots) : -1;
+    this.kern[n] = this.prep[n] === 0 ? this.groupFor(c.batchKernel(), dim, slots) : -1;
     if (this.kern[n] >= 0) {
       const g = this.groups[this.kern[n]!]!;
       if (this.soft[n] === 1) g.anySoft = true;
       this.pOff[n] = this.pTotal;
       this.pTotal += g.kernel.paramCount;
       this.paramPool = grown(this.paramPool, this.pTotal);
-      c._batchParams(this.paramPool, this.pOff[n]!);
+      c.batchParams(this.paramPool, this.pOff[n]!);
     }
   }
 

@@ -374,16 +374,20 @@ export class UserConstraint extends Constraint {
   }
 
   /**
-   * @internal The bulk form of this constraint's jacobian() and position() hooks, shared by every
-   * constraint written the same way (see UserBatchKernel), or null. @fulcrum/symbolic returns its
-   * compiled program's. Used only for batched constraints without a prepare() to call.
+   * Optional, for speed when a scene has many constraints of one kind: the bulk form of this
+   * constraint's jacobian() and position() (see UserBatchKernel), or null (the default). Return
+   * the same kernel object from every constraint of the kind, and write each one's numbers with
+   * batchParams(). The user batch then evaluates all of them in one call per pose, instead of a
+   * call per constraint. The kernel must compute exactly what the hooks compute from the same
+   * state; the hooks still serve every path that is not batched. Used only for batched
+   * constraints (see the file comment) without a prepare() hook. @fulcrum/symbolic supplies one.
    */
-  _batchKernel(): UserBatchKernel | null {
+  batchKernel(): UserBatchKernel | null {
     return null;
   }
 
-  /** @internal This constraint's kernel parameters (UserBatchKernel.paramCount numbers), into out[at…]. */
-  _batchParams(out: Float64Array, at: number): void {
+  /** This constraint's kernel parameters (batchKernel().paramCount numbers), into out[at …]. */
+  batchParams(out: Float64Array, at: number): void {
     void out;
     void at;
   }
@@ -736,6 +740,7 @@ export class UserConstraint extends Constraint {
     if (!modes.jacobian && !modes.velocity) {
       throw new Error(`${this.label}: velocity(err) must be provided with effMass and impulse (or give jacobian(J) instead)`);
     }
+    checkBatchKernel(this.label, this.batchKernel());
     this.validate();
   }
 
@@ -1036,6 +1041,21 @@ function checkHooks(h: unknown): UserConstraintHooks {
     if (v !== undefined && typeof v !== 'function') fail('UserConstraint', `hooks.${k}`, v, 'must be a function');
   }
   return { ...(h as UserConstraintHooks) };
+}
+
+/** batchKernel()'s result, checked for its shape (what it computes is the user's promise). */
+function checkBatchKernel(label: string, k: unknown): void {
+  if (k === null) return;
+  const what = `${label}: batchKernel()`;
+  if (typeof k !== 'object' || k === undefined) throw new Error(`${what} must return a UserBatchKernel or null (got ${String(k)})`);
+  const kernel = k as Partial<UserBatchKernel>;
+  const n = kernel.paramCount;
+  if (typeof n !== 'number' || !Number.isInteger(n) || n < 0) throw new Error(`${what}.paramCount must be a non-negative integer (got ${String(n)})`);
+  for (const name of ['jacobian', 'position'] as const) {
+    if (typeof kernel[name] !== 'function') throw new Error(`${what}.${name} must be a function (got ${String(kernel[name])})`);
+  }
+  const both = kernel.positionAndJacobian;
+  if (both !== undefined && typeof both !== 'function') throw new Error(`${what}.positionAndJacobian must be a function or absent (got ${String(both)})`);
 }
 
 /** A hook that writes NaN must not poison the solver: fail loudly with the constraint's name. */
