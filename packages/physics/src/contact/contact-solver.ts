@@ -152,10 +152,24 @@ export class ContactSolver {
     this.iiB[k] = iB;
     this.rigidSide[k] = mA === 0 || mB === 0 ? 1 : 0;
     // World centres of mass at step start (bodies not in the solver read theirs directly).
-    const cAx = a > 0 ? sb.cx[a]! : worldCenterX(c.bodyA);
-    const cAy = a > 0 ? sb.cy[a]! : worldCenterY(c.bodyA);
-    const cBx = b > 0 ? sb.cx[b]! : worldCenterX(c.bodyB);
-    const cBy = b > 0 ? sb.cy[b]! : worldCenterY(c.bodyB);
+    // Written out rather than through a helper call, whose double result was boxed.
+    let cAx: number, cAy: number, cBx: number, cBy: number;
+    if (a > 0) {
+      cAx = sb.cx[a]!;
+      cAy = sb.cy[a]!;
+    } else {
+      const bA = c.bodyA;
+      cAx = bA._x + bA._c * bA._lcx - bA._s * bA._lcy;
+      cAy = bA._y + bA._s * bA._lcx + bA._c * bA._lcy;
+    }
+    if (b > 0) {
+      cBx = sb.cx[b]!;
+      cBy = sb.cy[b]!;
+    } else {
+      const bB = c.bodyB;
+      cBx = bB._x + bB._c * bB._lcx - bB._s * bB._lcy;
+      cBy = bB._y + bB._s * bB._lcx + bB._c * bB._lcy;
+    }
     const vAx = sb.vx[a]!, vAy = sb.vy[a]!, wA = sb.w[a]!;
     const vBx = sb.vx[b]!, vBy = sb.vy[b]!, wB = sb.w[b]!;
     const tx = ny;
@@ -422,11 +436,4 @@ export class ContactSolver {
       }
     }
   }
-}
-
-function worldCenterX(b: { _x: number; _c: number; _s: number; _lcx: number; _lcy: number }): number {
-  return b._x + b._c * b._lcx - b._s * b._lcy;
-}
-function worldCenterY(b: { _y: number; _c: number; _s: number; _lcx: number; _lcy: number }): number {
-  return b._y + b._s * b._lcx + b._c * b._lcy;
 }
