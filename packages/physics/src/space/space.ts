@@ -21,6 +21,8 @@ import { shouldCollide } from '../collision/filter.js';
 import { Constraint } from '../constraint/constraint.js';
 import type { ConstraintSpaceLink } from '../constraint/constraint.js';
 import { Contact, pairKey } from '../contact/contact.js';
+import { ContactStore, DOOMED, SENSOR, TOUCHING } from '../contact/contact-store.js';
+import { Manifold } from '../collision/manifold.js';
 import { ContactSolver, makeSoft } from '../contact/contact-solver.js';
 import type { Vec2, Vec2Like } from '../math/vec2.js';
 import type { RayCastOutput, Shape } from '../shape/shape.js';
@@ -94,6 +96,10 @@ export class Space implements BodySpaceLink, ConstraintSpaceLink {
   private readonly _bodies: Body[] = [];
   private readonly _constraints: Constraint[] = [];
   private readonly _contacts: Contact[] = [];
+  /** The contacts' numbers, slot i for _contacts[i] (see ContactStore). */
+  private readonly _contactStore = new ContactStore();
+  /** The narrowphase writes here; the store then takes the points and carries the impulses. */
+  private readonly _manifold = new Manifold();
   private readonly _contactMap = new Map<number, Contact>();
   private readonly _shapeById = new Map<number, Shape>();
   private readonly _broadphase = new BroadPhase();
@@ -450,10 +456,14 @@ export class Space implements BodySpaceLink, ConstraintSpaceLink {
 
     // 5. prepare contacts and constraints
     cs.begin();
-    for (const c of this._contacts) {
-      if (!c.touching || c.manifold.pointCount === 0 || c.isSensor) continue;
+    const contacts = this._contacts;
+    const store = this._contactStore;
+    const flags = store.flags;
+    for (let k = 0; k < contacts.length; k++) {
+      if (flags[k] !== TOUCHING) continue; // not touching, or a sensor
+      const c = contacts[k]!;
       if (c.bodyA._solverIndex < 0 && c.bodyB._solverIndex < 0) continue;
-      cs.add(c, sb);
+      cs.add(c, k, store, sb);
     }
     const active = this._activeConstraints;
     const batch = this._pivotBatch;
@@ -557,7 +567,7 @@ export class Space implements BodySpaceLink, ConstraintSpaceLink {
     }
     // 7. restitution, warm-start cache
     cs.applyRestitution(sb);
-    cs.store();
+    cs.store(store);
     // 7b. position passes: stiff joints project out their remaining error (positions only).
     for (let i = 0; i < positionIterations; i++) {
       users.solvePosition(ctx);
@@ -651,8 +661,11 @@ export class Space implements BodySpaceLink, ConstraintSpaceLink {
     for (let i = 0; i < n; i++) parent[i] = i;
     const find = this._find;
     const union = this._union;
-    for (const c of this._contacts) {
-      if (!c.touching || c.isSensor) continue;
+    const contacts = this._contacts;
+    const flags = this._contactStore.flags;
+    for (let k = 0; k < contacts.length; k++) {
+      if (flags[k] !== TOUCHING) continue; // not touching, or a sensor
+      const c = contacts[k]!;
       const a = c.bodyA._solverIndex;
       const b = c.bodyB._solverIndex;
       if (a <= 0 || b <= 0) {
@@ -741,9 +754,9 @@ export class Space implements BodySpaceLink, ConstraintSpaceLink {
     if (this._contactMap.has(key)) return;
     if (bodiesIgnoreEachOther(bA, bB)) return;
     // Order shapes by id so the pair's orientation never depends on discovery order.
-    const c = sA.id < sB.id ? new Contact(sA, sB, bA, bB, key) : new Contact(sB, sA, bB, bA, key);
-    c.index = this._contacts.length;
-    this._contacts.push(c);
+    const store = this._contactStore;
+    const c = sA.id < sB.id ? new Contact(sA, sB, bA, bB, key, store) : new Contact(sB, sA, bB, bA, key, store);
+    this._contacts.push(c); // at c.index, the store's new last slot
     this._contactMap.set(key, c);
     (bA._contacts as Contact[]).push(c);
     (bB._contacts as Contact[]).push(c);
@@ -751,6 +764,8 @@ export class Space implements BodySpaceLink, ConstraintSpaceLink {
 
   private _collide(): void {
     const contacts = this._contacts;
+    const store = this._contactStore;
+    const m = this._manifold;
     let destroyed = false;
     for (let i = 0; i < contacts.length; i++) {
       const c = contacts[i]!;
@@ -758,36 +773,45 @@ export class Space implements BodySpaceLink, ConstraintSpaceLink {
       const bB = c.bodyB;
       if (!isSimulated(bA) && !isSimulated(bB)) continue;
       if (!this._broadphase.testOverlap(c.shapeA.proxyId, c.shapeB.proxyId)) {
-        c.index = -1; // mark for destruction
+        store.flags[i] |= DOOMED; // destroyed below, once the loop is done
         destroyed = true;
         continue;
       }
-      const old = c.beginUpdate();
-      collideShapes(c.shapeA, c.shapeB, c.manifold);
-      c.endUpdate(old);
-      let touching = c.manifold.pointCount > 0;
-      if (touching && c.isSensor) touching = minSeparation(c) < 0;
-      if (touching !== c.touching) {
-        c.touching = touching;
+      collideShapes(c.shapeA, c.shapeB, m);
+      store.update(i, m);
+      const flags = store.flags[i]!;
+      const sensor = (flags & SENSOR) !== 0;
+      let touching = m.pointCount > 0;
+      if (touching && sensor) touching = minSeparation(m) < 0;
+      if (touching !== ((flags & TOUCHING) !== 0)) {
+        store.flags[i] = flags ^ TOUCHING;
         this._emitContact(touching ? 'beginContact' : 'endContact', c);
       }
-      if (touching && !c.isSensor) {
+      if (touching && !sensor) {
         if (bA._sleeping) this._wakeIsland(bA);
         if (bB._sleeping) this._wakeIsland(bB);
       }
     }
     if (destroyed) {
+      // Compact the list and the store alike, keeping the order.
       let w = 0;
       for (let r = 0; r < contacts.length; r++) {
         const c = contacts[r]!;
-        if (c.index === -1) {
+        if ((store.flags[r]! & DOOMED) !== 0) {
+          store.flags[r] &= ~DOOMED;
           this._detachContact(c);
+          c.index = -1;
           continue;
         }
-        c.index = w;
-        contacts[w++] = c;
+        if (w !== r) {
+          store.moveSlot(r, w);
+          c.index = w;
+          contacts[w] = c;
+        }
+        w++;
       }
       contacts.length = w;
+      store.truncate(w);
     }
   }
 
@@ -801,8 +825,9 @@ export class Space implements BodySpaceLink, ConstraintSpaceLink {
     this._contactMap.delete(c.key);
     removeFrom(c.bodyA._contacts, c);
     removeFrom(c.bodyB._contacts, c);
-    if (c.touching) {
-      c.touching = false;
+    const flags = this._contactStore.flags;
+    if ((flags[c.index]! & TOUCHING) !== 0) {
+      flags[c.index] &= ~TOUCHING;
       this._emitContact('endContact', c);
     }
   }
@@ -823,12 +848,15 @@ export class Space implements BodySpaceLink, ConstraintSpaceLink {
     }
     this._detachContact(c);
     const contacts = this._contacts;
+    const store = this._contactStore;
     const i = c.index;
     const last = contacts.pop()!;
     if (last !== c) {
       contacts[i] = last;
       last.index = i;
+      store.moveSlot(contacts.length, i);
     }
+    store.truncate(contacts.length);
     c.index = -1;
   }
 
@@ -1146,8 +1174,7 @@ function isSimulated(b: Body): boolean {
   return !b._sleeping && b._type !== 'static';
 }
 
-function minSeparation(c: Contact): number {
-  const m = c.manifold;
+function minSeparation(m: Manifold): number {
   let s = Infinity;
   for (let i = 0; i < m.pointCount; i++) s = Math.min(s, m.separation[i]!);
   return s;
