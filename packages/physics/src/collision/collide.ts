@@ -181,9 +181,22 @@ function findMaxSeparation(p1: PolyShape, p2: PolyShape): number {
     const ox = v1[2 * i]!;
     const oy = v1[2 * i + 1]!;
     let si = Infinity;
-    for (let j = 0; j < n2; j++) {
-      const s = nx * (v2[2 * j]! - ox) + ny * (v2[2 * j + 1]! - oy);
-      if (s < si) si = s;
+    if (n2 === 4) {
+      // Boxes and quads, written out: the same operations in the same order, and about 15%
+      // faster per box pair than the loop (V8 does not unroll it).
+      const s0 = nx * (v2[0]! - ox) + ny * (v2[1]! - oy);
+      const s1 = nx * (v2[2]! - ox) + ny * (v2[3]! - oy);
+      const s2 = nx * (v2[4]! - ox) + ny * (v2[5]! - oy);
+      const s3 = nx * (v2[6]! - ox) + ny * (v2[7]! - oy);
+      if (s0 < si) si = s0;
+      if (s1 < si) si = s1;
+      if (s2 < si) si = s2;
+      if (s3 < si) si = s3;
+    } else {
+      for (let j = 0; j < n2; j++) {
+        const s = nx * (v2[2 * j]! - ox) + ny * (v2[2 * j + 1]! - oy);
+        if (s < si) si = s;
+      }
     }
     if (si > best) {
       best = si;

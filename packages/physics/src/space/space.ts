@@ -742,6 +742,10 @@ export class Space implements BodySpaceLink, ConstraintSpaceLink {
   // ------------------------------------------------------------------ contacts
 
   private _addPair(idA: number, idB: number): void {
+    // Most reported pairs already have their contact (a proxy moved near its old partners):
+    // check that first, before the two shape look-ups.
+    const key = pairKey(idA, idB);
+    if (this._contactMap.has(key)) return;
     const sA = this._shapeById.get(idA);
     const sB = this._shapeById.get(idB);
     if (!sA || !sB) return;
@@ -750,8 +754,6 @@ export class Space implements BodySpaceLink, ConstraintSpaceLink {
     if (bA === bB) return;
     if (bA._type !== 'dynamic' && bB._type !== 'dynamic') return;
     if (!shouldCollide(sA, sB)) return;
-    const key = pairKey(sA.id, sB.id);
-    if (this._contactMap.has(key)) return;
     if (bodiesIgnoreEachOther(bA, bB)) return;
     // Order shapes by id so the pair's orientation never depends on discovery order.
     const store = this._contactStore;
