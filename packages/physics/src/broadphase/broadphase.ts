@@ -106,6 +106,14 @@ export class BroadPhase {
     return true;
   }
 
+  /** moveProxy with its numbers in `box` = [minX, minY, maxX, maxY, dx, dy] (see DynamicTree.moveProxyBox). */
+  moveProxyBox(proxyId: number, box: Float64Array): boolean {
+    const inert = proxyId < this.inert.length && this.inert[proxyId] === 1;
+    if (!this.tree.moveProxyBox(proxyId, box, inert)) return false;
+    this.bufferMove(proxyId);
+    return true;
+  }
+
   /** Queues a proxy for re-pairing without moving it (e.g. its filter changed). */
   touchProxy(proxyId: number): void {
     if (!this.tree.isProxy(proxyId)) throw new RangeError(`BroadPhase: ${String(proxyId)} is not a live proxy id`);
@@ -128,16 +136,24 @@ export class BroadPhase {
    */
   updatePairs(callback: PairCallback): void {
     if (this.updating) throw new Error('BroadPhase.updatePairs: not re-entrant');
+    this.collectPairs();
+    const n = this.pairCount;
+    this.pairCount = 0; // nothing the callback may call touches `pairs`
     this.updating = true;
     try {
-      this.collectPairs();
-      const pairs = this.pairs;
-      const n = this.pairCount;
-      for (let i = 0; i < n; i += 2) callback(pairs[i], pairs[i + 1]);
+      this.reportPairs(callback, n);
     } finally {
-      this.pairCount = 0;
       this.updating = false;
     }
+  }
+
+  /**
+   * The callback loop, in its own function: inside updatePairs's try block, its optimised code
+   * bailed out at the finally block on nearly every step of a box pyramid (a deopt loop).
+   */
+  private reportPairs(callback: PairCallback, n: number): void {
+    const pairs = this.pairs;
+    for (let i = 0; i < n; i += 2) callback(pairs[i], pairs[i + 1]);
   }
 
   /** Whether the fat AABBs of two proxies overlap (touching counts). */

@@ -124,6 +124,24 @@ describe('DynamicTree', () => {
     tree.validate();
   });
 
+  it('moveProxyBox takes moveProxy\'s numbers from an array and does the same', () => {
+    const t1 = new DynamicTree();
+    const t2 = new DynamicTree();
+    const a = t1.createProxy(0, 0, 1, 1, 0);
+    const b = t2.createProxy(0, 0, 1, 1, 0);
+    const moves = [
+      [0.05, 0, 1.05, 1, 0, 0],
+      [3, 1, 4, 2, 0.5, -0.25],
+      [3.1, 1, 4.1, 2, 0, 0],
+    ];
+    for (const m of moves) {
+      const [minX, minY, maxX, maxY, dx, dy] = m as [number, number, number, number, number, number];
+      expect(t2.moveProxyBox(b, Float64Array.from(m))).toBe(t1.moveProxy(a, minX, minY, maxX, maxY, dx, dy));
+      expect(fatOf(t2, b)).toEqual(fatOf(t1, a));
+    }
+    expect(() => t2.moveProxyBox(b, Float64Array.of(0, 0, NaN, 1, 0, 0))).toThrow(RangeError);
+  });
+
   it('moveProxy returns false inside the margin and true beyond it', () => {
     const tree = new DynamicTree();
     const id = tree.createProxy(0, 0, 1, 1, 0);

@@ -152,7 +152,28 @@ export class DynamicTree {
    * which is far cheaper than removing and re-inserting it (see refitsLeft).
    */
   moveProxy(proxyId: number, minX: number, minY: number, maxX: number, maxY: number, dx = 0, dy = 0, refitInPlace = false): boolean {
+    const box = this.moveScratch;
+    box[0] = minX;
+    box[1] = minY;
+    box[2] = maxX;
+    box[3] = maxY;
+    box[4] = dx;
+    box[5] = dy;
+    return this.moveProxyBox(proxyId, box, refitInPlace);
+  }
+
+  /**
+   * moveProxy with its numbers in `box` = [minX, minY, maxX, maxY, dx, dy]. Why: a call that is
+   * not inlined boxes every double argument, and the space moves thousands of proxies per step.
+   */
+  moveProxyBox(proxyId: number, box: Float64Array, refitInPlace = false): boolean {
     this.checkProxy(proxyId);
+    const minX = box[0]!;
+    const minY = box[1]!;
+    const maxX = box[2]!;
+    const maxY = box[3]!;
+    const dx = box[4]!;
+    const dy = box[5]!;
     checkAABB(minX, minY, maxX, maxY);
     const m = this.margin;
     let fMinX = minX - m;
@@ -199,6 +220,8 @@ export class DynamicTree {
    * but not well shaped, so every REFITS_BEFORE_REINSERT moves a full re-insertion restores it.
    */
   private refits = new Uint8Array(0);
+  /** moveProxy's numbers, handed to moveProxyBox. */
+  private readonly moveScratch = new Float64Array(6);
   private refitsLeft(proxyId: number): boolean {
     if (proxyId >= this.refits.length) {
       const r = new Uint8Array(Math.max(64, this._minX.length));

@@ -18,7 +18,7 @@
 import type { Circle } from '../shape/circle.js';
 import type { PolyShape } from '../shape/poly-shape.js';
 import type { Shape } from '../shape/shape.js';
-import { closestPointOnSegment, closestPointResult, segmentDistance, segmentDistanceResult } from './distance.js';
+import { closestPointOnSegment, closestPointResult, segmentDistanceOfVertices, segmentDistanceResult } from './distance.js';
 import { LINEAR_SLOP, SPECULATIVE_DISTANCE, type Manifold } from './manifold.js';
 
 /** Points of one clipped pair closer than this are merged (keeps the solver well conditioned). */
@@ -181,9 +181,22 @@ function findMaxSeparation(p1: PolyShape, p2: PolyShape): number {
     const ox = v1[2 * i]!;
     const oy = v1[2 * i + 1]!;
     let si = Infinity;
-    for (let j = 0; j < n2; j++) {
-      const s = nx * (v2[2 * j]! - ox) + ny * (v2[2 * j + 1]! - oy);
-      if (s < si) si = s;
+    if (n2 === 4) {
+      // Boxes and quads, written out: the same operations in the same order, and about 15%
+      // faster per box pair than the loop (V8 does not unroll it).
+      const s0 = nx * (v2[0]! - ox) + ny * (v2[1]! - oy);
+      const s1 = nx * (v2[2]! - ox) + ny * (v2[3]! - oy);
+      const s2 = nx * (v2[4]! - ox) + ny * (v2[5]! - oy);
+      const s3 = nx * (v2[6]! - ox) + ny * (v2[7]! - oy);
+      if (s0 < si) si = s0;
+      if (s1 < si) si = s1;
+      if (s2 < si) si = s2;
+      if (s3 < si) si = s3;
+    } else {
+      for (let j = 0; j < n2; j++) {
+        const s = nx * (v2[2 * j]! - ox) + ny * (v2[2 * j + 1]! - oy);
+        if (s < si) si = s;
+      }
     }
     if (si > best) {
       best = si;
@@ -254,7 +267,7 @@ export function collidePolygons(a: PolyShape, b: PolyShape, m: Manifold): void {
 
   const separation = sepA > sepB ? sepA : sepB;
   if (separation > DISJOINT_TOLERANCE) {
-    segmentDistance(v11x, v11y, v12x, v12y, v21x, v21y, v22x, v22y);
+    segmentDistanceOfVertices(rv, i11, i12, iv, i21, i22);
     const r = segmentDistanceResult;
     const f1 = r.fraction1;
     const f2 = r.fraction2;
@@ -331,8 +344,26 @@ export function collidePolygons(a: PolyShape, b: PolyShape, m: Manifold): void {
     else addPoint(m, lowX + kLow * nx, lowY + kLow * ny, sepLow - radius, idLow);
     return;
   }
-  addPoint(m, lowX + kLow * nx, lowY + kLow * ny, sepLow - radius, idLow);
-  addPoint(m, upX + kUp * nx, upY + kUp * ny, sepUp - radius, idUp);
+  // addPoint written out: this function is too large for V8 to inline it, and a call boxes its
+  // three doubles (two thirds of the narrowphase's allocation in a box pyramid).
+  let count = 0;
+  const low = sepLow - radius;
+  if (low < SPECULATIVE_DISTANCE) {
+    m.px[0] = lowX + kLow * nx;
+    m.py[0] = lowY + kLow * ny;
+    m.separation[0] = low;
+    m.id[0] = idLow;
+    count = 1;
+  }
+  const up = sepUp - radius;
+  if (up < SPECULATIVE_DISTANCE) {
+    m.px[count] = upX + kUp * nx;
+    m.py[count] = upY + kUp * ny;
+    m.separation[count] = up;
+    m.id[count] = idUp;
+    count++;
+  }
+  m.pointCount = count;
 }
 
 /**
@@ -359,7 +390,7 @@ export function collideCapsules(a: PolyShape, b: PolyShape, m: Manifold): void {
   const rb = b.radius;
   const radius = ra + rb;
 
-  segmentDistance(p1x, p1y, q1x, q1y, p2x, p2y, q2x, q2y);
+  segmentDistanceOfVertices(va, 0, 1, vb, 0, 1);
   const sd = segmentDistanceResult;
   const dist2 = sd.distanceSquared;
   const maxDist = radius + SPECULATIVE_DISTANCE;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { closestPointOnSegment, closestPointResult, segmentDistance, segmentDistanceResult as r } from './distance.js';
+import { closestPointOnSegment, closestPointResult, segmentDistance, segmentDistanceOfVertices, segmentDistanceResult as r } from './distance.js';
 
 describe('segmentDistance', () => {
   it('crossing segments: distance 0 at the crossing', () => {
@@ -49,6 +49,19 @@ describe('segmentDistance', () => {
       expect(r.distanceSquared).toBeLessThanOrEqual(best + 1e-12);
       expect(Math.sqrt(best) - Math.sqrt(r.distanceSquared)).toBeLessThan(0.02);
     }
+  });
+});
+
+describe('segmentDistanceOfVertices', () => {
+  it('reads the segments from packed vertex arrays and gives segmentDistance\'s result bit for bit', () => {
+    const a = Float64Array.of(9, 9, 0.1, 0.2, 2.3, -0.4, 1.5, 1.5); // edge 1 → 2 of a polygon
+    const b = Float64Array.of(3.1, 1.05, 0.7, 0.9); // edge 1 → 0
+    segmentDistance(0.1, 0.2, 2.3, -0.4, 0.7, 0.9, 3.1, 1.05);
+    const expected = { ...r };
+    r.distanceSquared = NaN;
+    segmentDistanceOfVertices(a, 1, 2, b, 1, 0);
+    expect({ ...r }).toEqual(expected);
+    expect(r.distanceSquared).toBeGreaterThan(0);
   });
 });
 

@@ -35,6 +35,33 @@ export function segmentDistance(
   p1x: number, p1y: number, q1x: number, q1y: number,
   p2x: number, p2y: number, q2x: number, q2y: number,
 ): void {
+  const v = segmentScratch;
+  v[0] = p1x;
+  v[1] = p1y;
+  v[2] = q1x;
+  v[3] = q1y;
+  v[4] = p2x;
+  v[5] = p2y;
+  v[6] = q2x;
+  v[7] = q2y;
+  segmentDistanceOfVertices(v, 0, 1, v, 2, 3);
+}
+const segmentScratch = new Float64Array(8);
+
+/**
+ * segmentDistance between vertices of packed vertex arrays (vertex i at [2i, 2i + 1]): segment 1
+ * from v1[i1] to v1[j1], segment 2 from v2[i2] to v2[j2]. Why: the narrowphase is too large for
+ * V8 to inline segmentDistance into it, and a call boxes each of its eight doubles.
+ */
+export function segmentDistanceOfVertices(v1: Float64Array, i1: number, j1: number, v2: Float64Array, i2: number, j2: number): void {
+  const p1x = v1[2 * i1]!;
+  const p1y = v1[2 * i1 + 1]!;
+  const q1x = v1[2 * j1]!;
+  const q1y = v1[2 * j1 + 1]!;
+  const p2x = v2[2 * i2]!;
+  const p2y = v2[2 * i2 + 1]!;
+  const q2x = v2[2 * j2]!;
+  const q2y = v2[2 * j2 + 1]!;
   const d1x = q1x - p1x;
   const d1y = q1y - p1y;
   const d2x = q2x - p2x;

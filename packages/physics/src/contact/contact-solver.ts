@@ -19,6 +19,7 @@
  * Restitution is applied once per step, after all substeps, from the pre-step approach speed.
  */
 import type { Contact } from './contact.js';
+import type { ContactStore } from './contact-store.js';
 import type { SolverBodies } from '../space/solver-bodies.js';
 
 export interface Softness {
@@ -53,6 +54,8 @@ export class ContactSolver {
   count = 0;
   private capacity = 0;
   // per constraint
+  /** The contact's slot in the ContactStore (impulses go back there). */
+  private slot = new Int32Array(0);
   private iA = new Int32Array(0);
   private iB = new Int32Array(0);
   private nx = new Float64Array(0);
@@ -78,7 +81,6 @@ export class ContactSolver {
   private tangentImpulse = new Float64Array(0);
   private maxNormalImpulse = new Float64Array(0);
   private relVel = new Float64Array(0);
-  readonly contacts: (Contact | null)[] = [];
 
   readonly soft: Softness = { biasRate: 0, massScale: 1, impulseScale: 0 };
   readonly staticSoft: Softness = { biasRate: 0, massScale: 1, impulseScale: 0 };
@@ -93,6 +95,7 @@ export class ContactSolver {
       b.set(a);
       return b;
     };
+    this.slot = g(this.slot, 1);
     this.iA = g(this.iA, 1);
     this.iB = g(this.iB, 1);
     this.nx = g(this.nx, 1);
@@ -120,28 +123,29 @@ export class ContactSolver {
   }
 
   begin(): void {
-    // Clear, don't truncate (see SolverBodies.reset): the array keeps its store between steps.
-    for (let k = 0; k < this.count; k++) this.contacts[k] = null;
     this.count = 0;
   }
 
-  /** Add one touching, non-sensor contact. Body solver indices must be assigned. */
-  add(c: Contact, sb: SolverBodies): void {
+  /**
+   * Add one touching, non-sensor contact, whose numbers are at slot `s` of `st` (c.index).
+   * Body solver indices must be assigned.
+   */
+  add(c: Contact, s: number, st: ContactStore, sb: SolverBodies): void {
     const k = this.count++;
     if (k >= this.capacity) this.reserve(k + 1);
-    this.contacts[k] = c;
+    this.slot[k] = s;
     const a = c.bodyA._solverIndex > 0 ? c.bodyA._solverIndex : 0;
     const b = c.bodyB._solverIndex > 0 ? c.bodyB._solverIndex : 0;
     this.iA[k] = a;
     this.iB[k] = b;
-    const m = c.manifold;
-    const nx = m.nx;
-    const ny = m.ny;
+    const nx = st.nx[s]!;
+    const ny = st.ny[s]!;
     this.nx[k] = nx;
     this.ny[k] = ny;
-    this.friction[k] = c.friction;
-    this.restitution[k] = c.restitution;
-    this.points[k] = m.pointCount;
+    this.friction[k] = st.friction[s]!;
+    this.restitution[k] = st.restitution[s]!;
+    const pointCount = st.pointCount[s]!;
+    this.points[k] = pointCount;
     const mA = sb.invMass[a]!;
     const mB = sb.invMass[b]!;
     const iA = sb.invI[a]!;
@@ -152,25 +156,42 @@ export class ContactSolver {
     this.iiB[k] = iB;
     this.rigidSide[k] = mA === 0 || mB === 0 ? 1 : 0;
     // World centres of mass at step start (bodies not in the solver read theirs directly).
-    const cAx = a > 0 ? sb.cx[a]! : worldCenterX(c.bodyA);
-    const cAy = a > 0 ? sb.cy[a]! : worldCenterY(c.bodyA);
-    const cBx = b > 0 ? sb.cx[b]! : worldCenterX(c.bodyB);
-    const cBy = b > 0 ? sb.cy[b]! : worldCenterY(c.bodyB);
+    // Written out rather than through a helper call, whose double result was boxed.
+    let cAx: number, cAy: number, cBx: number, cBy: number;
+    if (a > 0) {
+      cAx = sb.cx[a]!;
+      cAy = sb.cy[a]!;
+    } else {
+      const bA = c.bodyA;
+      cAx = bA._x + bA._c * bA._lcx - bA._s * bA._lcy;
+      cAy = bA._y + bA._s * bA._lcx + bA._c * bA._lcy;
+    }
+    if (b > 0) {
+      cBx = sb.cx[b]!;
+      cBy = sb.cy[b]!;
+    } else {
+      const bB = c.bodyB;
+      cBx = bB._x + bB._c * bB._lcx - bB._s * bB._lcy;
+      cBy = bB._y + bB._s * bB._lcx + bB._c * bB._lcy;
+    }
     const vAx = sb.vx[a]!, vAy = sb.vy[a]!, wA = sb.w[a]!;
     const vBx = sb.vx[b]!, vBy = sb.vy[b]!, wB = sb.w[b]!;
     const tx = ny;
     const ty = -nx;
-    for (let j = 0; j < m.pointCount; j++) {
+    for (let j = 0; j < pointCount; j++) {
       const p = 2 * k + j;
-      const rAx = m.px[j]! - cAx;
-      const rAy = m.py[j]! - cAy;
-      const rBx = m.px[j]! - cBx;
-      const rBy = m.py[j]! - cBy;
+      const q = 2 * s + j;
+      const px = st.px[q]!;
+      const py = st.py[q]!;
+      const rAx = px - cAx;
+      const rAy = py - cAy;
+      const rBx = px - cBx;
+      const rBy = py - cBy;
       this.rAx[p] = rAx;
       this.rAy[p] = rAy;
       this.rBx[p] = rBx;
       this.rBy[p] = rBy;
-      this.adjSep[p] = m.separation[j]! - ((rBx - rAx) * nx + (rBy - rAy) * ny);
+      this.adjSep[p] = st.separation[q]! - ((rBx - rAx) * nx + (rBy - rAy) * ny);
       const rnA = rAx * ny - rAy * nx;
       const rnB = rBx * ny - rBy * nx;
       const kn = mA + mB + iA * rnA * rnA + iB * rnB * rnB;
@@ -179,8 +200,8 @@ export class ContactSolver {
       const rtB = rBx * ty - rBy * tx;
       const kt = mA + mB + iA * rtA * rtA + iB * rtB * rtB;
       this.tangentMass[p] = kt > 0 ? 1 / kt : 0;
-      this.normalImpulse[p] = c.normalImpulse[j]!;
-      this.tangentImpulse[p] = c.tangentImpulse[j]!;
+      this.normalImpulse[p] = st.normalImpulse[q]!;
+      this.tangentImpulse[p] = st.tangentImpulse[q]!;
       this.maxNormalImpulse[p] = 0;
       // Approach speed before the step, for restitution.
       const dvx = vBx - wB * rBy - (vAx - wA * rAy);
@@ -412,21 +433,16 @@ export class ContactSolver {
     }
   }
 
-  /** Copy accumulated impulses back to the persistent contacts for next step's warm start. */
-  store(): void {
+  /** Copy accumulated impulses back to the contact store for next step's warm start. */
+  store(st: ContactStore): void {
+    const ni = st.normalImpulse;
+    const ti = st.tangentImpulse;
     for (let k = 0, n = this.count; k < n; k++) {
-      const c = this.contacts[k]!;
+      const s = this.slot[k]!;
       for (let j = 0, pc = this.points[k]!; j < pc; j++) {
-        c.normalImpulse[j] = this.normalImpulse[2 * k + j]!;
-        c.tangentImpulse[j] = this.tangentImpulse[2 * k + j]!;
+        ni[2 * s + j] = this.normalImpulse[2 * k + j]!;
+        ti[2 * s + j] = this.tangentImpulse[2 * k + j]!;
       }
     }
   }
-}
-
-function worldCenterX(b: { _x: number; _c: number; _s: number; _lcx: number; _lcy: number }): number {
-  return b._x + b._c * b._lcx - b._s * b._lcy;
-}
-function worldCenterY(b: { _y: number; _c: number; _s: number; _lcx: number; _lcy: number }): number {
-  return b._y + b._s * b._lcx + b._c * b._lcy;
 }

@@ -1,75 +1,71 @@
 /**
  * A persistent contact between two shapes whose fat AABBs overlap. It lives from the
- * broadphase pair's creation until the fat AABBs separate (or a shape leaves), and carries
- * the accumulated impulses of each manifold point across steps so the solver can warm start.
- * Points are matched between steps by their narrowphase feature id.
+ * broadphase pair's creation until the fat AABBs separate (or a shape leaves). Its numbers
+ * (manifold, accumulated impulses, mixed material) live in the space's ContactStore at slot
+ * `index`; this object is the handle that names the shapes and bodies.
+ * Points are matched between steps by their narrowphase feature id (ContactStore.update).
  */
 import { Manifold } from '../collision/manifold.js';
 import type { Body } from '../body/body.js';
 import type { Shape } from '../shape/shape.js';
+import { SENSOR, TOUCHING, type ContactStore } from './contact-store.js';
 
 export class Contact {
-  readonly manifold = new Manifold();
-  /** Accumulated impulses per manifold point, aligned with manifold points. */
-  readonly normalImpulse = new Float64Array(2);
-  readonly tangentImpulse = new Float64Array(2);
-  /** Previous step's ids and impulses, used to match points after the narrowphase. */
-  private readonly oldId = new Int32Array(2);
-  private readonly oldNormal = new Float64Array(2);
-  private readonly oldTangent = new Float64Array(2);
-  /** True while the manifold has points (Box2D semantics: includes speculative points). */
-  touching = false;
-  /** Index in the space's contact array (kept up to date on swap-removal). */
-  index = -1;
-  /**
-   * Mixed once at creation: any material or filter change destroys the shape's contacts
-   * (Space._shapeChanged), so these never go stale and the narrowphase loop stays lean.
-   */
-  readonly friction: number;
-  readonly restitution: number;
-  readonly isSensor: boolean;
+  /** Slot in the store and index in the space's contact list (kept up to date on removal); −1 once destroyed. */
+  index: number;
+  /** The `manifold` getter's copy, made on first use. */
+  private _manifold: Manifold | null = null;
 
+  /**
+   * Mixes friction and restitution once: any material or filter change destroys the shape's
+   * contacts (Space._shapeChanged), so they never go stale and the narrowphase loop stays lean.
+   */
   constructor(
     readonly shapeA: Shape,
     readonly shapeB: Shape,
     readonly bodyA: Body,
     readonly bodyB: Body,
     readonly key: number,
+    private readonly _store: ContactStore,
   ) {
-    this.friction = Math.sqrt(shapeA.friction * shapeB.friction);
-    this.restitution = Math.max(shapeA.restitution, shapeB.restitution);
-    this.isSensor = shapeA.sensor || shapeB.sensor;
+    this.index = _store.add(
+      Math.sqrt(shapeA.friction * shapeB.friction),
+      Math.max(shapeA.restitution, shapeB.restitution),
+      shapeA.sensor || shapeB.sensor,
+    );
   }
 
-  /** Save ids/impulses before the narrowphase rewrites the manifold. */
-  beginUpdate(): number {
-    const m = this.manifold;
-    const n = m.pointCount;
-    for (let i = 0; i < n; i++) {
-      this.oldId[i] = m.id[i]!;
-      this.oldNormal[i] = this.normalImpulse[i]!;
-      this.oldTangent[i] = this.tangentImpulse[i]!;
-    }
-    return n;
+  /** True while the manifold has points (Box2D semantics: includes speculative points). */
+  get touching(): boolean {
+    return this.index >= 0 && (this._store.flags[this.index]! & TOUCHING) !== 0;
+  }
+  get isSensor(): boolean {
+    return this.index >= 0 && (this._store.flags[this.index]! & SENSOR) !== 0;
+  }
+  get friction(): number {
+    return this._store.friction[this.index]!;
+  }
+  get restitution(): number {
+    return this._store.restitution[this.index]!;
   }
 
-  /** Carry impulses over to new points that have the same feature id. */
-  endUpdate(oldCount: number): void {
-    const m = this.manifold;
-    for (let i = 0; i < m.pointCount; i++) {
-      let ni = 0;
-      let ti = 0;
-      const id = m.id[i]!;
-      for (let j = 0; j < oldCount; j++) {
-        if (this.oldId[j] === id) {
-          ni = this.oldNormal[j]!;
-          ti = this.oldTangent[j]!;
-          break;
-        }
-      }
-      this.normalImpulse[i] = ni;
-      this.tangentImpulse[i] = ti;
+  /** A copy of the current manifold (refreshed on every read; the same object each time). */
+  get manifold(): Manifold {
+    const m = (this._manifold ??= new Manifold());
+    if (this.index < 0) {
+      m.pointCount = 0;
+      return m;
     }
+    return this._store.readManifold(this.index, m);
+  }
+
+  /** Accumulated normal impulse of manifold point i (N·s), as used to warm start the next step. */
+  normalImpulse(i: number): number {
+    return i < this._store.pointCount[this.index]! ? this._store.normalImpulse[2 * this.index + i]! : 0;
+  }
+  /** Accumulated friction impulse of manifold point i (N·s). */
+  tangentImpulse(i: number): number {
+    return i < this._store.pointCount[this.index]! ? this._store.tangentImpulse[2 * this.index + i]! : 0;
   }
 }
 

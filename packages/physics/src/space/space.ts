@@ -21,6 +21,8 @@ import { shouldCollide } from '../collision/filter.js';
 import { Constraint } from '../constraint/constraint.js';
 import type { ConstraintSpaceLink } from '../constraint/constraint.js';
 import { Contact, pairKey } from '../contact/contact.js';
+import { ContactStore, DOOMED, SENSOR, TOUCHING } from '../contact/contact-store.js';
+import { Manifold } from '../collision/manifold.js';
 import { ContactSolver, makeSoft } from '../contact/contact-solver.js';
 import type { Vec2, Vec2Like } from '../math/vec2.js';
 import type { RayCastOutput, Shape } from '../shape/shape.js';
@@ -94,6 +96,10 @@ export class Space implements BodySpaceLink, ConstraintSpaceLink {
   private readonly _bodies: Body[] = [];
   private readonly _constraints: Constraint[] = [];
   private readonly _contacts: Contact[] = [];
+  /** The contacts' numbers, slot i for _contacts[i] (see ContactStore). */
+  private readonly _contactStore = new ContactStore();
+  /** The narrowphase writes here; the store then takes the points and carries the impulses. */
+  private readonly _manifold = new Manifold();
   private readonly _contactMap = new Map<number, Contact>();
   private readonly _shapeById = new Map<number, Shape>();
   private readonly _broadphase = new BroadPhase();
@@ -107,6 +113,9 @@ export class Space implements BodySpaceLink, ConstraintSpaceLink {
   private readonly _finishers: Constraint[] = [];
   /** countAwakeIslands's scratch list. */
   private readonly _islandBodies: Body[] = [];
+  /** _syncShapes's proxy box [minX, minY, maxX, maxY, dx, dy], and how far ahead it stretches (s). */
+  private readonly _moveBox = new Float64Array(6);
+  private _lookahead = 0;
   /** Bodies whose inert shapes have not followed them yet (see _syncShapes). */
   private readonly _staleInert: Body[] = [];
   /**
@@ -447,10 +456,14 @@ export class Space implements BodySpaceLink, ConstraintSpaceLink {
 
     // 5. prepare contacts and constraints
     cs.begin();
-    for (const c of this._contacts) {
-      if (!c.touching || c.manifold.pointCount === 0 || c.isSensor) continue;
+    const contacts = this._contacts;
+    const store = this._contactStore;
+    const flags = store.flags;
+    for (let k = 0; k < contacts.length; k++) {
+      if (flags[k] !== TOUCHING) continue; // not touching, or a sensor
+      const c = contacts[k]!;
       if (c.bodyA._solverIndex < 0 && c.bodyB._solverIndex < 0) continue;
-      cs.add(c, sb);
+      cs.add(c, k, store, sb);
     }
     const active = this._activeConstraints;
     const batch = this._pivotBatch;
@@ -554,7 +567,7 @@ export class Space implements BodySpaceLink, ConstraintSpaceLink {
     }
     // 7. restitution, warm-start cache
     cs.applyRestitution(sb);
-    cs.store();
+    cs.store(store);
     // 7b. position passes: stiff joints project out their remaining error (positions only).
     for (let i = 0; i < positionIterations; i++) {
       users.solvePosition(ctx);
@@ -608,6 +621,7 @@ export class Space implements BodySpaceLink, ConstraintSpaceLink {
     const allowSleep = this._allowSleep;
     const delay = this._sleepDelay;
     let candidate = false;
+    this._lookahead = 2 * dt;
     for (let i = 1; i < sb.count; i++) {
       const b = sb.bodies[i]!;
       const vx = sb.vx[i]!;
@@ -616,7 +630,7 @@ export class Space implements BodySpaceLink, ConstraintSpaceLink {
       const moved = sb.dpx[i] !== 0 || sb.dpy[i] !== 0 || sb.dq[i] !== 0;
       if (moved) {
         sb.writeState(i);
-        this._syncShapes(b, 2 * dt);
+        this._syncShapes(b);
       } else {
         b._vx = vx;
         b._vy = vy;
@@ -647,8 +661,11 @@ export class Space implements BodySpaceLink, ConstraintSpaceLink {
     for (let i = 0; i < n; i++) parent[i] = i;
     const find = this._find;
     const union = this._union;
-    for (const c of this._contacts) {
-      if (!c.touching || c.isSensor) continue;
+    const contacts = this._contacts;
+    const flags = this._contactStore.flags;
+    for (let k = 0; k < contacts.length; k++) {
+      if (flags[k] !== TOUCHING) continue; // not touching, or a sensor
+      const c = contacts[k]!;
       const a = c.bodyA._solverIndex;
       const b = c.bodyB._solverIndex;
       if (a <= 0 || b <= 0) {
@@ -725,6 +742,10 @@ export class Space implements BodySpaceLink, ConstraintSpaceLink {
   // ------------------------------------------------------------------ contacts
 
   private _addPair(idA: number, idB: number): void {
+    // Most reported pairs already have their contact (a proxy moved near its old partners):
+    // check that first, before the two shape look-ups.
+    const key = pairKey(idA, idB);
+    if (this._contactMap.has(key)) return;
     const sA = this._shapeById.get(idA);
     const sB = this._shapeById.get(idB);
     if (!sA || !sB) return;
@@ -733,13 +754,11 @@ export class Space implements BodySpaceLink, ConstraintSpaceLink {
     if (bA === bB) return;
     if (bA._type !== 'dynamic' && bB._type !== 'dynamic') return;
     if (!shouldCollide(sA, sB)) return;
-    const key = pairKey(sA.id, sB.id);
-    if (this._contactMap.has(key)) return;
     if (bodiesIgnoreEachOther(bA, bB)) return;
     // Order shapes by id so the pair's orientation never depends on discovery order.
-    const c = sA.id < sB.id ? new Contact(sA, sB, bA, bB, key) : new Contact(sB, sA, bB, bA, key);
-    c.index = this._contacts.length;
-    this._contacts.push(c);
+    const store = this._contactStore;
+    const c = sA.id < sB.id ? new Contact(sA, sB, bA, bB, key, store) : new Contact(sB, sA, bB, bA, key, store);
+    this._contacts.push(c); // at c.index, the store's new last slot
     this._contactMap.set(key, c);
     (bA._contacts as Contact[]).push(c);
     (bB._contacts as Contact[]).push(c);
@@ -747,6 +766,8 @@ export class Space implements BodySpaceLink, ConstraintSpaceLink {
 
   private _collide(): void {
     const contacts = this._contacts;
+    const store = this._contactStore;
+    const m = this._manifold;
     let destroyed = false;
     for (let i = 0; i < contacts.length; i++) {
       const c = contacts[i]!;
@@ -754,36 +775,45 @@ export class Space implements BodySpaceLink, ConstraintSpaceLink {
       const bB = c.bodyB;
       if (!isSimulated(bA) && !isSimulated(bB)) continue;
       if (!this._broadphase.testOverlap(c.shapeA.proxyId, c.shapeB.proxyId)) {
-        c.index = -1; // mark for destruction
+        store.flags[i] |= DOOMED; // destroyed below, once the loop is done
         destroyed = true;
         continue;
       }
-      const old = c.beginUpdate();
-      collideShapes(c.shapeA, c.shapeB, c.manifold);
-      c.endUpdate(old);
-      let touching = c.manifold.pointCount > 0;
-      if (touching && c.isSensor) touching = minSeparation(c) < 0;
-      if (touching !== c.touching) {
-        c.touching = touching;
+      collideShapes(c.shapeA, c.shapeB, m);
+      store.update(i, m);
+      const flags = store.flags[i]!;
+      const sensor = (flags & SENSOR) !== 0;
+      let touching = m.pointCount > 0;
+      if (touching && sensor) touching = minSeparation(m) < 0;
+      if (touching !== ((flags & TOUCHING) !== 0)) {
+        store.flags[i] = flags ^ TOUCHING;
         this._emitContact(touching ? 'beginContact' : 'endContact', c);
       }
-      if (touching && !c.isSensor) {
+      if (touching && !sensor) {
         if (bA._sleeping) this._wakeIsland(bA);
         if (bB._sleeping) this._wakeIsland(bB);
       }
     }
     if (destroyed) {
+      // Compact the list and the store alike, keeping the order.
       let w = 0;
       for (let r = 0; r < contacts.length; r++) {
         const c = contacts[r]!;
-        if (c.index === -1) {
+        if ((store.flags[r]! & DOOMED) !== 0) {
+          store.flags[r] &= ~DOOMED;
           this._detachContact(c);
+          c.index = -1;
           continue;
         }
-        c.index = w;
-        contacts[w++] = c;
+        if (w !== r) {
+          store.moveSlot(r, w);
+          c.index = w;
+          contacts[w] = c;
+        }
+        w++;
       }
       contacts.length = w;
+      store.truncate(w);
     }
   }
 
@@ -797,8 +827,9 @@ export class Space implements BodySpaceLink, ConstraintSpaceLink {
     this._contactMap.delete(c.key);
     removeFrom(c.bodyA._contacts, c);
     removeFrom(c.bodyB._contacts, c);
-    if (c.touching) {
-      c.touching = false;
+    const flags = this._contactStore.flags;
+    if ((flags[c.index]! & TOUCHING) !== 0) {
+      flags[c.index] &= ~TOUCHING;
       this._emitContact('endContact', c);
     }
   }
@@ -819,12 +850,15 @@ export class Space implements BodySpaceLink, ConstraintSpaceLink {
     }
     this._detachContact(c);
     const contacts = this._contacts;
+    const store = this._contactStore;
     const i = c.index;
     const last = contacts.pop()!;
     if (last !== c) {
       contacts[i] = last;
       last.index = i;
+      store.moveSlot(contacts.length, i);
     }
+    store.truncate(contacts.length);
     c.index = -1;
   }
 
@@ -861,12 +895,14 @@ export class Space implements BodySpaceLink, ConstraintSpaceLink {
 
   /**
    * Refresh shapes and proxies after a step. A proxy that must be re-inserted is stretched
-   * along the body's motion over `lookahead` seconds (Box2D 2.4's predictive AABBs), so bodies
+   * along the body's motion over `_lookahead` seconds (Box2D 2.4's predictive AABBs), so bodies
    * in steady motion are not re-inserted every step.
    */
-  private _syncShapes(b: Body, lookahead: number): void {
-    const dx = b._vx * lookahead;
-    const dy = b._vy * lookahead;
+  private _syncShapes(b: Body): void {
+    // The numbers go to the broadphase in one array: a call with six doubles boxed each of
+    // them (about half a megabyte per step in the 5050-box pyramid).
+    const box = this._moveBox;
+    const lookahead = this._lookahead;
     let stale = false;
     for (const s of b._shapes) {
       // A shape that pairs with nothing matters only to queries and debug draws: refreshed then.
@@ -875,7 +911,13 @@ export class Space implements BodySpaceLink, ConstraintSpaceLink {
         continue;
       }
       s.updateWorld(b._x, b._y, b._c, b._s);
-      this._broadphase.moveProxy(s.proxyId, s.aabbMinX, s.aabbMinY, s.aabbMaxX, s.aabbMaxY, dx, dy);
+      box[0] = s.aabbMinX;
+      box[1] = s.aabbMinY;
+      box[2] = s.aabbMaxX;
+      box[3] = s.aabbMaxY;
+      box[4] = b._vx * lookahead;
+      box[5] = b._vy * lookahead;
+      this._broadphase.moveProxyBox(s.proxyId, box);
     }
     if (stale && !b._inertStale) {
       b._inertStale = true;
@@ -1134,8 +1176,7 @@ function isSimulated(b: Body): boolean {
   return !b._sleeping && b._type !== 'static';
 }
 
-function minSeparation(c: Contact): number {
-  const m = c.manifold;
+function minSeparation(m: Manifold): number {
   let s = Infinity;
   for (let i = 0; i < m.pointCount; i++) s = Math.min(s, m.separation[i]!);
   return s;

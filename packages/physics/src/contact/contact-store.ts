@@ -1,0 +1,170 @@
+/**
+ * Every contact's manifold, accumulated impulses and mixed material in struct-of-arrays typed
+ * arrays, indexed by the contact's slot (its index in the space's contact list, Contact.index).
+ *
+ * Why: the narrowphase, the solver's gather and the impulse store-back run over every contact
+ * every step. With a Manifold object and eight two-element typed arrays per contact they chased
+ * about ten small heap objects per contact; here they stream through a few long arrays.
+ *
+ * Slots stay dense, in the same order as the space's list: a contact is appended with `add`,
+ * and removal moves another slot's data in with `moveSlot` (as the list moves its Contact) and
+ * shortens the store with `truncate`. Point j of slot k is at index 2k + j.
+ */
+import type { Manifold } from '../collision/manifold.js';
+
+/** flags: the manifold has points (a sensor's: some overlap). Box2D's "touching". */
+export const TOUCHING = 1;
+/** flags: one of the shapes is a sensor (reports contacts, is never solved). */
+export const SENSOR = 2;
+/** flags: marked for destruction by the space's narrowphase pass (its fat AABBs separated). */
+export const DOOMED = 4;
+
+export class ContactStore {
+  /** Slots in use. */
+  count = 0;
+  private capacity = 0;
+  // per slot
+  flags = new Uint8Array(0);
+  pointCount = new Uint8Array(0);
+  /** Unit normal from shape A to shape B (meaningful while pointCount > 0). */
+  nx = new Float64Array(0);
+  ny = new Float64Array(0);
+  /** Mixed once at creation (a material change re-creates the contact). */
+  friction = new Float64Array(0);
+  restitution = new Float64Array(0);
+  // per point (2k + j), as in Manifold
+  px = new Float64Array(0);
+  py = new Float64Array(0);
+  separation = new Float64Array(0);
+  id = new Int32Array(0);
+  /** Accumulated impulses, carried across steps by feature id (warm starting). */
+  normalImpulse = new Float64Array(0);
+  tangentImpulse = new Float64Array(0);
+
+  /** Append a slot with no points and no impulses; returns its index. */
+  add(friction: number, restitution: number, sensor: boolean): number {
+    const k = this.count;
+    if (k === this.capacity) this.grow(k + 1);
+    this.count = k + 1;
+    this.flags[k] = sensor ? SENSOR : 0;
+    this.pointCount[k] = 0;
+    this.nx[k] = 0;
+    this.ny[k] = 0;
+    this.friction[k] = friction;
+    this.restitution[k] = restitution;
+    for (let q = 2 * k; q < 2 * k + 2; q++) {
+      this.px[q] = 0;
+      this.py[q] = 0;
+      this.separation[q] = 0;
+      this.id[q] = 0;
+      this.normalImpulse[q] = 0;
+      this.tangentImpulse[q] = 0;
+    }
+    return k;
+  }
+
+  /** Copy slot `from` over slot `to` (the list moved the contact at `from` to `to`). */
+  moveSlot(from: number, to: number): void {
+    this.flags[to] = this.flags[from]!;
+    this.pointCount[to] = this.pointCount[from]!;
+    this.nx[to] = this.nx[from]!;
+    this.ny[to] = this.ny[from]!;
+    this.friction[to] = this.friction[from]!;
+    this.restitution[to] = this.restitution[from]!;
+    for (let j = 0; j < 2; j++) {
+      const f = 2 * from + j;
+      const t = 2 * to + j;
+      this.px[t] = this.px[f]!;
+      this.py[t] = this.py[f]!;
+      this.separation[t] = this.separation[f]!;
+      this.id[t] = this.id[f]!;
+      this.normalImpulse[t] = this.normalImpulse[f]!;
+      this.tangentImpulse[t] = this.tangentImpulse[f]!;
+    }
+  }
+
+  /** Drop every slot from `count` on. */
+  truncate(count: number): void {
+    this.count = count;
+  }
+
+  /**
+   * Write slot k's new manifold. A new point whose feature id matches an old point's takes over
+   * that point's impulses (the first match, as points are ids distinct within a manifold); the
+   * others start from zero.
+   */
+  update(k: number, m: Manifold): void {
+    const p = 2 * k;
+    const id = this.id;
+    const ni = this.normalImpulse;
+    const ti = this.tangentImpulse;
+    const oldCount = this.pointCount[k]!;
+    const oid0 = id[p]!;
+    const oid1 = id[p + 1]!;
+    const on0 = ni[p]!;
+    const on1 = ni[p + 1]!;
+    const ot0 = ti[p]!;
+    const ot1 = ti[p + 1]!;
+    const n = m.pointCount;
+    this.pointCount[k] = n;
+    this.nx[k] = m.nx;
+    this.ny[k] = m.ny;
+    for (let j = 0; j < n; j++) {
+      const q = p + j;
+      const mid = m.id[j]!;
+      this.px[q] = m.px[j]!;
+      this.py[q] = m.py[j]!;
+      this.separation[q] = m.separation[j]!;
+      id[q] = mid;
+      let nImp = 0;
+      let tImp = 0;
+      if (oldCount > 0 && oid0 === mid) {
+        nImp = on0;
+        tImp = ot0;
+      } else if (oldCount > 1 && oid1 === mid) {
+        nImp = on1;
+        tImp = ot1;
+      }
+      ni[q] = nImp;
+      ti[q] = tImp;
+    }
+  }
+
+  /** Copy slot k's manifold into `out` (for debug drawing and tests). */
+  readManifold(k: number, out: Manifold): Manifold {
+    const n = this.pointCount[k]!;
+    out.pointCount = n;
+    out.nx = this.nx[k]!;
+    out.ny = this.ny[k]!;
+    for (let j = 0; j < n; j++) {
+      out.px[j] = this.px[2 * k + j]!;
+      out.py[j] = this.py[2 * k + j]!;
+      out.separation[j] = this.separation[2 * k + j]!;
+      out.id[j] = this.id[2 * k + j]!;
+    }
+    return out;
+  }
+
+  private grow(n: number): void {
+    let cap = Math.max(64, this.capacity);
+    while (cap < n) cap *= 2;
+    const g = <T extends Float64Array | Int32Array | Uint8Array>(a: T, per: number): T => {
+      const b = new (a.constructor as { new (n: number): T })(cap * per);
+      b.set(a);
+      return b;
+    };
+    this.flags = g(this.flags, 1);
+    this.pointCount = g(this.pointCount, 1);
+    this.nx = g(this.nx, 1);
+    this.ny = g(this.ny, 1);
+    this.friction = g(this.friction, 1);
+    this.restitution = g(this.restitution, 1);
+    this.px = g(this.px, 2);
+    this.py = g(this.py, 2);
+    this.separation = g(this.separation, 2);
+    this.id = g(this.id, 2);
+    this.normalImpulse = g(this.normalImpulse, 2);
+    this.tangentImpulse = g(this.tangentImpulse, 2);
+    this.capacity = cap;
+  }
+}
