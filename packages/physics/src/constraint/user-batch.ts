@@ -871,6 +871,11 @@ export class UserBatch {
   private solvePositionRows(ctx: StepContext): void {
     const sb = ctx.bodies;
     if (!this.laidOut) this.layoutKernels(sb);
+    const g = this.groups.length === 1 ? this.groups[0]! : null;
+    if (this.stiffPairs && g !== null && g.count === this.count) {
+      this.positionPairs(sb, g.kernel);
+      return;
+    }
     const rhs = this.rhs;
     const pool = this.jPool;
     for (let n = 0; n < this.count; n++) {
@@ -917,6 +922,39 @@ export class UserBatch {
         sb.dpy[k] = sb.dpy[k]! + m * oy;
         if (ii !== 0 && oz !== 0) sb.rotate(k, ii * oz);
       }
+    }
+  }
+
+  /**
+   * solvePositionRows for a plan of stiff two-row, two-body rows that all share one kernel
+   * (symbolic pivots): the same operations, without the per-row choices.
+   */
+  private positionPairs(sb: SolverBodies, kernel: UserBatchKernel): void {
+    const a = this.arrays;
+    const one = this.oneRow;
+    const K = this.K;
+    const rhs = this.rhs;
+    const C = this.errPool;
+    for (let n = 0; n < this.count; n++) {
+      const jo = this.jOff[n]!;
+      const s0 = this.sOff[n]!;
+      const vo = this.vOff[n]!;
+      this.refreshRowStates(n, sb);
+      one[0] = n;
+      if (kernel.positionAndJacobian !== undefined) kernel.positionAndJacobian(1, one, a);
+      else {
+        kernel.position(1, one, a);
+        kernel.jacobian(1, one, a);
+      }
+      const c0 = C[vo]!;
+      const c1 = C[vo + 1]!;
+      if (!Number.isFinite(c0) || !Number.isFinite(c1)) this.checkPosition(n, C, vo);
+      this.pairK(jo, s0, sb);
+      if (!Number.isFinite(K[0]!) || !Number.isFinite(K[3]!)) this.reportBadJacobian(n);
+      rhs[0] = -c0;
+      rhs[1] = -c1;
+      solveSymmetric(K, rhs, 2);
+      this.movePair(sb, jo, s0);
     }
   }
 
