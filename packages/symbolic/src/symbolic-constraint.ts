@@ -397,7 +397,6 @@ export class SymbolicConstraint extends UserConstraint {
 
   override velocity(err: Float64Array, state?: Float64Array): void {
     const n = this.dimensions;
-    const values = this.values;
     state ??= this.lastState;
     if (this.direct) {
       // V = J v from the J the engine holds (filled by jacobian() for this pose).
