@@ -86,6 +86,30 @@ const PIVOT_KERNEL = {
       pivotJacobian(J, jOff[r], states, slotState[slotOff[r]], slotState[slotOff[r] + 1], params[p], params[p + 1], params[p + 2], params[p + 3]);
     }
   },
+  // A position pass needs C and J at one pose: one call, the world anchors computed once.
+  positionAndJacobian(count, rows, a) {
+    const { states, slotState, slotOff, params, paramOff, J, jOff, C, cOff } = a;
+    for (let i = 0; i < count; i++) {
+      const r = rows[i];
+      const o1 = slotState[slotOff[r]];
+      const o2 = slotState[slotOff[r] + 1];
+      const p = paramOff[r];
+      const p1x = anchorX(states, o1, params[p], params[p + 1]);
+      const p1y = anchorY(states, o1, params[p], params[p + 1]);
+      const p2x = anchorX(states, o2, params[p + 2], params[p + 3]);
+      const p2y = anchorY(states, o2, params[p + 2], params[p + 3]);
+      const c = cOff[r];
+      C[c] = p2x - p1x;
+      C[c + 1] = p2y - p1y;
+      const r1x = p1x - states[o1 + BodyState.comX];
+      const r1y = p1y - states[o1 + BodyState.comY];
+      const r2x = p2x - states[o2 + BodyState.comX];
+      const r2y = p2y - states[o2 + BodyState.comY];
+      const jo = jOff[r];
+      J[jo] = -1; J[jo + 1] = 0; J[jo + 2] = r1y; J[jo + 3] = 1; J[jo + 4] = 0; J[jo + 5] = -r2y;
+      J[jo + 6] = 0; J[jo + 7] = -1; J[jo + 8] = -r1x; J[jo + 9] = 0; J[jo + 10] = 1; J[jo + 11] = r2x;
+    }
+  },
 };
 
 /** UserPivotHooks with its bulk kernel: scene E's constraint. */

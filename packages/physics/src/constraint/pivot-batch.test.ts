@@ -51,4 +51,29 @@ describe('PivotBatch', () => {
     const b = read(false);
     for (let i = 0; i < a.length; i++) expect(a[i]).toBeCloseTo(b[i]!, 10);
   });
+
+  for (const batched of [true, false]) {
+    it(`bodyImpulse() is the momentum each joint gave a body over the step (${batched ? 'batch' : 'generic path'})`, () => {
+      // A swinging two-link pendulum: the upper link's velocity changes only through gravity and
+      // its two joints, so m Δv = m g dt + Σ linear impulses and I Δω = Σ angular impulses.
+      const space = new Space({ gravity: [0, -10] });
+      space._batchPivots = batched;
+      const pin = space.addBody(new Body({ type: 'static' }));
+      const upper = space.addBody(new Body({ position: [0.5, 0], rotation: 0.3, shapes: [Polygon.box(1, 0.2, { offset: [0.05, 0.02] })] }));
+      const lower = space.addBody(new Body({ position: [1.5, 0], shapes: [Polygon.box(1, 0.2)] }));
+      const top = space.addConstraint(new PivotJoint({ body1: pin, body2: upper, anchor2: [-0.5, 0], ignore: true }));
+      const mid = space.addConstraint(new PivotJoint({ body1: upper, body2: lower, anchor1: [0.5, 0], anchor2: [-0.5, 0], ignore: true }));
+      const dt = 1 / 60;
+      for (let i = 0; i < 20; i++) space.step(dt);
+      const { x: vx0, y: vy0 } = upper.velocity;
+      const w0 = upper.angularVel;
+      space.step(dt);
+      const a = top.bodyImpulse(upper);
+      const b = mid.bodyImpulse(upper);
+      expect(Math.abs(upper.angularVel - w0)).toBeGreaterThan(0.01); // it really swings
+      expect(upper.mass * (upper.velocity.x - vx0)).toBeCloseTo(a.x + b.x, 10);
+      expect(upper.mass * (upper.velocity.y - vy0)).toBeCloseTo(-upper.mass * 10 * dt + a.y + b.y, 10);
+      expect(upper.inertia * (upper.angularVel - w0)).toBeCloseTo(a.z + b.z, 10);
+    });
+  }
 });

@@ -14,7 +14,7 @@ import type { SolverBodies } from '../space/solver-bodies.js';
 import type { StepContext } from '../space/step-context.js';
 import type { PivotJoint } from './joints/pivot-joint.js';
 
-const F64 = ['mA', 'mB', 'iA', 'iB', 'lAx', 'lAy', 'lBx', 'lBy', 'r0Ax', 'r0Ay', 'r0Bx', 'r0By', 'cAx', 'cAy', 'cBx', 'cBy', 'accX', 'accY', 'stepX', 'stepY', 'bias', 'mass', 'imp', 'maxImp', 'maxErr', 'sumPx', 'sumPy', 'sumLA', 'sumLB'] as const;
+const F64 = ['mA', 'mB', 'iA', 'iB', 'lAx', 'lAy', 'lBx', 'lBy', 'r0Ax', 'r0Ay', 'r0Bx', 'r0By', 'cAx', 'cAy', 'cBx', 'cBy', 'accX', 'accY', 'stepX', 'stepY', 'bias', 'mass', 'imp', 'maxImp', 'maxErr', 'sumLA', 'sumLB'] as const;
 type F64Field = (typeof F64)[number];
 
 export class PivotBatch {
@@ -54,9 +54,11 @@ export class PivotBatch {
   imp = new Float64Array(0);
   maxImp = new Float64Array(0);
   maxErr = new Float64Array(0);
-  /** Impulse applied this step (for bodyImpulse): linear on B (A gets −), angular on A and B. */
-  sumPx = new Float64Array(0);
-  sumPy = new Float64Array(0);
+  /**
+   * Angular impulse applied to A and B this step (for bodyImpulse), summed per pass: r changes
+   * from pose to pose. The linear one needs no sum of its own: the impulses of a substep add up
+   * to acc at its end, so over the step they add up to stepX, stepY.
+   */
   sumLA = new Float64Array(0);
   sumLB = new Float64Array(0);
 
@@ -139,7 +141,7 @@ export class PivotBatch {
         this.r0By[n] = s * lx + c * ly;
       }
       this.stepX[n] = this.stepY[n] = 0;
-      this.sumPx[n] = this.sumPy[n] = this.sumLA[n] = this.sumLB[n] = 0;
+      this.sumLA[n] = this.sumLB[n] = 0;
     }
   }
 
@@ -179,8 +181,6 @@ export class PivotBatch {
       const py = this.accY[n]!;
       const la = rAx * py - rAy * px;
       const lb = rBx * py - rBy * px;
-      this.sumPx[n] = this.sumPx[n]! + px;
-      this.sumPy[n] = this.sumPy[n]! + py;
       this.sumLA[n] = this.sumLA[n]! + la;
       this.sumLB[n] = this.sumLB[n]! + lb;
       const mA = this.mA[n]!, mB = this.mB[n]!;
@@ -284,8 +284,6 @@ export class PivotBatch {
       const py = ny - oldY;
       const la = rAx * py - rAy * px;
       const lb = rBx * py - rBy * px;
-      this.sumPx[n] = this.sumPx[n]! + px;
-      this.sumPy[n] = this.sumPy[n]! + py;
       this.sumLA[n] = this.sumLA[n]! + la;
       this.sumLB[n] = this.sumLB[n]! + lb;
       vx[ka] = vx[ka]! - mA * px;
@@ -357,6 +355,6 @@ export class PivotBatch {
   /** Forget row n's impulses (its joint's clearCache()). */
   clearRow(n: number): void {
     this.accX[n] = this.accY[n] = this.stepX[n] = this.stepY[n] = 0;
-    this.sumPx[n] = this.sumPy[n] = this.sumLA[n] = this.sumLB[n] = 0;
+    this.sumLA[n] = this.sumLB[n] = 0;
   }
 }

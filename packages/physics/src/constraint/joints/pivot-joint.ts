@@ -79,7 +79,7 @@ export class PivotJoint extends AnchoredJoint {
     b.accX[n] = this.acc[0]! * ratio;
     b.accY[n] = this.acc[1]! * ratio;
     b.stepX[n] = b.stepY[n] = 0;
-    b.sumPx[n] = b.sumPy[n] = b.sumLA[n] = b.sumLB[n] = 0;
+    b.sumLA[n] = b.sumLB[n] = 0;
     if (this._stiff) {
       b.soft[n] = 0;
     } else {
@@ -139,11 +139,12 @@ export class PivotJoint extends AnchoredJoint {
     this.stepImp[1] = b.stepY[n]!;
     const a = this._slots[0] as AnchorSlot;
     const c = this._slots[1] as AnchorSlot;
-    a.ix = -b.sumPx[n]!;
-    a.iy = -b.sumPy[n]!;
+    // (The linear impulse of the step is its step impulse: see PivotBatch.sumLA.)
+    a.ix = -b.stepX[n]!;
+    a.iy = -b.stepY[n]!;
     a.iz = -b.sumLA[n]!;
-    c.ix = b.sumPx[n]!;
-    c.iy = b.sumPy[n]!;
+    c.ix = b.stepX[n]!;
+    c.iy = b.stepY[n]!;
     c.iz = b.sumLB[n]!;
     this.midStep = false;
   }
