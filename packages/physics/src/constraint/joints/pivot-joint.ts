@@ -76,20 +76,11 @@ export class PivotJoint extends AnchoredJoint {
     // Rescale warm starting when the substep length changes (Nape's dtratio).
     const ratio = this._lastH > 0 ? ctx.h / this._lastH : 1;
     this._lastH = ctx.h;
-    b.accX[n] = this.acc[0]! * ratio;
-    b.accY[n] = this.acc[1]! * ratio;
-    b.stepX[n] = b.stepY[n] = 0;
-    b.sumLA[n] = b.sumLB[n] = 0;
     if (this._stiff) {
-      b.soft[n] = 0;
+      b.startRow(n, this.acc[0]! * ratio, this.acc[1]! * ratio, null, 0, 0);
     } else {
       makeSoft(this._frequency, this._damping, ctx.h, this._soft);
-      b.soft[n] = 1;
-      b.bias[n] = this._soft.biasRate;
-      b.mass[n] = this._soft.massScale;
-      b.imp[n] = this._soft.impulseScale;
-      b.maxImp[n] = this._maxForce;
-      b.maxErr[n] = this._maxError;
+      b.startRow(n, this.acc[0]! * ratio, this.acc[1]! * ratio, this._soft, this._maxForce, this._maxError);
     }
   }
 
@@ -133,24 +124,12 @@ export class PivotJoint extends AnchoredJoint {
 
   /** @internal Take back the impulses of row n. */
   _readBatch(b: PivotBatch, n: number): void {
-    this.acc[0] = b.accX[n]!;
-    this.acc[1] = b.accY[n]!;
-    this.stepImp[0] = b.stepX[n]!;
-    this.stepImp[1] = b.stepY[n]!;
-    const a = this._slots[0] as AnchorSlot;
-    const c = this._slots[1] as AnchorSlot;
-    // (The linear impulse of the step is its step impulse: see PivotBatch.sumLA.)
-    a.ix = -b.stepX[n]!;
-    a.iy = -b.stepY[n]!;
-    a.iz = -b.sumLA[n]!;
-    c.ix = b.stepX[n]!;
-    c.iy = b.stepY[n]!;
-    c.iz = b.sumLB[n]!;
+    b.readRow(n, this.acc, this.stepImp, this._slots[0] as AnchorSlot, this._slots[1] as AnchorSlot);
     this.midStep = false;
   }
 }
 
-/** Solver index, masses, start centre and start anchor offset of one side of a batched pivot. */
+/** Row n's side of a batched pivot: solver index, masses, start centre and start anchor offset. */
 function fillSide(b: PivotBatch, n: number, slot: AnchorSlot, first: boolean): void {
   const body = slot.body!;
   const k = body._solverIndex > 0 ? body._solverIndex : 0;
@@ -160,29 +139,5 @@ function fillSide(b: PivotBatch, n: number, slot: AnchorSlot, first: boolean): v
   const lcy = body._lcy;
   const cx = body._x + c * lcx - s * lcy;
   const cy = body._y + s * lcx + c * lcy;
-  const lx = slot.ax - lcx;
-  const ly = slot.ay - lcy;
-  const m = k > 0 ? body._invMass : 0;
-  const i = k > 0 ? body._invInertia : 0;
-  if (first) {
-    b.lAx[n] = lx;
-    b.lAy[n] = ly;
-    b.kA[n] = k;
-    b.mA[n] = m;
-    b.iA[n] = i;
-    b.cAx[n] = cx;
-    b.cAy[n] = cy;
-    b.r0Ax[n] = c * lx - s * ly;
-    b.r0Ay[n] = s * lx + c * ly;
-  } else {
-    b.lBx[n] = lx;
-    b.lBy[n] = ly;
-    b.kB[n] = k;
-    b.mB[n] = m;
-    b.iB[n] = i;
-    b.cBx[n] = cx;
-    b.cBy[n] = cy;
-    b.r0Bx[n] = c * lx - s * ly;
-    b.r0By[n] = s * lx + c * ly;
-  }
+  b.fillSide(n, first, k, k > 0 ? body._invMass : 0, k > 0 ? body._invInertia : 0, cx, cy, c, s, slot.ax - lcx, slot.ay - lcy);
 }
