@@ -1,5 +1,5 @@
 /**
- * Contact solver: soft-step sequential impulses over struct-of-arrays constraint data.
+ * Contact solver: soft-step sequential impulses over flat typed-array constraint data.
  *
  * Per manifold point, with anchors rA = p − cA and rB = p − cB fixed at the start of the step
  * and n the contact normal (A → B):
@@ -50,37 +50,31 @@ export const RESTITUTION_THRESHOLD = 1;
 /** Maximum speed at which penetration is pushed out (m/s). */
 export const CONTACT_PUSH_MAX_VELOCITY = 3;
 
+/**
+ * Layout of a manifold's numbers in ContactSolver.data: the manifold's, then its two points'
+ * (POINT + POINT_STRIDE·j), four cache lines per manifold.
+ */
+const STRIDE = 32;
+const M_A = 0, M_B = 1, I_A = 2, I_B = 3, NX = 4, NY = 5, FRICTION = 6, RESTITUTION = 7;
+const POINT = 8;
+const POINT_STRIDE = 12;
+/** Anchors from the centres of mass (fixed for the step), separation less the anchors' part, 1/K. */
+const R_AX = 0, R_AY = 1, R_BX = 2, R_BY = 3, ADJ_SEP = 4, NORMAL_MASS = 5, TANGENT_MASS = 6;
+/** Accumulated impulses, the largest normal impulse of the step, the approach speed before it. */
+const NORMAL_IMPULSE = 7, TANGENT_IMPULSE = 8, MAX_NORMAL_IMPULSE = 9, REL_VEL = 10;
+
 export class ContactSolver {
   count = 0;
   private capacity = 0;
-  // per constraint
-  /** The contact's slot in the ContactStore (impulses go back there). */
-  private slot = new Int32Array(0);
-  private iA = new Int32Array(0);
-  private iB = new Int32Array(0);
-  private nx = new Float64Array(0);
-  private ny = new Float64Array(0);
-  private friction = new Float64Array(0);
-  private restitution = new Float64Array(0);
+  /**
+   * Per manifold k: its numbers at k·STRIDE in `data` (array of structures: a pass reads one
+   * stream, not some twenty arrays), its store slot and solver bodies at 3k in `ends`.
+   */
+  private data = new Float64Array(0);
+  private ends = new Int32Array(0);
   private points = new Uint8Array(0);
   /** 1 when one side has infinite mass: such contacts use stiffer softness. */
   private rigidSide = new Uint8Array(0);
-  private mA = new Float64Array(0);
-  private mB = new Float64Array(0);
-  private iiA = new Float64Array(0);
-  private iiB = new Float64Array(0);
-  // per point (index 2k + j)
-  private rAx = new Float64Array(0);
-  private rAy = new Float64Array(0);
-  private rBx = new Float64Array(0);
-  private rBy = new Float64Array(0);
-  private adjSep = new Float64Array(0);
-  private normalMass = new Float64Array(0);
-  private tangentMass = new Float64Array(0);
-  private normalImpulse = new Float64Array(0);
-  private tangentImpulse = new Float64Array(0);
-  private maxNormalImpulse = new Float64Array(0);
-  private relVel = new Float64Array(0);
 
   readonly soft: Softness = { biasRate: 0, massScale: 1, impulseScale: 0 };
   readonly staticSoft: Softness = { biasRate: 0, massScale: 1, impulseScale: 0 };
@@ -90,35 +84,18 @@ export class ContactSolver {
     if (n <= this.capacity) return;
     let cap = Math.max(64, this.capacity);
     while (cap < n) cap *= 2;
-    const g = <T extends Float64Array | Int32Array | Uint8Array>(a: T, m: number): T => {
-      const b = new (a.constructor as { new (n: number): T })(cap * m);
-      b.set(a);
-      return b;
-    };
-    this.slot = g(this.slot, 1);
-    this.iA = g(this.iA, 1);
-    this.iB = g(this.iB, 1);
-    this.nx = g(this.nx, 1);
-    this.ny = g(this.ny, 1);
-    this.friction = g(this.friction, 1);
-    this.restitution = g(this.restitution, 1);
-    this.points = g(this.points, 1);
-    this.rigidSide = g(this.rigidSide, 1);
-    this.mA = g(this.mA, 1);
-    this.mB = g(this.mB, 1);
-    this.iiA = g(this.iiA, 1);
-    this.iiB = g(this.iiB, 1);
-    this.rAx = g(this.rAx, 2);
-    this.rAy = g(this.rAy, 2);
-    this.rBx = g(this.rBx, 2);
-    this.rBy = g(this.rBy, 2);
-    this.adjSep = g(this.adjSep, 2);
-    this.normalMass = g(this.normalMass, 2);
-    this.tangentMass = g(this.tangentMass, 2);
-    this.normalImpulse = g(this.normalImpulse, 2);
-    this.tangentImpulse = g(this.tangentImpulse, 2);
-    this.maxNormalImpulse = g(this.maxNormalImpulse, 2);
-    this.relVel = g(this.relVel, 2);
+    const data = new Float64Array(cap * STRIDE);
+    data.set(this.data);
+    this.data = data;
+    const ends = new Int32Array(cap * 3);
+    ends.set(this.ends);
+    this.ends = ends;
+    const points = new Uint8Array(cap);
+    points.set(this.points);
+    this.points = points;
+    const rigidSide = new Uint8Array(cap);
+    rigidSide.set(this.rigidSide);
+    this.rigidSide = rigidSide;
     this.capacity = cap;
   }
 
@@ -133,27 +110,29 @@ export class ContactSolver {
   add(c: Contact, s: number, st: ContactStore, sb: SolverBodies): void {
     const k = this.count++;
     if (k >= this.capacity) this.reserve(k + 1);
-    this.slot[k] = s;
+    const d = this.data;
+    const o = k * STRIDE;
+    this.ends[3 * k] = s;
     const a = c.bodyA._solverIndex > 0 ? c.bodyA._solverIndex : 0;
     const b = c.bodyB._solverIndex > 0 ? c.bodyB._solverIndex : 0;
-    this.iA[k] = a;
-    this.iB[k] = b;
+    this.ends[3 * k + 1] = a;
+    this.ends[3 * k + 2] = b;
     const nx = st.nx[s]!;
     const ny = st.ny[s]!;
-    this.nx[k] = nx;
-    this.ny[k] = ny;
-    this.friction[k] = st.friction[s]!;
-    this.restitution[k] = st.restitution[s]!;
+    d[o + NX] = nx;
+    d[o + NY] = ny;
+    d[o + FRICTION] = st.friction[s]!;
+    d[o + RESTITUTION] = st.restitution[s]!;
     const pointCount = st.pointCount[s]!;
     this.points[k] = pointCount;
     const mA = sb.invMass[a]!;
     const mB = sb.invMass[b]!;
     const iA = sb.invI[a]!;
     const iB = sb.invI[b]!;
-    this.mA[k] = mA;
-    this.mB[k] = mB;
-    this.iiA[k] = iA;
-    this.iiB[k] = iB;
+    d[o + M_A] = mA;
+    d[o + M_B] = mB;
+    d[o + I_A] = iA;
+    d[o + I_B] = iB;
     this.rigidSide[k] = mA === 0 || mB === 0 ? 1 : 0;
     // World centres of mass at step start (bodies not in the solver read theirs directly).
     // Written out rather than through a helper call, whose double result was boxed.
@@ -179,7 +158,7 @@ export class ContactSolver {
     const tx = ny;
     const ty = -nx;
     for (let j = 0; j < pointCount; j++) {
-      const p = 2 * k + j;
+      const p = o + POINT + POINT_STRIDE * j;
       const q = 2 * s + j;
       const px = st.px[q]!;
       const py = st.py[q]!;
@@ -187,50 +166,52 @@ export class ContactSolver {
       const rAy = py - cAy;
       const rBx = px - cBx;
       const rBy = py - cBy;
-      this.rAx[p] = rAx;
-      this.rAy[p] = rAy;
-      this.rBx[p] = rBx;
-      this.rBy[p] = rBy;
-      this.adjSep[p] = st.separation[q]! - ((rBx - rAx) * nx + (rBy - rAy) * ny);
+      d[p + R_AX] = rAx;
+      d[p + R_AY] = rAy;
+      d[p + R_BX] = rBx;
+      d[p + R_BY] = rBy;
+      d[p + ADJ_SEP] = st.separation[q]! - ((rBx - rAx) * nx + (rBy - rAy) * ny);
       const rnA = rAx * ny - rAy * nx;
       const rnB = rBx * ny - rBy * nx;
       const kn = mA + mB + iA * rnA * rnA + iB * rnB * rnB;
-      this.normalMass[p] = kn > 0 ? 1 / kn : 0;
+      d[p + NORMAL_MASS] = kn > 0 ? 1 / kn : 0;
       const rtA = rAx * ty - rAy * tx;
       const rtB = rBx * ty - rBy * tx;
       const kt = mA + mB + iA * rtA * rtA + iB * rtB * rtB;
-      this.tangentMass[p] = kt > 0 ? 1 / kt : 0;
-      this.normalImpulse[p] = st.normalImpulse[q]!;
-      this.tangentImpulse[p] = st.tangentImpulse[q]!;
-      this.maxNormalImpulse[p] = 0;
+      d[p + TANGENT_MASS] = kt > 0 ? 1 / kt : 0;
+      d[p + NORMAL_IMPULSE] = st.normalImpulse[q]!;
+      d[p + TANGENT_IMPULSE] = st.tangentImpulse[q]!;
+      d[p + MAX_NORMAL_IMPULSE] = 0;
       // Approach speed before the step, for restitution.
       const dvx = vBx - wB * rBy - (vAx - wA * rAy);
       const dvy = vBy + wB * rBx - (vAy + wA * rAx);
-      this.relVel[p] = dvx * nx + dvy * ny;
+      d[p + REL_VEL] = dvx * nx + dvy * ny;
     }
   }
 
   warmStart(sb: SolverBodies): void {
     const { vx, vy, w } = sb;
+    const d = this.data;
     for (let k = 0, n = this.count; k < n; k++) {
-      const a = this.iA[k]!;
-      const b = this.iB[k]!;
-      const mA = this.mA[k]!, mB = this.mB[k]!, iA = this.iiA[k]!, iB = this.iiB[k]!;
-      const nx = this.nx[k]!, ny = this.ny[k]!;
+      const o = k * STRIDE;
+      const a = this.ends[3 * k + 1];
+      const b = this.ends[3 * k + 2];
+      const mA = d[o + M_A], mB = d[o + M_B], iA = d[o + I_A], iB = d[o + I_B];
+      const nx = d[o + NX], ny = d[o + NY];
       let vAx = vx[a]!, vAy = vy[a]!, wA = w[a]!;
       let vBx = vx[b]!, vBy = vy[b]!, wB = w[b]!;
       for (let j = 0, pc = this.points[k]!; j < pc; j++) {
-        const p = 2 * k + j;
-        const ni = this.normalImpulse[p]!;
-        const ti = this.tangentImpulse[p]!;
+        const p = o + POINT + POINT_STRIDE * j;
+        const ni = d[p + NORMAL_IMPULSE];
+        const ti = d[p + TANGENT_IMPULSE];
         const Px = ni * nx + ti * ny;
         const Py = ni * ny - ti * nx;
         vAx -= mA * Px;
         vAy -= mA * Py;
-        wA -= iA * (this.rAx[p]! * Py - this.rAy[p]! * Px);
+        wA -= iA * (d[p + R_AX] * Py - d[p + R_AY] * Px);
         vBx += mB * Px;
         vBy += mB * Py;
-        wB += iB * (this.rBx[p]! * Py - this.rBy[p]! * Px);
+        wB += iB * (d[p + R_BX] * Py - d[p + R_BY] * Px);
       }
       if (a > 0) {
         vx[a] = vAx;
@@ -249,11 +230,13 @@ export class ContactSolver {
   solve(sb: SolverBodies, invH: number, useBias: boolean): void {
     const { vx, vy, w, dpx, dpy, dqc, dqs } = sb;
     const maxBias = this.maxBiasVelocity;
+    const d = this.data;
     for (let k = 0, n = this.count; k < n; k++) {
-      const a = this.iA[k]!;
-      const b = this.iB[k]!;
-      const mA = this.mA[k]!, mB = this.mB[k]!, iA = this.iiA[k]!, iB = this.iiB[k]!;
-      const nx = this.nx[k]!, ny = this.ny[k]!;
+      const o = k * STRIDE;
+      const a = this.ends[3 * k + 1];
+      const b = this.ends[3 * k + 2];
+      const mA = d[o + M_A], mB = d[o + M_B], iA = d[o + I_A], iB = d[o + I_B];
+      const nx = d[o + NX], ny = d[o + NY];
       const soft = this.rigidSide[k] === 1 ? this.staticSoft : this.soft;
       let vAx = vx[a]!, vAy = vy[a]!, wA = w[a]!;
       let vBx = vx[b]!, vBy = vy[b]!, wB = w[b]!;
@@ -263,14 +246,14 @@ export class ContactSolver {
       // Points 0 and 1 written out rather than looped (a manifold has one or two): the same
       // operations in the same order, 8% faster on the 210-box pyramid (scene A).
       {
-        const p = 2 * k + 0;
-        const rAx = this.rAx[p]!, rAy = this.rAy[p]!, rBx = this.rBx[p]!, rBy = this.rBy[p]!;
+        const p = o + POINT;
+        const rAx = d[p + R_AX], rAy = d[p + R_AY], rBx = d[p + R_BX], rBy = d[p + R_BY];
         // current separation from the position deltas
         const prAx = cA * rAx - sA * rAy, prAy = sA * rAx + cA * rAy;
         const prBx = cB * rBx - sB * rBy, prBy = sB * rBx + cB * rBy;
         const dx = dpBx - dpAx + prBx - prAx;
         const dy = dpBy - dpAy + prBy - prAy;
-        const s = dx * nx + dy * ny + this.adjSep[p]!;
+        const s = dx * nx + dy * ny + d[p + ADJ_SEP];
         let bias = 0;
         let massScale = 1;
         let impulseScale = 0;
@@ -284,12 +267,12 @@ export class ContactSolver {
         const dvx = vBx - wB * rBy - (vAx - wA * rAy);
         const dvy = vBy + wB * rBx - (vAy + wA * rAx);
         const vn = dvx * nx + dvy * ny;
-        const old = this.normalImpulse[p]!;
-        let impulse = -this.normalMass[p]! * massScale * (vn + bias) - impulseScale * old;
+        const old = d[p + NORMAL_IMPULSE];
+        let impulse = -d[p + NORMAL_MASS] * massScale * (vn + bias) - impulseScale * old;
         const next = Math.max(old + impulse, 0);
         impulse = next - old;
-        this.normalImpulse[p] = next;
-        if (impulse > this.maxNormalImpulse[p]!) this.maxNormalImpulse[p] = impulse;
+        d[p + NORMAL_IMPULSE] = next;
+        if (impulse > d[p + MAX_NORMAL_IMPULSE]) d[p + MAX_NORMAL_IMPULSE] = impulse;
         const Px = impulse * nx, Py = impulse * ny;
         vAx -= mA * Px;
         vAy -= mA * Py;
@@ -299,14 +282,14 @@ export class ContactSolver {
         wB += iB * (rBx * Py - rBy * Px);
       }
       if (pc === 2) {
-        const p = 2 * k + 1;
-        const rAx = this.rAx[p]!, rAy = this.rAy[p]!, rBx = this.rBx[p]!, rBy = this.rBy[p]!;
+        const p = o + POINT + POINT_STRIDE;
+        const rAx = d[p + R_AX], rAy = d[p + R_AY], rBx = d[p + R_BX], rBy = d[p + R_BY];
         // current separation from the position deltas
         const prAx = cA * rAx - sA * rAy, prAy = sA * rAx + cA * rAy;
         const prBx = cB * rBx - sB * rBy, prBy = sB * rBx + cB * rBy;
         const dx = dpBx - dpAx + prBx - prAx;
         const dy = dpBy - dpAy + prBy - prAy;
-        const s = dx * nx + dy * ny + this.adjSep[p]!;
+        const s = dx * nx + dy * ny + d[p + ADJ_SEP];
         let bias = 0;
         let massScale = 1;
         let impulseScale = 0;
@@ -320,12 +303,12 @@ export class ContactSolver {
         const dvx = vBx - wB * rBy - (vAx - wA * rAy);
         const dvy = vBy + wB * rBx - (vAy + wA * rAx);
         const vn = dvx * nx + dvy * ny;
-        const old = this.normalImpulse[p]!;
-        let impulse = -this.normalMass[p]! * massScale * (vn + bias) - impulseScale * old;
+        const old = d[p + NORMAL_IMPULSE];
+        let impulse = -d[p + NORMAL_MASS] * massScale * (vn + bias) - impulseScale * old;
         const next = Math.max(old + impulse, 0);
         impulse = next - old;
-        this.normalImpulse[p] = next;
-        if (impulse > this.maxNormalImpulse[p]!) this.maxNormalImpulse[p] = impulse;
+        d[p + NORMAL_IMPULSE] = next;
+        if (impulse > d[p + MAX_NORMAL_IMPULSE]) d[p + MAX_NORMAL_IMPULSE] = impulse;
         const Px = impulse * nx, Py = impulse * ny;
         vAx -= mA * Px;
         vAy -= mA * Py;
@@ -334,20 +317,20 @@ export class ContactSolver {
         vBy += mB * Py;
         wB += iB * (rBx * Py - rBy * Px);
       }
-      const mu = this.friction[k]!;
+      const mu = d[o + FRICTION];
       const tx = ny, ty = -nx;
       {
-        const p = 2 * k + 0;
-        const rAx = this.rAx[p]!, rAy = this.rAy[p]!, rBx = this.rBx[p]!, rBy = this.rBy[p]!;
+        const p = o + POINT;
+        const rAx = d[p + R_AX], rAy = d[p + R_AY], rBx = d[p + R_BX], rBy = d[p + R_BY];
         const dvx = vBx - wB * rBy - (vAx - wA * rAy);
         const dvy = vBy + wB * rBx - (vAy + wA * rAx);
         const vt = dvx * tx + dvy * ty;
-        const maxF = mu * this.normalImpulse[p]!;
-        const old = this.tangentImpulse[p]!;
-        let next = old - this.tangentMass[p]! * vt;
+        const maxF = mu * d[p + NORMAL_IMPULSE];
+        const old = d[p + TANGENT_IMPULSE];
+        let next = old - d[p + TANGENT_MASS] * vt;
         next = next < -maxF ? -maxF : next > maxF ? maxF : next;
         const impulse = next - old;
-        this.tangentImpulse[p] = next;
+        d[p + TANGENT_IMPULSE] = next;
         const Px = impulse * tx, Py = impulse * ty;
         vAx -= mA * Px;
         vAy -= mA * Py;
@@ -357,17 +340,17 @@ export class ContactSolver {
         wB += iB * (rBx * Py - rBy * Px);
       }
       if (pc === 2) {
-        const p = 2 * k + 1;
-        const rAx = this.rAx[p]!, rAy = this.rAy[p]!, rBx = this.rBx[p]!, rBy = this.rBy[p]!;
+        const p = o + POINT + POINT_STRIDE;
+        const rAx = d[p + R_AX], rAy = d[p + R_AY], rBx = d[p + R_BX], rBy = d[p + R_BY];
         const dvx = vBx - wB * rBy - (vAx - wA * rAy);
         const dvy = vBy + wB * rBx - (vAy + wA * rAx);
         const vt = dvx * tx + dvy * ty;
-        const maxF = mu * this.normalImpulse[p]!;
-        const old = this.tangentImpulse[p]!;
-        let next = old - this.tangentMass[p]! * vt;
+        const maxF = mu * d[p + NORMAL_IMPULSE];
+        const old = d[p + TANGENT_IMPULSE];
+        let next = old - d[p + TANGENT_MASS] * vt;
         next = next < -maxF ? -maxF : next > maxF ? maxF : next;
         const impulse = next - old;
-        this.tangentImpulse[p] = next;
+        d[p + TANGENT_IMPULSE] = next;
         const Px = impulse * tx, Py = impulse * ty;
         vAx -= mA * Px;
         vAy -= mA * Py;
@@ -392,26 +375,28 @@ export class ContactSolver {
   /** Once per step: bounce points that were approaching faster than the threshold. */
   applyRestitution(sb: SolverBodies): void {
     const { vx, vy, w } = sb;
+    const d = this.data;
     for (let k = 0, n = this.count; k < n; k++) {
-      const e = this.restitution[k]!;
+      const o = k * STRIDE;
+      const e = d[o + RESTITUTION];
       if (e === 0) continue;
-      const a = this.iA[k]!;
-      const b = this.iB[k]!;
-      const mA = this.mA[k]!, mB = this.mB[k]!, iA = this.iiA[k]!, iB = this.iiB[k]!;
-      const nx = this.nx[k]!, ny = this.ny[k]!;
+      const a = this.ends[3 * k + 1];
+      const b = this.ends[3 * k + 2];
+      const mA = d[o + M_A], mB = d[o + M_B], iA = d[o + I_A], iB = d[o + I_B];
+      const nx = d[o + NX], ny = d[o + NY];
       let vAx = vx[a]!, vAy = vy[a]!, wA = w[a]!;
       let vBx = vx[b]!, vBy = vy[b]!, wB = w[b]!;
       for (let j = 0, pc = this.points[k]!; j < pc; j++) {
-        const p = 2 * k + j;
-        if (this.relVel[p]! > -RESTITUTION_THRESHOLD || this.maxNormalImpulse[p] === 0) continue;
-        const rAx = this.rAx[p]!, rAy = this.rAy[p]!, rBx = this.rBx[p]!, rBy = this.rBy[p]!;
+        const p = o + POINT + POINT_STRIDE * j;
+        if (d[p + REL_VEL] > -RESTITUTION_THRESHOLD || d[p + MAX_NORMAL_IMPULSE] === 0) continue;
+        const rAx = d[p + R_AX], rAy = d[p + R_AY], rBx = d[p + R_BX], rBy = d[p + R_BY];
         const dvx = vBx - wB * rBy - (vAx - wA * rAy);
         const dvy = vBy + wB * rBx - (vAy + wA * rAx);
         const vn = dvx * nx + dvy * ny;
-        const old = this.normalImpulse[p]!;
-        const next = Math.max(old - this.normalMass[p]! * (vn + e * this.relVel[p]!), 0);
+        const old = d[p + NORMAL_IMPULSE];
+        const next = Math.max(old - d[p + NORMAL_MASS] * (vn + e * d[p + REL_VEL]), 0);
         const impulse = next - old;
-        this.normalImpulse[p] = next;
+        d[p + NORMAL_IMPULSE] = next;
         const Px = impulse * nx, Py = impulse * ny;
         vAx -= mA * Px;
         vAy -= mA * Py;
@@ -437,11 +422,13 @@ export class ContactSolver {
   store(st: ContactStore): void {
     const ni = st.normalImpulse;
     const ti = st.tangentImpulse;
+    const d = this.data;
     for (let k = 0, n = this.count; k < n; k++) {
-      const s = this.slot[k]!;
+      const o = k * STRIDE;
+      const s = this.ends[3 * k];
       for (let j = 0, pc = this.points[k]!; j < pc; j++) {
-        ni[2 * s + j] = this.normalImpulse[2 * k + j]!;
-        ti[2 * s + j] = this.tangentImpulse[2 * k + j]!;
+        ni[2 * s + j] = d[o + POINT + POINT_STRIDE * j + NORMAL_IMPULSE];
+        ti[2 * s + j] = d[o + POINT + POINT_STRIDE * j + TANGENT_IMPULSE];
       }
     }
   }
