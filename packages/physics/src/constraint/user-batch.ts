@@ -624,10 +624,12 @@ export class UserBatch {
     const { vx, vy, w } = sb;
     const p = this.jPool;
     const imp = this.slotImp;
+    // Pair rows laid out one after another have regular offsets: from row `from`'s, by 12, 2, 2.
+    const jo0 = this.jOff[from]!, vo0 = this.vOff[from]!, so0 = this.sOff[from]!;
     for (let n = from; n < to; n++) {
-      const jo = this.jOff[n]!;
-      const vo = this.vOff[n]!;
-      const s0 = this.sOff[n]!;
+      const jo = jo0 + 12 * (n - from);
+      const vo = vo0 + 2 * (n - from);
+      const s0 = so0 + 2 * (n - from);
       const l0 = this.accPool[vo]!;
       const l1 = this.accPool[vo + 1]!;
       for (let j = 0; j < 2; j++) {
@@ -767,10 +769,12 @@ export class UserBatch {
     const { vx, vy, w } = sb;
     const p = this.jPool;
     const imp = this.slotImp;
+    // (Offsets as in warmStartPairs.)
+    const jo0 = this.jOff[from]!, vo0 = this.vOff[from]!, so0 = this.sOff[from]!, ko0 = this.kOff[from]!;
     for (let n = from; n < to; n++) {
-      const jo = this.jOff[n]!;
-      const vo = this.vOff[n]!;
-      const s0 = this.sOff[n]!;
+      const jo = jo0 + 12 * (n - from);
+      const vo = vo0 + 2 * (n - from);
+      const s0 = so0 + 2 * (n - from);
       const kA = this.slotK[s0]!;
       const kB = this.slotK[s0 + 1]!;
       const vxA = vx[kA]!, vyA = vy[kA]!, wA = w[kA]!, vxB = vx[kB]!, vyB = vy[kB]!, wB = w[kB]!;
@@ -788,7 +792,7 @@ export class UserBatch {
       }
       // K x = −(V + bias) with the LDLᵀ factors (solveFactored's n = 2 case)
       const y0 = -(v0 + be0);
-      const l10 = this.kPool[this.kOff[n]! + 2]!;
+      const l10 = this.kPool[ko0 + 4 * (n - from) + 2]!;
       const x1 = (-(v1 + be1) - l10 * y0) * this.dinvPool[vo + 1]!;
       const x0 = y0 * this.dinvPool[vo]! - l10 * x1;
       const old0 = this.accPool[vo]!;
