@@ -936,16 +936,17 @@ export class UserBatch {
   private positionPairs(sb: SolverBodies, kernel: UserBatchKernel): void {
     const a = this.arrays;
     const one = this.oneRow;
-    const K = this.K;
-    const rhs = this.rhs;
     const C = this.errPool;
+    const p = this.jPool;
+    const both = kernel.positionAndJacobian !== undefined;
+    // (Offsets as in warmStartPairs: the plan is all pair rows.)
     for (let n = 0; n < this.count; n++) {
-      const jo = this.jOff[n]!;
-      const s0 = this.sOff[n]!;
-      const vo = this.vOff[n]!;
+      const jo = 12 * n;
+      const s0 = 2 * n;
+      const vo = 2 * n;
       this.refreshRowStates(n, sb);
       one[0] = n;
-      if (kernel.positionAndJacobian !== undefined) kernel.positionAndJacobian(1, one, a);
+      if (both) kernel.positionAndJacobian!(1, one, a);
       else {
         kernel.position(1, one, a);
         kernel.jacobian(1, one, a);
@@ -953,12 +954,41 @@ export class UserBatch {
       const c0 = C[vo]!;
       const c1 = C[vo + 1]!;
       if (!Number.isFinite(c0) || !Number.isFinite(c1)) this.checkPosition(n, C, vo);
-      this.pairK(jo, s0, sb);
-      if (!Number.isFinite(K[0]!) || !Number.isFinite(K[3]!)) this.reportBadJacobian(n);
-      rhs[0] = -c0;
-      rhs[1] = -c1;
-      solveSymmetric(K, rhs, 2);
-      this.movePair(sb, jo, s0);
+      // K (pairK's arithmetic), then solveSymmetric's n = 2 case on −C, then movePair's move.
+      const kA = this.slotK[s0]!;
+      const kB = this.slotK[s0 + 1]!;
+      const m0 = sb.invMass[kA]!, i0 = sb.invI[kA]!, m1 = sb.invMass[kB]!, i1 = sb.invI[kB]!;
+      const a0 = p[jo]!, a1 = p[jo + 1]!, a2 = p[jo + 2]!, a3 = p[jo + 3]!, a4 = p[jo + 4]!, a5 = p[jo + 5]!;
+      const b0 = p[jo + 6]!, b1 = p[jo + 7]!, b2 = p[jo + 8]!, b3 = p[jo + 9]!, b4 = p[jo + 10]!, b5 = p[jo + 11]!;
+      const k00 = 0 + (m0 * (a0 * a0 + a1 * a1) + i0 * a2 * a2) + (m1 * (a3 * a3 + a4 * a4) + i1 * a5 * a5);
+      const k10 = 0 + (m0 * (a0 * b0 + a1 * b1) + i0 * a2 * b2) + (m1 * (a3 * b3 + a4 * b4) + i1 * a5 * b5);
+      const k11 = 0 + (m0 * (b0 * b0 + b1 * b1) + i0 * b2 * b2) + (m1 * (b3 * b3 + b4 * b4) + i1 * b5 * b5);
+      if (!Number.isFinite(k00) || !Number.isFinite(k11)) this.reportBadJacobian(n);
+      const scale = Math.max(Math.abs(k00), Math.abs(k11));
+      const tol = EPS * (scale > 0 ? scale : 1);
+      const l10 = Math.abs(k00) > tol ? k10 / k00 : 0;
+      const d1 = k11 - l10 * l10 * k00;
+      const y0 = -c0;
+      const y1 = -c1 - l10 * y0;
+      const l1 = Math.abs(d1) > tol ? y1 / d1 : 0;
+      const z0 = Math.abs(k00) > tol ? y0 / k00 : 0;
+      const l0 = z0 - l10 * l1;
+      if (kA > 0) {
+        const ox = 0 + a0 * l0 + b0 * l1;
+        const oy = 0 + a1 * l0 + b1 * l1;
+        const oz = 0 + a2 * l0 + b2 * l1;
+        sb.dpx[kA] = sb.dpx[kA]! + m0 * ox;
+        sb.dpy[kA] = sb.dpy[kA]! + m0 * oy;
+        if (i0 !== 0 && oz !== 0) sb.rotate(kA, i0 * oz);
+      }
+      if (kB > 0) {
+        const ox = 0 + a3 * l0 + b3 * l1;
+        const oy = 0 + a4 * l0 + b4 * l1;
+        const oz = 0 + a5 * l0 + b5 * l1;
+        sb.dpx[kB] = sb.dpx[kB]! + m1 * ox;
+        sb.dpy[kB] = sb.dpy[kB]! + m1 * oy;
+        if (i1 !== 0 && oz !== 0) sb.rotate(kB, i1 * oz);
+      }
     }
   }
 
