@@ -472,13 +472,37 @@ export class UserBatch {
     else this.factorRows(sb);
   }
 
-  /** factorRows for a plan of two-row, two-body rows: K unrolled, and its factors (the dim 2 case below). */
+  /**
+   * factorRows for a plan of two-row, two-body rows: K (pairK's arithmetic) and its factors
+   * (factor2's) in one loop body. (Offsets as in warmStartPairs: the plan is all pair rows.)
+   */
   private factorPairs(sb: SolverBodies): void {
-    const K = this.K;
+    const p = this.jPool;
+    const kp = this.kPool;
+    const dinv = this.dinvPool;
     for (let n = 0; n < this.count; n++) {
-      this.pairK(this.jOff[n]!, this.sOff[n]!, sb);
-      if (!Number.isFinite(K[0]!) || !Number.isFinite(K[3]!)) this.reportBadJacobian(n);
-      this.factor2(this.kOff[n]!, this.vOff[n]!);
+      const jo = 12 * n;
+      const kA = this.slotK[2 * n]!;
+      const kB = this.slotK[2 * n + 1]!;
+      const m0 = sb.invMass[kA]!, i0 = sb.invI[kA]!, m1 = sb.invMass[kB]!, i1 = sb.invI[kB]!;
+      const a0 = p[jo]!, a1 = p[jo + 1]!, a2 = p[jo + 2]!, a3 = p[jo + 3]!, a4 = p[jo + 4]!, a5 = p[jo + 5]!;
+      const c0 = p[jo + 6]!, c1 = p[jo + 7]!, c2 = p[jo + 8]!, c3 = p[jo + 9]!, c4 = p[jo + 10]!, c5 = p[jo + 11]!;
+      const k01 = 0 + (m0 * (a0 * c0 + a1 * c1) + i0 * a2 * c2) + (m1 * (a3 * c3 + a4 * c4) + i1 * a5 * c5);
+      const d0 = 0 + (m0 * (a0 * a0 + a1 * a1) + i0 * a2 * a2) + (m1 * (a3 * a3 + a4 * a4) + i1 * a5 * a5);
+      const k11 = 0 + (m0 * (c0 * c0 + c1 * c1) + i0 * c2 * c2) + (m1 * (c3 * c3 + c4 * c4) + i1 * c5 * c5);
+      if (!Number.isFinite(d0) || !Number.isFinite(k11)) this.reportBadJacobian(n);
+      const scale = Math.max(Math.abs(d0), Math.abs(k11));
+      const tol = EPS * (scale > 0 ? scale : 1);
+      const nz0 = Math.abs(d0) > tol;
+      const l10 = nz0 ? k01 / d0 : 0;
+      const d1 = k11 - l10 * l10 * d0;
+      const ko = 4 * n;
+      kp[ko] = d0;
+      kp[ko + 1] = k01;
+      kp[ko + 2] = l10;
+      kp[ko + 3] = d1;
+      dinv[2 * n] = nz0 ? 1 / d0 : 0;
+      dinv[2 * n + 1] = Math.abs(d1) > tol ? 1 / d1 : 0;
     }
   }
 
