@@ -19,7 +19,7 @@ import { derive, type Derivation } from './derive.js';
 import type { Expr } from './expr/expr.js';
 import { check, type CheckedProgram } from './lang/checker.js';
 import { ScalarGraph } from './scalar/ir.js';
-import { compileBulkKernel, compileBulkKernel2, compileKernel, interpretBulkKernel, interpretBulkKernel2, interpretKernel, kernelSource, type FunctionFactory, type Kernel } from './scalar/kernel.js';
+import { compileBulkKernel, compileBulkKernel2, compileKernel, constantOutputs, interpretBulkKernel, interpretBulkKernel2, interpretKernel, kernelSource, type FunctionFactory, type Kernel } from './scalar/kernel.js';
 import { Lowering } from './scalar/lower.js';
 
 /** How kernels are run: a compiled JavaScript function, the interpreter, or compiled when allowed. */
@@ -123,6 +123,7 @@ export class CompiledProgram {
       bounds: compileKernel(this.graph, this.boundsOutputs, 'symbolicBounds', factory),
       batch: {
         paramCount: this.checked.paramCount,
+        constantJacobian: constantOutputs(this.graph, jacobian),
         jacobian: compileBulkKernel(this.graph, jacobian, 'J', 'symbolicBulkJacobian', factory),
         position: compileBulkKernel(this.graph, values, 'C', 'symbolicBulkValues', factory),
         positionAndJacobian: compileBulkKernel2(this.graph, this.mainOutputs, this.rows, 'symbolicBulkMain', factory),
@@ -140,6 +141,7 @@ export class CompiledProgram {
       bounds: interpretKernel(this.graph, this.boundsOutputs),
       batch: {
         paramCount: this.checked.paramCount,
+        constantJacobian: constantOutputs(this.graph, jacobian),
         jacobian: interpretBulkKernel(this.graph, jacobian, 'J'),
         position: interpretBulkKernel(this.graph, values, 'C'),
         positionAndJacobian: interpretBulkKernel2(this.graph, this.mainOutputs, this.rows),

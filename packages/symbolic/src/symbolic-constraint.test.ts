@@ -300,6 +300,27 @@ describe('compilation', () => {
     }
   });
 
+  it("the bulk J kernels leave J's constant entries to the engine (constantJacobian), compiled and interpreted", () => {
+    for (const compile of ['function', 'interpreter'] as const) {
+      const c = new SymbolicConstraint({ source: PIVOT, compile, bodies: { body1: new Body(), body2: new Body() } });
+      const kernel = c.batchKernel()!;
+      // A pivot's J = [−1 0 r1y 1 0 −r2y; 0 −1 −r1x 0 1 r2x]: eight constant entries.
+      expect(kernel.constantJacobian).toEqual([[0, -1], [1, 0], [3, 1], [4, 0], [6, 0], [7, -1], [9, 0], [10, 1]]);
+      // The kernels write only the other four (NaN marks what they leave alone).
+      const J = new Float64Array(12).fill(NaN);
+      const C = new Float64Array(2).fill(NaN);
+      const states = new Float64Array(20);
+      states[3] = states[13] = 1; // cos of both bodies
+      const a = { states, slotState: Int32Array.of(0, 10), slotOff: Int32Array.of(0), params: new Float64Array(4), paramOff: Int32Array.of(0), J, jOff: Int32Array.of(0), C, cOff: Int32Array.of(0) };
+      kernel.jacobian(1, Int32Array.of(0), a);
+      expect(Array.from(J, (v) => Number.isNaN(v))).toEqual([true, true, false, true, true, false, true, true, false, true, true, false]);
+      J.fill(NaN);
+      kernel.positionAndJacobian!(1, Int32Array.of(0), a);
+      expect(Array.from(J, (v) => Number.isNaN(v))).toEqual([true, true, false, true, true, false, true, true, false, true, true, false]);
+      expect(Array.from(C, (v) => Number.isNaN(v))).toEqual([false, false]);
+    }
+  });
+
   it("'auto' runs the interpreter where new Function is forbidden", () => {
     const source = `${PIVOT}# compiled under a strict Content-Security-Policy\n`;
     const original = globalThis.Function;

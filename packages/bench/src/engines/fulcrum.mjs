@@ -62,10 +62,12 @@ function pivotJacobian(J, jo, st, o1, o2, a1x, a1y, a2x, a2y) {
 /**
  * The same pivot's hooks in bulk (UserConstraint.batchKernel): one call per pose evaluates every
  * UserPivot of the step, from the engine's per-body states and each pivot's anchors, with the
- * hooks' arithmetic. Scene E's constraint.
+ * hooks' arithmetic. J's eight constant entries are declared once (constantJacobian) and the
+ * kernel writes the other four. Scene E's constraint.
  */
 const PIVOT_KERNEL = {
   paramCount: 4,
+  constantJacobian: [[0, -1], [1, 0], [3, 1], [4, 0], [6, 0], [7, -1], [9, 0], [10, 1]],
   position(count, rows, a) {
     const { states, slotState, slotOff, params, paramOff, C, cOff } = a;
     for (let i = 0; i < count; i++) {
@@ -82,8 +84,14 @@ const PIVOT_KERNEL = {
     const { states, slotState, slotOff, params, paramOff, J, jOff } = a;
     for (let i = 0; i < count; i++) {
       const r = rows[i];
+      const o1 = slotState[slotOff[r]];
+      const o2 = slotState[slotOff[r] + 1];
       const p = paramOff[r];
-      pivotJacobian(J, jOff[r], states, slotState[slotOff[r]], slotState[slotOff[r] + 1], params[p], params[p + 1], params[p + 2], params[p + 3]);
+      const jo = jOff[r];
+      J[jo + 2] = anchorY(states, o1, params[p], params[p + 1]) - states[o1 + BodyState.comY];
+      J[jo + 5] = -(anchorY(states, o2, params[p + 2], params[p + 3]) - states[o2 + BodyState.comY]);
+      J[jo + 8] = -(anchorX(states, o1, params[p], params[p + 1]) - states[o1 + BodyState.comX]);
+      J[jo + 11] = anchorX(states, o2, params[p + 2], params[p + 3]) - states[o2 + BodyState.comX];
     }
   },
   // A position pass needs C and J at one pose: one call, the world anchors computed once.
@@ -106,8 +114,10 @@ const PIVOT_KERNEL = {
       const r2x = p2x - states[o2 + BodyState.comX];
       const r2y = p2y - states[o2 + BodyState.comY];
       const jo = jOff[r];
-      J[jo] = -1; J[jo + 1] = 0; J[jo + 2] = r1y; J[jo + 3] = 1; J[jo + 4] = 0; J[jo + 5] = -r2y;
-      J[jo + 6] = 0; J[jo + 7] = -1; J[jo + 8] = -r1x; J[jo + 9] = 0; J[jo + 10] = 1; J[jo + 11] = r2x;
+      J[jo + 2] = r1y;
+      J[jo + 5] = -r2y;
+      J[jo + 8] = -r1x;
+      J[jo + 11] = r2x;
     }
   },
 };

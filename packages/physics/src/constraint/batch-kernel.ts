@@ -37,6 +37,13 @@ export interface UserBatchKernel {
   position(count: number, rows: Int32Array, a: BatchArrays): void;
   /** Optional: position() and jacobian() in one call (a position pass needs both, at one pose). */
   positionAndJacobian?(count: number, rows: Int32Array, a: BatchArrays): void;
+  /**
+   * Optional: the entries of J that are the same for every constraint of the kernel and every
+   * state, as [index, value] pairs (index row-major in one constraint's J: row·3·slots + 3·slot +
+   * x/y/θ). The batch writes them once per plan, and nothing else writes a kernel row's J, so
+   * jacobian() and positionAndJacobian() may leave them out (a pivot's J has eight of twelve).
+   */
+  readonly constantJacobian?: ReadonlyArray<readonly [index: number, value: number]>;
 }
 
 /** The rows of one plan that share a kernel (and a shape: row count and slot count). */

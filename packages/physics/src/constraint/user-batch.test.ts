@@ -95,6 +95,36 @@ class KernelPivot extends UserConstraint {
   }
 }
 
+/**
+ * PIVOT_KERNEL declaring J's eight constant entries (UserBatchKernel.constantJacobian): its
+ * jacobian() writes only the four that depend on the state.
+ */
+const PIVOT_CONSTANTS: [number, number][] = [[0, -1], [1, 0], [3, 1], [4, 0], [6, 0], [7, -1], [9, 0], [10, 1]];
+const SPARSE_PIVOT_KERNEL: UserBatchKernel = {
+  paramCount: 4,
+  constantJacobian: PIVOT_CONSTANTS,
+  jacobian(count, rows, { states, slotState, slotOff, params, paramOff, J, jOff }) {
+    for (let i = 0; i < count; i++) {
+      const r = rows[i]!;
+      const po = paramOff[r]!;
+      const jo = jOff[r]!;
+      const r1 = anchorAt(states, slotState[slotOff[r]!]!, params[po]!, params[po + 1]!);
+      const r2 = anchorAt(states, slotState[slotOff[r]! + 1]!, params[po + 2]!, params[po + 3]!);
+      J[jo + 2] = r1.ry;
+      J[jo + 5] = -r2.ry;
+      J[jo + 8] = -r1.rx;
+      J[jo + 11] = r2.rx;
+    }
+  },
+  position: PIVOT_KERNEL.position,
+};
+
+class SparseKernelPivot extends KernelPivot {
+  override batchKernel(): UserBatchKernel {
+    return SPARSE_PIVOT_KERNEL;
+  }
+}
+
 /** Rod (1 row, 2 bodies): C = |p2 − p1| − length. */
 function rod(a: Body, b: Body, length: number, extra?: Partial<UserConstraintOptions>): UserConstraint {
   return packed(1, [a, b], {
@@ -283,6 +313,36 @@ describe('UserBatch', () => {
     }
   });
 
+  it("a kernel that leaves J's constant entries to the batch (constantJacobian) steps bitwise like the hooks, through a re-plan", () => {
+    function scene(batched: boolean) {
+      const space = new Space({ gravity: [0, -10] });
+      space._batchUsers = batched;
+      const anchor = space.addBody(new Body({ type: 'static', position: [0, 3] }));
+      const links = [0, 1, 2, 3].map((i) => box(space, i + 0.5, 3, 0.1 * i));
+      const cs: UserConstraint[] = [new SparseKernelPivot(anchor, links[0]!, [0, 0], [-0.4, 0])];
+      for (let i = 1; i < links.length; i++) cs.push(new SparseKernelPivot(links[i - 1]!, links[i]!, [0.4, 0], [-0.4, 0], i === 2 ? { stiff: false, frequency: 5, damping: 0.5 } : {}));
+      for (const c of cs) space.addConstraint(c);
+      return { space, bodies: links, cs };
+    }
+    const A = scene(true);
+    const B = scene(false);
+    for (let i = 0; i < 90; i++) {
+      if (i === 45) {
+        // A new plan lays the rows out afresh (zeroed J): the constants must be written again.
+        for (const S of [A, B]) S.space.removeConstraint(S.cs[3]!);
+        A.cs.pop();
+        B.cs.pop();
+      }
+      A.space.step(1 / 60);
+      B.space.step(1 / 60);
+      const a = snapshot(A);
+      const b = snapshot(B);
+      for (let k = 0; k < a.length; k++) if (!Object.is(a[k], b[k])) expect.fail(`step ${i}: value ${k} differs: ${a[k]} vs ${b[k]}`);
+    }
+    expect(batchedCount(A.space)).toBe(3);
+    expect(A.bodies[2]!.y).toBeLessThan(2.5); // it swung down
+  });
+
   it('keeps out the constraints that need a hook every pass, or that it cannot hold', () => {
     const space = new Space({ gravity: [0, -10] });
     const g = space.addBody(new Body({ type: 'static' }));
@@ -374,6 +434,9 @@ describe('UserBatch', () => {
       [{ paramCount: 4, position: PIVOT_KERNEL.position }, /batchKernel\(\)\.jacobian must be a function \(got undefined\)/],
       [{ ...PIVOT_KERNEL, positionAndJacobian: 3 as unknown as undefined }, /batchKernel\(\)\.positionAndJacobian must be a function or absent \(got 3\)/],
       ['kernel', /batchKernel\(\) must return a UserBatchKernel or null \(got kernel\)/],
+      [{ ...SPARSE_PIVOT_KERNEL, constantJacobian: [[0, -1], [12, 1]] }, /batchKernel\(\)\.constantJacobian\[1\] must start with an entry index of J, an integer in \[0, 12\) \(got \[12, 1\]\)/],
+      [{ ...SPARSE_PIVOT_KERNEL, constantJacobian: [[3, NaN]] }, /batchKernel\(\)\.constantJacobian\[0\] must end with a finite value \(got \[3, NaN\]\)/],
+      [{ ...SPARSE_PIVOT_KERNEL, constantJacobian: 'all' as unknown as [] }, /batchKernel\(\)\.constantJacobian must be an array of \[index, value\] pairs or absent \(got all\)/],
     ];
     for (const [kernel, message] of cases) {
       class Wrong extends KernelPivot {

@@ -303,6 +303,15 @@ export class UserBatch {
     }
     this.poseStates = grown(this.poseStates, (base + this.outsideCount) * BODY_STATE_STRIDE);
     this.refreshKernelArrays();
+    // J's constant entries, once per plan: the kernels may leave them out (UserBatchKernel.constantJacobian).
+    for (const g of this.groups) {
+      const constants = g.kernel.constantJacobian;
+      if (constants === undefined) continue;
+      for (let i = 0; i < g.count; i++) {
+        const jo = this.jOff[g.rows[i]!]!;
+        for (const [index, value] of constants) this.jPool[jo + index] = value;
+      }
+    }
   }
 
   /** The body states kernel rows read, at the current pose (each body once). */

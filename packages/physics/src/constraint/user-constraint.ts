@@ -740,7 +740,7 @@ export class UserConstraint extends Constraint {
     if (!modes.jacobian && !modes.velocity) {
       throw new Error(`${this.label}: velocity(err) must be provided with effMass and impulse (or give jacobian(J) instead)`);
     }
-    checkBatchKernel(this.label, this.batchKernel());
+    checkBatchKernel(this.label, this.batchKernel(), this.dimensions * 3 * this._list.length);
     this.validate();
   }
 
@@ -1044,7 +1044,7 @@ function checkHooks(h: unknown): UserConstraintHooks {
 }
 
 /** batchKernel()'s result, checked for its shape (what it computes is the user's promise). */
-function checkBatchKernel(label: string, k: unknown): void {
+function checkBatchKernel(label: string, k: unknown, jSize: number): void {
   if (k === null) return;
   const what = `${label}: batchKernel()`;
   if (typeof k !== 'object' || k === undefined) throw new Error(`${what} must return a UserBatchKernel or null (got ${String(k)})`);
@@ -1056,6 +1056,17 @@ function checkBatchKernel(label: string, k: unknown): void {
   }
   const both = kernel.positionAndJacobian;
   if (both !== undefined && typeof both !== 'function') throw new Error(`${what}.positionAndJacobian must be a function or absent (got ${String(both)})`);
+  const constants = kernel.constantJacobian;
+  if (constants === undefined) return;
+  if (!Array.isArray(constants)) throw new Error(`${what}.constantJacobian must be an array of [index, value] pairs or absent (got ${String(constants)})`);
+  constants.forEach((pair: unknown, i) => {
+    const [index, value] = Array.isArray(pair) ? (pair as unknown[]) : [];
+    const shown = Array.isArray(pair) ? `[${pair.map(String).join(', ')}]` : String(pair);
+    if (typeof index !== 'number' || !Number.isInteger(index) || index < 0 || index >= jSize) {
+      throw new Error(`${what}.constantJacobian[${i}] must start with an entry index of J, an integer in [0, ${jSize}) (got ${shown})`);
+    }
+    if (typeof value !== 'number' || !Number.isFinite(value)) throw new Error(`${what}.constantJacobian[${i}] must end with a finite value (got ${shown})`);
+  });
 }
 
 /** A hook that writes NaN must not poison the solver: fail loudly with the constraint's name. */

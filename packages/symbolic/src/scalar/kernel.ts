@@ -49,9 +49,10 @@ const TARGET_OFFSETS: Record<BulkTarget, string> = { J: 'jOff', C: 'cOff' };
 
 /**
  * The statements computing `outputs`, writing o[oo + k] (bulk) or o[k]. Single kernels read s[i]
- * and p[i]; bulk kernels read a state entry of slot j at s[b<j> + field] and p[po + i].
+ * and p[i]; bulk kernels read a state entry of slot j at s[b<j> + field] and p[po + i]. Outputs
+ * from `skipConstFrom` on that are constants are not written (see constantOutputs).
  */
-function kernelLines(g: ScalarGraph, outputs: readonly number[], indent: string, bulk: boolean): string[] {
+function kernelLines(g: ScalarGraph, outputs: readonly number[], indent: string, bulk: boolean, skipConstFrom = Infinity): string[] {
   const ref = (id: number): string => (g.op[id] === Op.CONST ? literal(g.value[id]!) : `t${id}`);
   const state = (i: number): string => (bulk ? `s[b${Math.floor(i / BODY_STATE_STRIDE)} + ${i % BODY_STATE_STRIDE}]` : `s[${i}]`);
   const lines: string[] = [];
@@ -69,8 +70,23 @@ function kernelLines(g: ScalarGraph, outputs: readonly number[], indent: string,
     else rhs = `${CALLS[op]}(${ref(a)})`;
     lines.push(`${indent}const t${id} = ${rhs};`);
   }
-  outputs.forEach((id, k) => lines.push(`${indent}o[${bulk ? `oo + ${k}` : k}] = ${ref(id)};`));
+  outputs.forEach((id, k) => {
+    if (k >= skipConstFrom && g.op[id] === Op.CONST) return;
+    lines.push(`${indent}o[${bulk ? `oo + ${k}` : k}] = ${ref(id)};`);
+  });
   return lines;
+}
+
+/**
+ * The outputs that are constants, as [index, value] pairs: a J written in bulk leaves these to
+ * the engine, which writes them once per plan (UserBatchKernel.constantJacobian).
+ */
+export function constantOutputs(g: ScalarGraph, outputs: readonly number[]): [number, number][] {
+  const out: [number, number][] = [];
+  outputs.forEach((id, k) => {
+    if (g.op[id] === Op.CONST) out.push([k, g.value[id]!]);
+  });
+  return out;
 }
 
 /** The body slots whose state the program computing `outputs` reads. */
@@ -99,9 +115,9 @@ export function kernelSource(g: ScalarGraph, outputs: readonly number[], name = 
   return `"use strict";\nreturn function ${safeName(name)}(s, p, o) {\n${lines.join('\n')}\n};`;
 }
 
-/** The JavaScript body of the bulk form (see BulkKernel), writing its outputs to `target`. */
+/** The JavaScript body of the bulk form (see BulkKernel), writing its outputs to `target` (J: all but its constants). */
 export function bulkKernelSource(g: ScalarGraph, outputs: readonly number[], target: BulkTarget, name = 'bulkKernel'): string {
-  const lines = kernelLines(g, outputs, '    ', true);
+  const lines = kernelLines(g, outputs, '    ', true, target === 'J' ? 0 : Infinity);
   return (
     `"use strict";\nreturn function ${safeName(name)}(count, rows, a) {\n  const o = a.${target}, oOff = a.${TARGET_OFFSETS[target]};\n` +
     bulkHead(g, outputs, '    const oo = oOff[r];\n') +
@@ -118,10 +134,10 @@ export function compileKernel(g: ScalarGraph, outputs: readonly number[], name =
  * The bulk form of a kernel with both outputs (see UserBatchKernel.positionAndJacobian):
  * outputs[0, split) are C, to a.C[a.cOff[r] …], and outputs[split, …) are J, to a.J[a.jOff[r] …].
  * One pass, so shared subexpressions of both halves are computed once; each output is the same
- * expression as in the single kernels.
+ * expression as in the single kernels. J's constants are left out, as in the J-only form.
  */
 export function bulkKernel2Source(g: ScalarGraph, outputs: readonly number[], split: number, name = 'bulkKernel2'): string {
-  const lines = kernelLines(g, outputs, '    ', true).map((line) => {
+  const lines = kernelLines(g, outputs, '    ', true, split).map((line) => {
     const m = /^(\s*)o\[oo \+ (\d+)\] = (.*)$/.exec(line);
     if (!m) return line;
     const k = Number(m[2]);
@@ -141,7 +157,7 @@ export function compileBulkKernel2(g: ScalarGraph, outputs: readonly number[], s
 /** The interpreted two-output bulk form. */
 export function interpretBulkKernel2(g: ScalarGraph, outputs: readonly number[], split: number): BulkKernel {
   const first = interpreter(g, outputs.slice(0, split)).run;
-  const second = interpreter(g, outputs.slice(split)).run;
+  const second = interpreter(g, outputs.slice(split), 0).run;
   const bases = new Int32Array(slotCount(g));
   return (count, rows, a) => {
     for (let i = 0; i < count; i++) {
@@ -179,8 +195,11 @@ function rowBases(a: BatchArrays, r: number, bases: Int32Array): void {
   for (let j = 0; j < bases.length; j++) bases[j] = a.slotState[sl + j]!;
 }
 
-/** The scalar program as flat arrays and a loop over them (state, params and out read at offsets). */
-function interpreter(g: ScalarGraph, outputs: readonly number[]): { run: Run } {
+/**
+ * The scalar program as flat arrays and a loop over them (state, params and out read at offsets).
+ * Outputs from `skipConstFrom` on that are constants are not written (as kernelLines).
+ */
+function interpreter(g: ScalarGraph, outputs: readonly number[], skipConstFrom = Infinity): { run: Run } {
   const order = g.schedule(outputs);
   const n = order.length;
   const register = new Map<number, number>();
@@ -201,7 +220,9 @@ function interpreter(g: ScalarGraph, outputs: readonly number[]): { run: Run } {
     }
     if (op === Op.CONST) regs[i] = g.value[id]!; // constants are written once, here
   });
-  const outs = Int32Array.from(outputs, (id) => register.get(id)!);
+  const written = outputs.map((id, k) => [k, id] as const).filter(([k, id]) => !(k >= skipConstFrom && g.op[id] === Op.CONST));
+  const outK = Int32Array.from(written, ([k]) => k);
+  const outs = Int32Array.from(written, ([, id]) => register.get(id)!);
   return { run: (state, bases, params, po, out, oo) => {
     for (let i = 0; i < n; i++) {
       const op = ops[i]!;
@@ -230,7 +251,7 @@ function interpreter(g: ScalarGraph, outputs: readonly number[]): { run: Run } {
           regs[i] = applyOp(op as (typeof Op)[keyof typeof Op], regs[A[i]!]!, 0);
       }
     }
-    for (let k = 0; k < outs.length; k++) out[oo + k] = regs[outs[k]!]!;
+    for (let w = 0; w < outs.length; w++) out[oo + outK[w]!] = regs[outs[w]!]!;
   } };
 }
 
@@ -243,7 +264,7 @@ export function interpretKernel(g: ScalarGraph, outputs: readonly number[]): Ker
 
 /** The interpreted bulk form. */
 export function interpretBulkKernel(g: ScalarGraph, outputs: readonly number[], target: BulkTarget): BulkKernel {
-  const { run } = interpreter(g, outputs);
+  const { run } = interpreter(g, outputs, target === 'J' ? 0 : Infinity);
   const bases = new Int32Array(slotCount(g));
   return (count, rows, a) => {
     const out = target === 'J' ? a.J : a.C;
