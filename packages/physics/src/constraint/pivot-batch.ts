@@ -61,6 +61,8 @@ export class PivotBatch {
   private cold = new Float64Array(0);
   /** Substep midpoint marker: false until the first warm start of the step. */
   private started = false;
+  /** Soft rows in the plan (none: the passes without bias take solveStiffRows). */
+  private softCount = 0;
 
   constructor() {
     this.reserve(64);
@@ -94,6 +96,7 @@ export class PivotBatch {
     this.count = 0;
     this.joints.length = 0;
     this.started = false;
+    this.softCount = 0;
   }
 
   /** Gather one prepared pivot (its slots hold this step's start state). */
@@ -140,6 +143,7 @@ export class PivotBatch {
       return;
     }
     this.soft[n] = 1;
+    this.softCount++;
     x[q + BIAS] = soft.biasRate;
     x[q + MASS] = soft.massScale;
     x[q + IMP] = soft.impulseScale;
@@ -264,7 +268,9 @@ export class PivotBatch {
   }
 
   solve(ctx: StepContext, useBias: boolean): void {
-    this.solveRows(ctx, useBias);
+    const js = ctx.jointSoftness;
+    if (this.softCount === 0 && (!useBias || (js.biasRate === 0 && js.massScale === 1 && js.impulseScale === 0))) this.solveStiffRows(ctx);
+    else this.solveRows(ctx, useBias);
     const sb = ctx.bodies;
     sb.vx[0] = sb.vy[0] = sb.w[0] = 0;
   }
@@ -351,6 +357,69 @@ export class PivotBatch {
           ny *= f;
         }
       }
+      d[o + ACC_X] = nx;
+      d[o + ACC_Y] = ny;
+      const px = nx - oldX;
+      const py = ny - oldY;
+      const la = rAx * py - rAy * px;
+      const lb = rBx * py - rBy * px;
+      d[o + SUM_LA] = d[o + SUM_LA] + la;
+      d[o + SUM_LB] = d[o + SUM_LB] + lb;
+      vx[ka] = vx[ka]! - mA * px;
+      vy[ka] = vy[ka]! - mA * py;
+      w[ka] = wA - iA * la;
+      vx[kb] = vx[kb]! + mB * px;
+      vy[kb] = vy[kb]! + mB * py;
+      w[kb] = w[kb]! + iB * lb;
+    }
+  }
+
+  /**
+   * solveRows for a plan of stiff rows in a pass without bias (the usual case: jointHertz 0), with
+   * the soft and bias branches taken out. The same operations, the neutral factors written as
+   * literals (x + 0 and 0·x are kept: they decide the sign of a zero), so the results are bitwise
+   * solveRows'. About 4% of a chain's step.
+   */
+  private solveStiffRows(ctx: StepContext): void {
+    const { vx, vy, w, dqc, dqs } = ctx.bodies;
+    const d = this.hot, ends = this.ends;
+    for (let n = 0; n < this.count; n++) {
+      const o = n * HOT;
+      const ka = ends[2 * n];
+      const kb = ends[2 * n + 1];
+      let c = dqc[ka]!;
+      let s = dqs[ka]!;
+      const rAx = c * d[o + R0_AX] - s * d[o + R0_AY];
+      const rAy = s * d[o + R0_AX] + c * d[o + R0_AY];
+      c = dqc[kb]!;
+      s = dqs[kb]!;
+      const rBx = c * d[o + R0_BX] - s * d[o + R0_BY];
+      const rBy = s * d[o + R0_BX] + c * d[o + R0_BY];
+      const wA = w[ka]!;
+      const wB = w[kb]!;
+      const dvx = vx[kb]! - wB * rBy - (vx[ka]! - wA * rAy);
+      const dvy = vy[kb]! + wB * rBx - (vy[ka]! + wA * rAx);
+      const mA = d[o + M_A], mB = d[o + M_B], iA = d[o + I_A], iB = d[o + I_B];
+      const k11 = mA + mB + iA * rAy * rAy + iB * rBy * rBy;
+      const k12 = -iA * rAx * rAy - iB * rBx * rBy;
+      const k22 = mA + mB + iA * rAx * rAx + iB * rBx * rBx;
+      const rx = -(dvx + 0);
+      const ry = -(dvy + 0);
+      let xx: number;
+      let xy: number;
+      const det = k11 * k22 - k12 * k12;
+      if (det > 1e-12 * k11 * k22 && det > 0) {
+        const inv = 1 / det;
+        xx = inv * (k22 * rx - k12 * ry);
+        xy = inv * (k11 * ry - k12 * rx);
+      } else {
+        xx = k11 > 0 ? rx / k11 : 0;
+        xy = k22 > 0 ? ry / k22 : 0;
+      }
+      const oldX = d[o + ACC_X];
+      const oldY = d[o + ACC_Y];
+      const nx = oldX + xx - 0 * oldX;
+      const ny = oldY + xy - 0 * oldY;
       d[o + ACC_X] = nx;
       d[o + ACC_Y] = ny;
       const px = nx - oldX;
