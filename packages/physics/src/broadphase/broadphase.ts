@@ -8,6 +8,7 @@
  * order of reported pairs depends only on the proxy ids, not on call or traversal order.
  * Steady state allocates nothing: every buffer is a typed array that grows by doubling.
  */
+import { resized } from '../util/typed-arrays.js';
 import { DynamicTree, type AABBOut, type TreeQueryCallback, type TreeRayCastCallback } from './dynamic-tree.js';
 import { sortInt32 } from './sort-int.js';
 
@@ -47,7 +48,7 @@ export class BroadPhase {
     // Both moved: the pair is reported from the lower id's query only.
     if (proxyId < self && this.moveFlags[proxyId] === 1) return true;
     if (proxyId < this.inert.length && this.inert[proxyId] === 1) return true;
-    if (this.hitCount === this.hits.length) this.hits = growI32(this.hits, this.hitCount * 2);
+    if (this.hitCount === this.hits.length) this.hits = resized(this.hits, this.hitCount * 2);
     this.hits[this.hitCount++] = proxyId;
     return true;
   };
@@ -209,7 +210,7 @@ export class BroadPhase {
     }
     if (this.moveFlags[proxyId] === 1) return;
     this.moveFlags[proxyId] = 1;
-    if (this.moveCount === this.moveBuffer.length) this.moveBuffer = growI32(this.moveBuffer, this.moveCount * 2);
+    if (this.moveCount === this.moveBuffer.length) this.moveBuffer = resized(this.moveBuffer, this.moveCount * 2);
     this.moveBuffer[this.moveCount++] = proxyId;
   }
 
@@ -265,8 +266,3 @@ export class BroadPhase {
   }
 }
 
-function growI32(a: Int32Array, cap: number): Int32Array<ArrayBuffer> {
-  const b = new Int32Array(cap);
-  b.set(a);
-  return b;
-}

@@ -12,6 +12,7 @@
  * Not re-entrant for structural changes: do not create/move/destroy proxies from inside a
  * query or rayCast callback. Nested *queries* from a callback are fine.
  */
+import { resized } from '../util/typed-arrays.js';
 import { AABB_MARGIN } from '../collision/manifold.js';
 
 /** Marks "no node" in parent/child links. */
@@ -445,21 +446,21 @@ export class DynamicTree {
 
   private grow(): void {
     const cap = this.capacity * 2;
-    this._minX = growF64(this._minX, cap);
-    this._minY = growF64(this._minY, cap);
-    this._maxX = growF64(this._maxX, cap);
-    this._maxY = growF64(this._maxY, cap);
-    this._parent = growI32(this._parent, cap);
-    this._child1 = growI32(this._child1, cap);
-    this._child2 = growI32(this._child2, cap);
-    this._height = growI32(this._height, cap);
+    this._minX = resized(this._minX, cap);
+    this._minY = resized(this._minY, cap);
+    this._maxX = resized(this._maxX, cap);
+    this._maxY = resized(this._maxY, cap);
+    this._parent = resized(this._parent, cap);
+    this._child1 = resized(this._child1, cap);
+    this._child2 = resized(this._child2, cap);
+    this._height = resized(this._height, cap);
     this.capacity = cap;
   }
 
   private growStack(min: number): Int32Array<ArrayBuffer> {
     let cap = this.stack.length * 2;
     while (cap < min) cap *= 2;
-    this.stack = growI32(this.stack, cap);
+    this.stack = resized(this.stack, cap);
     return this.stack;
   }
 
@@ -627,14 +628,4 @@ function checkAABB(minX: number, minY: number, maxX: number, maxY: number): void
   }
 }
 
-function growF64(a: Float64Array, cap: number): Float64Array<ArrayBuffer> {
-  const b = new Float64Array(cap);
-  b.set(a);
-  return b;
-}
 
-function growI32(a: Int32Array, cap: number): Int32Array<ArrayBuffer> {
-  const b = new Int32Array(cap);
-  b.set(a);
-  return b;
-}

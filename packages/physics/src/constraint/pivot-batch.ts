@@ -13,6 +13,7 @@
 import type { SolverBodies } from '../space/solver-bodies.js';
 import type { StepContext } from '../space/step-context.js';
 import type { PivotJoint } from './joints/pivot-joint.js';
+import { resized } from '../util/typed-arrays.js';
 
 /** Where readRow() puts the impulse a body received (an AnchorSlot). */
 export interface BodyImpulse {
@@ -72,18 +73,10 @@ export class PivotBatch {
     if (n <= this.capacity) return;
     let cap = Math.max(64, this.capacity);
     while (cap < n) cap *= 2;
-    const hot = new Float64Array(cap * HOT);
-    hot.set(this.hot);
-    this.hot = hot;
-    const cold = new Float64Array(cap * COLD);
-    cold.set(this.cold);
-    this.cold = cold;
-    const ends = new Int32Array(cap * 2);
-    ends.set(this.ends);
-    this.ends = ends;
-    const soft = new Uint8Array(cap);
-    soft.set(this.soft);
-    this.soft = soft;
+    this.hot = resized(this.hot, cap * HOT);
+    this.cold = resized(this.cold, cap * COLD);
+    this.ends = resized(this.ends, cap * 2);
+    this.soft = resized(this.soft, cap);
     this.capacity = cap;
   }
 

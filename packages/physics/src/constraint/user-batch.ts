@@ -23,6 +23,7 @@ import { BODY_STATE_STRIDE, fillBodyState, fillSolverBodyState } from './body-st
 import { factorSymmetric, solveFactored, solveSymmetric, ZERO_PIVOT_EPS } from './dense.js';
 import type { UserConstraint } from './user-constraint.js';
 import { KernelGroup, type BatchArrays, type UserBatchKernel } from './batch-kernel.js';
+import { grown } from '../util/typed-arrays.js';
 
 /** The largest row count and slot count a batched constraint may have (the scratch sizes). */
 export const USER_BATCH_MAX_DIM = 8;
@@ -30,18 +31,6 @@ export const USER_BATCH_MAX_SLOTS = 4;
 
 /** dense.ts's zero-pivot threshold, for the inlined factorisations. */
 const EPS = ZERO_PIVOT_EPS;
-
-type GrowableArray = Float64Array<ArrayBuffer> | Int32Array<ArrayBuffer> | Uint8Array<ArrayBuffer>;
-
-/** `a`, or a copy at least `need` long (capacity doubles, from 64). */
-function grown<T extends GrowableArray>(a: T, need: number): T {
-  if (need <= a.length) return a;
-  let cap = Math.max(64, a.length);
-  while (cap < need) cap *= 2;
-  const b = new (a.constructor as new (n: number) => T)(cap);
-  b.set(a);
-  return b;
-}
 
 export class UserBatch {
   count = 0;

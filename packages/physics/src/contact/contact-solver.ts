@@ -21,6 +21,7 @@
 import type { Contact } from './contact.js';
 import type { ContactStore } from './contact-store.js';
 import type { SolverBodies } from '../space/solver-bodies.js';
+import { resized } from '../util/typed-arrays.js';
 
 export interface Softness {
   biasRate: number;
@@ -84,18 +85,10 @@ export class ContactSolver {
     if (n <= this.capacity) return;
     let cap = Math.max(64, this.capacity);
     while (cap < n) cap *= 2;
-    const data = new Float64Array(cap * STRIDE);
-    data.set(this.data);
-    this.data = data;
-    const ends = new Int32Array(cap * 3);
-    ends.set(this.ends);
-    this.ends = ends;
-    const points = new Uint8Array(cap);
-    points.set(this.points);
-    this.points = points;
-    const rigidSide = new Uint8Array(cap);
-    rigidSide.set(this.rigidSide);
-    this.rigidSide = rigidSide;
+    this.data = resized(this.data, cap * STRIDE);
+    this.ends = resized(this.ends, cap * 3);
+    this.points = resized(this.points, cap);
+    this.rigidSide = resized(this.rigidSide, cap);
     this.capacity = cap;
   }
 

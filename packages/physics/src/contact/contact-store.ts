@@ -10,6 +10,7 @@
  * and removal moves another slot's data in with `moveSlot` (as the list moves its Contact) and
  * shortens the store with `truncate`. Point j of slot k is at index 2k + j.
  */
+import { resized, type GrowableArray } from '../util/typed-arrays.js';
 import type { Manifold } from '../collision/manifold.js';
 
 /** flags: the manifold has points (a sensor's: some overlap). Box2D's "touching". */
@@ -148,11 +149,7 @@ export class ContactStore {
   private grow(n: number): void {
     let cap = Math.max(64, this.capacity);
     while (cap < n) cap *= 2;
-    const g = <T extends Float64Array | Int32Array | Uint8Array>(a: T, per: number): T => {
-      const b = new (a.constructor as { new (n: number): T })(cap * per);
-      b.set(a);
-      return b;
-    };
+    const g = <T extends GrowableArray>(a: T, per: number): T => resized(a, cap * per);
     this.flags = g(this.flags, 1);
     this.pointCount = g(this.pointCount, 1);
     this.nx = g(this.nx, 1);

@@ -8,6 +8,7 @@
  * does: contact anchors stay fixed and the current separation is recovered from the deltas.
  */
 import type { Body } from '../body/body.js';
+import { resized, type GrowableArray } from '../util/typed-arrays.js';
 
 /** Turns below this (rad) are composed from series, not trigonometry (see SolverBodies.rotate). */
 const SMALL_TURN = 0.125;
@@ -66,11 +67,7 @@ export class SolverBodies {
     if (n <= this.capacity) return;
     let cap = Math.max(64, this.capacity);
     while (cap < n) cap *= 2;
-    const grow = <T extends Float64Array | Uint8Array>(a: T): T => {
-      const b = new (a.constructor as { new (n: number): T })(cap);
-      b.set(a);
-      return b;
-    };
+    const grow = <T extends GrowableArray>(a: T): T => resized(a, cap);
     this.vx = grow(this.vx);
     this.vy = grow(this.vy);
     this.w = grow(this.w);
