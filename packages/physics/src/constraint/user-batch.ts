@@ -32,7 +32,7 @@ export const USER_BATCH_MAX_SLOTS = 4;
 /**
  * The constant entries of a point constraint's J (a pivot's: C = p2 − p1, two rows, two bodies),
  * J = [−1 0 · 1 0 ·; 0 −1 · 0 1 ·]. A plan whose one kernel declares them (constantJacobian) is
- * solved with them as literals (solvePointPairs).
+ * solved without reading them (solvePairs' `point`).
  */
 const POINT_CONSTANTS: readonly (readonly [number, number])[] = [[0, -1], [1, 0], [3, 1], [4, 0], [6, 0], [7, -1], [9, 0], [10, 1]];
 
@@ -108,7 +108,7 @@ export class UserBatch {
   private laidOut = false;
   /** Every row of this plan is a stiff two-row, two-body row (pivots): the passes take one loop. */
   private stiffPairs = false;
-  /** ... and one kernel serves them all and declares POINT_CONSTANTS: the loops take J's constants as literals. */
+  /** ... and one kernel serves them all and declares POINT_CONSTANTS: the velocity passes do not read J's constants. */
   private pointPairs = false;
   /** What kernels see (pointed at the pools once per plan, by layoutKernels: add() may have grown them). */
   private readonly arrays: BatchArrays = {
@@ -649,10 +649,6 @@ export class UserBatch {
 
   /** (The loop is the method's last statement: see PivotBatch.warmStart.) */
   private warmStartRows(sb: SolverBodies): void {
-    if (this.pointPairs) {
-      this.warmStartPointPairs(0, this.count, sb);
-      return;
-    }
     if (this.stiffPairs) {
       this.warmStartPairs(0, this.count, sb);
       return;
@@ -694,40 +690,6 @@ export class UserBatch {
       }
     }
   }
-  /** warmStartPairs for a POINT_CONSTANTS plan (see solvePointPairs): the same operations, J's constants as literals. */
-  private warmStartPointPairs(from: number, to: number, sb: SolverBodies): void {
-    const { vx, vy, w } = sb;
-    const p = this.jPool;
-    const imp = this.slotImp;
-    // Pair rows laid out one after another have regular offsets: from row `from`'s, by 12, 2, 2.
-    const jo0 = this.jOff[from]!, vo0 = this.vOff[from]!, so0 = this.sOff[from]!;
-    for (let n = from; n < to; n++) {
-      const jo = jo0 + 12 * (n - from);
-      const vo = vo0 + 2 * (n - from);
-      const s0 = so0 + 2 * (n - from);
-      const l0 = this.accPool[vo]!;
-      const l1 = this.accPool[vo + 1]!;
-      for (let j = 0; j < 2; j++) {
-        const i = jo + 3 * j;
-        // (J's slot j columns: x = (−1, 0) or (1, 0) and y = (0, −1) or (0, 1) down the rows.)
-        const sx = j === 0 ? -1 : 1;
-        const ox = 0 + sx * l0 + 0 * l1;
-        const oy = 0 + 0 * l0 + sx * l1;
-        const oz = 0 + p[i + 2]! * l0 + p[i + 8]! * l1;
-        const si = 3 * (s0 + j);
-        imp[si] = imp[si]! + ox;
-        imp[si + 1] = imp[si + 1]! + oy;
-        imp[si + 2] = imp[si + 2]! + oz;
-        const k = this.slotK[s0 + j]!;
-        if (k <= 0) continue;
-        const m = sb.invMass[k]!;
-        vx[k] = vx[k]! + m * ox;
-        vy[k] = vy[k]! + m * oy;
-        w[k] = w[k]! + sb.invI[k]! * oz;
-      }
-    }
-  }
-
   private endSubstep(): void {
     for (let i = 0; i < this.vTotal; i++) this.stepPool[i] = this.stepPool[i]! + this.accPool[i]!;
   }
@@ -749,8 +711,7 @@ export class UserBatch {
       // Stiff pivots without a velocity bias: one loop, no per-row choices.
       const massScale = useBias ? js.massScale : 1;
       const impulseScale = useBias ? js.impulseScale : 0;
-      if (this.pointPairs) this.solvePointPairs(0, this.count, sb, 0, massScale, impulseScale, 1, -1);
-      else this.solvePairs(0, this.count, sb, 0, massScale, impulseScale, 1, -1);
+      this.solvePairs(0, this.count, sb, 0, massScale, impulseScale, 1, -1, this.pointPairs);
       return;
     }
     const { vx, vy, w } = sb;
@@ -799,7 +760,7 @@ export class UserBatch {
         }
       }
       if (dim === 2 && slots === 2) {
-        this.solvePairs(n, n + 1, sb, biasRate, massScale, impulseScale, e, soft ? this.maxImp[n]! * ctx.h : -1);
+        this.solvePairs(n, n + 1, sb, biasRate, massScale, impulseScale, e, soft ? this.maxImp[n]! * ctx.h : -1, false);
         continue;
       }
       // rhs = −(J v + bias)
@@ -844,7 +805,7 @@ export class UserBatch {
    * the same operations in the same order as the general loop (the `0 +` too, for signed zeros),
    * so the result is bitwise the same. maxImp < 0: no force limit (stiff).
    */
-  private solvePairs(from: number, to: number, sb: SolverBodies, biasRate: number, massScale: number, impulseScale: number, e: number, maxImp: number): void {
+  private solvePairs(from: number, to: number, sb: SolverBodies, biasRate: number, massScale: number, impulseScale: number, e: number, maxImp: number, point: boolean): void {
     const { vx, vy, w } = sb;
     const p = this.jPool;
     const imp = this.slotImp;
@@ -857,8 +818,9 @@ export class UserBatch {
       const kA = this.slotK[s0]!;
       const kB = this.slotK[s0 + 1]!;
       const vxA = vx[kA]!, vyA = vy[kA]!, wA = w[kA]!, vxB = vx[kB]!, vyB = vy[kB]!, wB = w[kB]!;
-      const a0 = p[jo]!, a1 = p[jo + 1]!, a2 = p[jo + 2]!, b0 = p[jo + 3]!, b1 = p[jo + 4]!, b2 = p[jo + 5]!;
-      const c0 = p[jo + 6]!, c1 = p[jo + 7]!, c2 = p[jo + 8]!, d0 = p[jo + 9]!, d1 = p[jo + 10]!, d2 = p[jo + 11]!;
+      // A point plan's constant entries (POINT_CONSTANTS) are not read: 4 numbers of J per row, not 12.
+      const a0 = point ? -1 : p[jo]!, a1 = point ? 0 : p[jo + 1]!, a2 = p[jo + 2]!, b0 = point ? 1 : p[jo + 3]!, b1 = point ? 0 : p[jo + 4]!, b2 = p[jo + 5]!;
+      const c0 = point ? 0 : p[jo + 6]!, c1 = point ? -1 : p[jo + 7]!, c2 = p[jo + 8]!, d0 = point ? 0 : p[jo + 9]!, d1 = point ? 1 : p[jo + 10]!, d2 = p[jo + 11]!;
       const v0 = 0 + (a0 * vxA + a1 * vyA + a2 * wA) + (b0 * vxB + b1 * vyB + b2 * wB);
       const v1 = 0 + (c0 * vxA + c1 * vyA + c2 * wA) + (d0 * vxB + d1 * vyB + d2 * wB);
       let be0 = 0;
@@ -919,88 +881,6 @@ export class UserBatch {
       }
     }
   }
-  /**
-   * solvePairs for a plan whose one kernel declares a point constraint's constant J entries
-   * (POINT_CONSTANTS: J = [−1 0 · 1 0 ·; 0 −1 · 0 1 ·], a pivot's): those entries are literals,
-   * so a pass reads 4 numbers of J per row, not 12. Every operation is kept (0·v too: it decides
-   * the sign of a zero), so the results are bitwise solvePairs'.
-   */
-  private solvePointPairs(from: number, to: number, sb: SolverBodies, biasRate: number, massScale: number, impulseScale: number, e: number, maxImp: number): void {
-    const { vx, vy, w } = sb;
-    const p = this.jPool;
-    const imp = this.slotImp;
-    // (Offsets as in warmStartPairs.)
-    const jo0 = this.jOff[from]!, vo0 = this.vOff[from]!, so0 = this.sOff[from]!, ko0 = this.kOff[from]!;
-    for (let n = from; n < to; n++) {
-      const jo = jo0 + 12 * (n - from);
-      const vo = vo0 + 2 * (n - from);
-      const s0 = so0 + 2 * (n - from);
-      const kA = this.slotK[s0]!;
-      const kB = this.slotK[s0 + 1]!;
-      const vxA = vx[kA]!, vyA = vy[kA]!, wA = w[kA]!, vxB = vx[kB]!, vyB = vy[kB]!, wB = w[kB]!;
-      const a0 = -1, a1 = 0, a2 = p[jo + 2]!, b0 = 1, b1 = 0, b2 = p[jo + 5]!;
-      const c0 = 0, c1 = -1, c2 = p[jo + 8]!, d0 = 0, d1 = 1, d2 = p[jo + 11]!;
-      const v0 = 0 + (a0 * vxA + a1 * vyA + a2 * wA) + (b0 * vxB + b1 * vyB + b2 * wB);
-      const v1 = 0 + (c0 * vxA + c1 * vyA + c2 * wA) + (d0 * vxB + d1 * vyB + d2 * wB);
-      let be0 = 0;
-      let be1 = 0;
-      if (biasRate !== 0) {
-        const e0 = this.errPool[vo]!;
-        const e1 = this.errPool[vo + 1]!;
-        be0 = biasRate * (e === 1 ? e0 : e0 * e);
-        be1 = biasRate * (e === 1 ? e1 : e1 * e);
-      }
-      // K x = −(V + bias) with the LDLᵀ factors (solveFactored's n = 2 case)
-      const y0 = -(v0 + be0);
-      const l10 = this.kPool[ko0 + 4 * (n - from) + 2]!;
-      const x1 = (-(v1 + be1) - l10 * y0) * this.dinvPool[vo + 1]!;
-      const x0 = y0 * this.dinvPool[vo]! - l10 * x1;
-      const old0 = this.accPool[vo]!;
-      const old1 = this.accPool[vo + 1]!;
-      let t0 = old0 + massScale * x0 - impulseScale * old0;
-      let t1 = old1 + massScale * x1 - impulseScale * old1;
-      if (maxImp >= 0) {
-        const n2 = 0 + t0 * t0 + t1 * t1;
-        if (n2 > maxImp * maxImp) {
-          const f = maxImp / Math.sqrt(n2);
-          t0 = t0 * f;
-          t1 = t1 * f;
-        }
-      }
-      const l0 = t0 - old0;
-      const l1 = t1 - old1;
-      this.accPool[vo] = t0;
-      this.accPool[vo + 1] = t1;
-      // Jᵀλ per body
-      const oxA = 0 + a0 * l0 + c0 * l1;
-      const oyA = 0 + a1 * l0 + c1 * l1;
-      const ozA = 0 + a2 * l0 + c2 * l1;
-      const oxB = 0 + b0 * l0 + d0 * l1;
-      const oyB = 0 + b1 * l0 + d1 * l1;
-      const ozB = 0 + b2 * l0 + d2 * l1;
-      const si = 3 * s0;
-      imp[si] = imp[si]! + oxA;
-      imp[si + 1] = imp[si + 1]! + oyA;
-      imp[si + 2] = imp[si + 2]! + ozA;
-      imp[si + 3] = imp[si + 3]! + oxB;
-      imp[si + 4] = imp[si + 4]! + oyB;
-      imp[si + 5] = imp[si + 5]! + ozB;
-      if (kA > 0) {
-        const m = sb.invMass[kA]!;
-        vx[kA] = vxA + m * oxA;
-        vy[kA] = vyA + m * oyA;
-        w[kA] = wA + sb.invI[kA]! * ozA;
-      }
-      if (kB > 0) {
-        // (kB ≠ kA here: two slots share a solver index only when both are 0, not in the solver.)
-        const m = sb.invMass[kB]!;
-        vx[kB] = vxB + m * oxB;
-        vy[kB] = vyB + m * oyB;
-        w[kB] = wB + sb.invI[kB]! * ozB;
-      }
-    }
-  }
-
   /** rhs ← K⁻¹ rhs with row n's factors (dense.ts's solveFactored, inlined for 1 and 2 rows). */
   private solveRow(n: number, dim: number, vo: number): void {
     const rhs = this.rhs;
