@@ -36,6 +36,15 @@ export const USER_BATCH_MAX_SLOTS = 4;
  */
 const POINT_CONSTANTS: readonly (readonly [number, number])[] = [[0, -1], [1, 0], [3, 1], [4, 0], [6, 0], [7, -1], [9, 0], [10, 1]];
 
+/**
+ * A point plan's row block (pointHot, PAIR_HOT numbers per row): J's four variable entries (the θ
+ * columns, J[2], J[5], J[8], J[11]), K's L factor and the two 1/D. The velocity passes read one
+ * cache line per row from it instead of J's twelve numbers and K's four: J's row is refreshed
+ * five times a step but read in sixteen passes.
+ */
+const PAIR_HOT = 8;
+const H_A2 = 0, H_B2 = 1, H_C2 = 2, H_D2 = 3, H_L10 = 4, H_DINV0 = 5, H_DINV1 = 6;
+
 /** `constants` declares every entry of POINT_CONSTANTS (Object.is: a −0 is not a 0). */
 function declaresPointConstants(constants: UserBatchKernel['constantJacobian']): boolean {
   if (constants === undefined) return false;
@@ -108,8 +117,12 @@ export class UserBatch {
   private laidOut = false;
   /** Every row of this plan is a stiff two-row, two-body row (pivots): the passes take one loop. */
   private stiffPairs = false;
-  /** ... and one kernel serves them all and declares POINT_CONSTANTS: the velocity passes do not read J's constants. */
+  /**
+   * ... and one kernel serves them all and declares POINT_CONSTANTS: the passes take J's constants
+   * as known values, and read the rest of J and K's factors from pointHot (PAIR_HOT), not the pools.
+   */
   private pointPairs = false;
+  private pointHot = new Float64Array(0);
   /** What kernels see (pointed at the pools once per plan, by layoutKernels: add() may have grown them). */
   private readonly arrays: BatchArrays = {
     states: this.poseStates,
@@ -310,6 +323,7 @@ export class UserBatch {
     this.refreshKernelArrays();
     const only = this.groups.length === 1 ? this.groups[0]! : null;
     this.pointPairs = this.stiffPairs && only !== null && only.count === this.count && declaresPointConstants(only.kernel.constantJacobian);
+    if (this.pointPairs) this.pointHot = grown(this.pointHot, PAIR_HOT * this.count);
     // J's constant entries, once per plan: the kernels may leave them out (UserBatchKernel.constantJacobian).
     for (const g of this.groups) {
       const constants = g.kernel.constantJacobian;
@@ -490,19 +504,23 @@ export class UserBatch {
 
   /**
    * factorRows for a plan of two-row, two-body rows: K (pairK's arithmetic) and its factors
-   * (factor2's) in one loop body. (Offsets as in warmStartPairs: the plan is all pair rows.)
+   * (factor2's) in one loop body, into the pools, or with J's variable entries into pointHot for a
+   * point plan. (Offsets as in warmStartPairs: the plan is all pair rows.)
    */
   private factorPairs(sb: SolverBodies): void {
     const p = this.jPool;
     const kp = this.kPool;
     const dinv = this.dinvPool;
+    const hot = this.pointHot;
+    const point = this.pointPairs;
     for (let n = 0; n < this.count; n++) {
       const jo = 12 * n;
       const kA = this.slotK[2 * n]!;
       const kB = this.slotK[2 * n + 1]!;
       const m0 = sb.invMass[kA]!, i0 = sb.invI[kA]!, m1 = sb.invMass[kB]!, i1 = sb.invI[kB]!;
-      const a0 = p[jo]!, a1 = p[jo + 1]!, a2 = p[jo + 2]!, a3 = p[jo + 3]!, a4 = p[jo + 4]!, a5 = p[jo + 5]!;
-      const c0 = p[jo + 6]!, c1 = p[jo + 7]!, c2 = p[jo + 8]!, c3 = p[jo + 9]!, c4 = p[jo + 10]!, c5 = p[jo + 11]!;
+      // (A point plan's constant entries are known, not read: see solvePairs.)
+      const a0 = point ? -1 : p[jo]!, a1 = point ? 0 : p[jo + 1]!, a2 = p[jo + 2]!, a3 = point ? 1 : p[jo + 3]!, a4 = point ? 0 : p[jo + 4]!, a5 = p[jo + 5]!;
+      const c0 = point ? 0 : p[jo + 6]!, c1 = point ? -1 : p[jo + 7]!, c2 = p[jo + 8]!, c3 = point ? 0 : p[jo + 9]!, c4 = point ? 1 : p[jo + 10]!, c5 = p[jo + 11]!;
       const k01 = 0 + (m0 * (a0 * c0 + a1 * c1) + i0 * a2 * c2) + (m1 * (a3 * c3 + a4 * c4) + i1 * a5 * c5);
       const d0 = 0 + (m0 * (a0 * a0 + a1 * a1) + i0 * a2 * a2) + (m1 * (a3 * a3 + a4 * a4) + i1 * a5 * a5);
       const k11 = 0 + (m0 * (c0 * c0 + c1 * c1) + i0 * c2 * c2) + (m1 * (c3 * c3 + c4 * c4) + i1 * c5 * c5);
@@ -512,13 +530,26 @@ export class UserBatch {
       const nz0 = Math.abs(d0) > tol;
       const l10 = nz0 ? k01 / d0 : 0;
       const d1 = k11 - l10 * l10 * d0;
+      const r0 = nz0 ? 1 / d0 : 0;
+      const r1 = Math.abs(d1) > tol ? 1 / d1 : 0;
+      if (point) {
+        const h = PAIR_HOT * n;
+        hot[h + H_A2] = a2;
+        hot[h + H_B2] = a5;
+        hot[h + H_C2] = c2;
+        hot[h + H_D2] = c5;
+        hot[h + H_L10] = l10;
+        hot[h + H_DINV0] = r0;
+        hot[h + H_DINV1] = r1;
+        continue;
+      }
       const ko = 4 * n;
       kp[ko] = d0;
       kp[ko + 1] = k01;
       kp[ko + 2] = l10;
       kp[ko + 3] = d1;
-      dinv[2 * n] = nz0 ? 1 / d0 : 0;
-      dinv[2 * n + 1] = Math.abs(d1) > tol ? 1 / d1 : 0;
+      dinv[2 * n] = r0;
+      dinv[2 * n + 1] = r1;
     }
   }
 
@@ -650,19 +681,23 @@ export class UserBatch {
   /** (The loop is the method's last statement: see PivotBatch.warmStart.) */
   private warmStartRows(sb: SolverBodies): void {
     if (this.stiffPairs) {
-      this.warmStartPairs(0, this.count, sb);
+      this.warmStartPairs(0, this.count, sb, this.pointPairs);
       return;
     }
     for (let n = 0; n < this.count; n++) {
-      if (this.dim[n] === 2 && this.slots[n] === 2) this.warmStartPairs(n, n + 1, sb);
+      if (this.dim[n] === 2 && this.slots[n] === 2) this.warmStartPairs(n, n + 1, sb, false);
       else this.applyToVelocities(n, sb, this.accPool, this.vOff[n]!);
     }
   }
 
-  /** applyToVelocities of the accumulated impulse for two-row, two-body rows [from, to), unrolled. */
-  private warmStartPairs(from: number, to: number, sb: SolverBodies): void {
+  /**
+   * applyToVelocities of the accumulated impulse for two-row, two-body rows [from, to), unrolled.
+   * `point`: a point plan (all rows), whose J is its constants and pointHot's entries.
+   */
+  private warmStartPairs(from: number, to: number, sb: SolverBodies, point: boolean): void {
     const { vx, vy, w } = sb;
     const p = this.jPool;
+    const hot = this.pointHot;
     const imp = this.slotImp;
     // Pair rows laid out one after another have regular offsets: from row `from`'s, by 12, 2, 2.
     const jo0 = this.jOff[from]!, vo0 = this.vOff[from]!, so0 = this.sOff[from]!;
@@ -674,9 +709,11 @@ export class UserBatch {
       const l1 = this.accPool[vo + 1]!;
       for (let j = 0; j < 2; j++) {
         const i = jo + 3 * j;
-        const ox = 0 + p[i]! * l0 + p[i + 6]! * l1;
-        const oy = 0 + p[i + 1]! * l0 + p[i + 7]! * l1;
-        const oz = 0 + p[i + 2]! * l0 + p[i + 8]! * l1;
+        const h = PAIR_HOT * n + j;
+        // (POINT_CONSTANTS: J[0 1 · 3 4 ·] = ∓[1 0], J[6 7 · 9 10 ·] = ∓[0 1], the sign by slot.)
+        const ox = 0 + (point ? (j === 0 ? -1 : 1) : p[i]!) * l0 + (point ? 0 : p[i + 6]!) * l1;
+        const oy = 0 + (point ? 0 : p[i + 1]!) * l0 + (point ? (j === 0 ? -1 : 1) : p[i + 7]!) * l1;
+        const oz = 0 + (point ? hot[h + H_A2]! : p[i + 2]!) * l0 + (point ? hot[h + H_C2]! : p[i + 8]!) * l1;
         const si = 3 * (s0 + j);
         imp[si] = imp[si]! + ox;
         imp[si + 1] = imp[si + 1]! + oy;
@@ -760,7 +797,7 @@ export class UserBatch {
         }
       }
       if (dim === 2 && slots === 2) {
-        this.solvePairs(n, n + 1, sb, biasRate, massScale, impulseScale, e, soft ? this.maxImp[n]! * ctx.h : -1, false);
+        this.solvePairs(n, n + 1, sb, biasRate, massScale, impulseScale, e, soft ? this.maxImp[n]! * ctx.h : -1, this.pointPairs);
         continue;
       }
       // rhs = −(J v + bias)
@@ -808,6 +845,7 @@ export class UserBatch {
   private solvePairs(from: number, to: number, sb: SolverBodies, biasRate: number, massScale: number, impulseScale: number, e: number, maxImp: number, point: boolean): void {
     const { vx, vy, w } = sb;
     const p = this.jPool;
+    const hot = this.pointHot;
     const imp = this.slotImp;
     // (Offsets as in warmStartPairs.)
     const jo0 = this.jOff[from]!, vo0 = this.vOff[from]!, so0 = this.sOff[from]!, ko0 = this.kOff[from]!;
@@ -818,9 +856,13 @@ export class UserBatch {
       const kA = this.slotK[s0]!;
       const kB = this.slotK[s0 + 1]!;
       const vxA = vx[kA]!, vyA = vy[kA]!, wA = w[kA]!, vxB = vx[kB]!, vyB = vy[kB]!, wB = w[kB]!;
-      // A point plan's constant entries (POINT_CONSTANTS) are not read: 4 numbers of J per row, not 12.
-      const a0 = point ? -1 : p[jo]!, a1 = point ? 0 : p[jo + 1]!, a2 = p[jo + 2]!, b0 = point ? 1 : p[jo + 3]!, b1 = point ? 0 : p[jo + 4]!, b2 = p[jo + 5]!;
-      const c0 = point ? 0 : p[jo + 6]!, c1 = point ? -1 : p[jo + 7]!, c2 = p[jo + 8]!, d0 = point ? 0 : p[jo + 9]!, d1 = point ? 1 : p[jo + 10]!, d2 = p[jo + 11]!;
+      // A point plan's constant entries (POINT_CONSTANTS) are not read, and the rest of J and K's
+      // factors come from one cache line of pointHot.
+      const h = PAIR_HOT * n;
+      const a0 = point ? -1 : p[jo]!, a1 = point ? 0 : p[jo + 1]!, a2 = point ? hot[h + H_A2]! : p[jo + 2]!;
+      const b0 = point ? 1 : p[jo + 3]!, b1 = point ? 0 : p[jo + 4]!, b2 = point ? hot[h + H_B2]! : p[jo + 5]!;
+      const c0 = point ? 0 : p[jo + 6]!, c1 = point ? -1 : p[jo + 7]!, c2 = point ? hot[h + H_C2]! : p[jo + 8]!;
+      const d0 = point ? 0 : p[jo + 9]!, d1 = point ? 1 : p[jo + 10]!, d2 = point ? hot[h + H_D2]! : p[jo + 11]!;
       const v0 = 0 + (a0 * vxA + a1 * vyA + a2 * wA) + (b0 * vxB + b1 * vyB + b2 * wB);
       const v1 = 0 + (c0 * vxA + c1 * vyA + c2 * wA) + (d0 * vxB + d1 * vyB + d2 * wB);
       let be0 = 0;
@@ -833,9 +875,9 @@ export class UserBatch {
       }
       // K x = −(V + bias) with the LDLᵀ factors (solveFactored's n = 2 case)
       const y0 = -(v0 + be0);
-      const l10 = this.kPool[ko0 + 4 * (n - from) + 2]!;
-      const x1 = (-(v1 + be1) - l10 * y0) * this.dinvPool[vo + 1]!;
-      const x0 = y0 * this.dinvPool[vo]! - l10 * x1;
+      const l10 = point ? hot[h + H_L10]! : this.kPool[ko0 + 4 * (n - from) + 2]!;
+      const x1 = (-(v1 + be1) - l10 * y0) * (point ? hot[h + H_DINV1]! : this.dinvPool[vo + 1]!);
+      const x0 = y0 * (point ? hot[h + H_DINV0]! : this.dinvPool[vo]!) - l10 * x1;
       const old0 = this.accPool[vo]!;
       const old1 = this.accPool[vo + 1]!;
       let t0 = old0 + massScale * x0 - impulseScale * old0;
@@ -979,6 +1021,7 @@ export class UserBatch {
     const C = this.errPool;
     const p = this.jPool;
     const both = kernel.positionAndJacobian !== undefined;
+    const point = this.pointPairs;
     // (Offsets as in warmStartPairs: the plan is all pair rows.)
     for (let n = 0; n < this.count; n++) {
       const jo = 12 * n;
@@ -998,8 +1041,9 @@ export class UserBatch {
       const kA = this.slotK[s0]!;
       const kB = this.slotK[s0 + 1]!;
       const m0 = sb.invMass[kA]!, i0 = sb.invI[kA]!, m1 = sb.invMass[kB]!, i1 = sb.invI[kB]!;
-      const a0 = p[jo]!, a1 = p[jo + 1]!, a2 = p[jo + 2]!, a3 = p[jo + 3]!, a4 = p[jo + 4]!, a5 = p[jo + 5]!;
-      const b0 = p[jo + 6]!, b1 = p[jo + 7]!, b2 = p[jo + 8]!, b3 = p[jo + 9]!, b4 = p[jo + 10]!, b5 = p[jo + 11]!;
+      // (A point plan's constant entries are known, not read: see solvePairs.)
+      const a0 = point ? -1 : p[jo]!, a1 = point ? 0 : p[jo + 1]!, a2 = p[jo + 2]!, a3 = point ? 1 : p[jo + 3]!, a4 = point ? 0 : p[jo + 4]!, a5 = p[jo + 5]!;
+      const b0 = point ? 0 : p[jo + 6]!, b1 = point ? -1 : p[jo + 7]!, b2 = p[jo + 8]!, b3 = point ? 0 : p[jo + 9]!, b4 = point ? 1 : p[jo + 10]!, b5 = p[jo + 11]!;
       const k00 = 0 + (m0 * (a0 * a0 + a1 * a1) + i0 * a2 * a2) + (m1 * (a3 * a3 + a4 * a4) + i1 * a5 * a5);
       const k10 = 0 + (m0 * (a0 * b0 + a1 * b1) + i0 * a2 * b2) + (m1 * (a3 * b3 + a4 * b4) + i1 * a5 * b5);
       const k11 = 0 + (m0 * (b0 * b0 + b1 * b1) + i0 * b2 * b2) + (m1 * (b3 * b3 + b4 * b4) + i1 * b5 * b5);
