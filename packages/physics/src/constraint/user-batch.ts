@@ -680,24 +680,24 @@ export class UserBatch {
 
   /** (The loop is the method's last statement: see PivotBatch.warmStart.) */
   private warmStartRows(sb: SolverBodies): void {
+    if (this.pointPairs) {
+      this.warmStartPoints(sb);
+      return;
+    }
     if (this.stiffPairs) {
-      this.warmStartPairs(0, this.count, sb, this.pointPairs);
+      this.warmStartPairs(0, this.count, sb);
       return;
     }
     for (let n = 0; n < this.count; n++) {
-      if (this.dim[n] === 2 && this.slots[n] === 2) this.warmStartPairs(n, n + 1, sb, false);
+      if (this.dim[n] === 2 && this.slots[n] === 2) this.warmStartPairs(n, n + 1, sb);
       else this.applyToVelocities(n, sb, this.accPool, this.vOff[n]!);
     }
   }
 
-  /**
-   * applyToVelocities of the accumulated impulse for two-row, two-body rows [from, to), unrolled.
-   * `point`: a point plan (all rows), whose J is its constants and pointHot's entries.
-   */
-  private warmStartPairs(from: number, to: number, sb: SolverBodies, point: boolean): void {
+  /** applyToVelocities of the accumulated impulse for two-row, two-body rows [from, to), unrolled. */
+  private warmStartPairs(from: number, to: number, sb: SolverBodies): void {
     const { vx, vy, w } = sb;
     const p = this.jPool;
-    const hot = this.pointHot;
     const imp = this.slotImp;
     // Pair rows laid out one after another have regular offsets: from row `from`'s, by 12, 2, 2.
     const jo0 = this.jOff[from]!, vo0 = this.vOff[from]!, so0 = this.sOff[from]!;
@@ -709,11 +709,9 @@ export class UserBatch {
       const l1 = this.accPool[vo + 1]!;
       for (let j = 0; j < 2; j++) {
         const i = jo + 3 * j;
-        const h = PAIR_HOT * n + j;
-        // (POINT_CONSTANTS: J[0 1 · 3 4 ·] = ∓[1 0], J[6 7 · 9 10 ·] = ∓[0 1], the sign by slot.)
-        const ox = 0 + (point ? (j === 0 ? -1 : 1) : p[i]!) * l0 + (point ? 0 : p[i + 6]!) * l1;
-        const oy = 0 + (point ? 0 : p[i + 1]!) * l0 + (point ? (j === 0 ? -1 : 1) : p[i + 7]!) * l1;
-        const oz = 0 + (point ? hot[h + H_A2]! : p[i + 2]!) * l0 + (point ? hot[h + H_C2]! : p[i + 8]!) * l1;
+        const ox = 0 + p[i]! * l0 + p[i + 6]! * l1;
+        const oy = 0 + p[i + 1]! * l0 + p[i + 7]! * l1;
+        const oz = 0 + p[i + 2]! * l0 + p[i + 8]! * l1;
         const si = 3 * (s0 + j);
         imp[si] = imp[si]! + ox;
         imp[si + 1] = imp[si + 1]! + oy;
@@ -727,6 +725,47 @@ export class UserBatch {
       }
     }
   }
+  /** warmStartPairs for a point plan: J's constants as literals (see solveStiffPoints), the rest from pointHot. */
+  private warmStartPoints(sb: SolverBodies): void {
+    const { vx, vy, w } = sb;
+    const hot = this.pointHot;
+    const imp = this.slotImp;
+    const acc = this.accPool;
+    for (let n = 0; n < this.count; n++) {
+      const s0 = 2 * n;
+      const h = PAIR_HOT * n;
+      const l0 = acc[2 * n]!;
+      const l1 = acc[2 * n + 1]!;
+      const oxA = 0 + -1 * l0 + 0 * l1;
+      const oyA = 0 + 0 * l0 + -1 * l1;
+      const ozA = 0 + hot[h + H_A2]! * l0 + hot[h + H_C2]! * l1;
+      const oxB = 0 + 1 * l0 + 0 * l1;
+      const oyB = 0 + 0 * l0 + 1 * l1;
+      const ozB = 0 + hot[h + H_B2]! * l0 + hot[h + H_D2]! * l1;
+      const si = 3 * s0;
+      imp[si] = imp[si]! + oxA;
+      imp[si + 1] = imp[si + 1]! + oyA;
+      imp[si + 2] = imp[si + 2]! + ozA;
+      imp[si + 3] = imp[si + 3]! + oxB;
+      imp[si + 4] = imp[si + 4]! + oyB;
+      imp[si + 5] = imp[si + 5]! + ozB;
+      const kA = this.slotK[s0]!;
+      if (kA > 0) {
+        const m = sb.invMass[kA]!;
+        vx[kA] = vx[kA]! + m * oxA;
+        vy[kA] = vy[kA]! + m * oyA;
+        w[kA] = w[kA]! + sb.invI[kA]! * ozA;
+      }
+      const kB = this.slotK[s0 + 1]!;
+      if (kB > 0) {
+        const m = sb.invMass[kB]!;
+        vx[kB] = vx[kB]! + m * oxB;
+        vy[kB] = vy[kB]! + m * oyB;
+        w[kB] = w[kB]! + sb.invI[kB]! * ozB;
+      }
+    }
+  }
+
   private endSubstep(): void {
     for (let i = 0; i < this.vTotal; i++) this.stepPool[i] = this.stepPool[i]! + this.accPool[i]!;
   }
@@ -748,7 +787,8 @@ export class UserBatch {
       // Stiff pivots without a velocity bias: one loop, no per-row choices.
       const massScale = useBias ? js.massScale : 1;
       const impulseScale = useBias ? js.impulseScale : 0;
-      this.solvePairs(0, this.count, sb, 0, massScale, impulseScale, 1, -1, this.pointPairs);
+      if (this.pointPairs && massScale === 1 && impulseScale === 0) this.solveStiffPoints(sb);
+      else this.solvePairs(0, this.count, sb, 0, massScale, impulseScale, 1, -1, this.pointPairs);
       return;
     }
     const { vx, vy, w } = sb;
@@ -923,6 +963,69 @@ export class UserBatch {
       }
     }
   }
+  /**
+   * solvePairs for a point plan's stiff unbiased passes (massScale 1, impulseScale 0, no bias, no
+   * force limit), with every such number a literal: the compiler folds the products by ±1 and by
+   * the mass scale, which shortens the chain of dependent operations from one row to the next
+   * (rows that share a body follow one another, so a pass waits on that chain). Every other
+   * operation is kept, in solvePairs' order: bitwise the same.
+   */
+  private solveStiffPoints(sb: SolverBodies): void {
+    const { vx, vy, w } = sb;
+    const hot = this.pointHot;
+    const imp = this.slotImp;
+    const acc = this.accPool;
+    for (let n = 0; n < this.count; n++) {
+      const vo = 2 * n;
+      const s0 = 2 * n;
+      const h = PAIR_HOT * n;
+      const kA = this.slotK[s0]!;
+      const kB = this.slotK[s0 + 1]!;
+      const vxA = vx[kA]!, vyA = vy[kA]!, wA = w[kA]!, vxB = vx[kB]!, vyB = vy[kB]!, wB = w[kB]!;
+      const a2 = hot[h + H_A2]!, b2 = hot[h + H_B2]!, c2 = hot[h + H_C2]!, d2 = hot[h + H_D2]!;
+      // J = [−1 0 a2 1 0 b2; 0 −1 c2 0 1 d2] (POINT_CONSTANTS)
+      const v0 = 0 + (-1 * vxA + 0 * vyA + a2 * wA) + (1 * vxB + 0 * vyB + b2 * wB);
+      const v1 = 0 + (0 * vxA + -1 * vyA + c2 * wA) + (0 * vxB + 1 * vyB + d2 * wB);
+      const y0 = -(v0 + 0);
+      const l10 = hot[h + H_L10]!;
+      const x1 = (-(v1 + 0) - l10 * y0) * hot[h + H_DINV1]!;
+      const x0 = y0 * hot[h + H_DINV0]! - l10 * x1;
+      const old0 = acc[vo]!;
+      const old1 = acc[vo + 1]!;
+      const t0 = old0 + 1 * x0 - 0 * old0;
+      const t1 = old1 + 1 * x1 - 0 * old1;
+      const l0 = t0 - old0;
+      const l1 = t1 - old1;
+      acc[vo] = t0;
+      acc[vo + 1] = t1;
+      const oxA = 0 + -1 * l0 + 0 * l1;
+      const oyA = 0 + 0 * l0 + -1 * l1;
+      const ozA = 0 + a2 * l0 + c2 * l1;
+      const oxB = 0 + 1 * l0 + 0 * l1;
+      const oyB = 0 + 0 * l0 + 1 * l1;
+      const ozB = 0 + b2 * l0 + d2 * l1;
+      const si = 3 * s0;
+      imp[si] = imp[si]! + oxA;
+      imp[si + 1] = imp[si + 1]! + oyA;
+      imp[si + 2] = imp[si + 2]! + ozA;
+      imp[si + 3] = imp[si + 3]! + oxB;
+      imp[si + 4] = imp[si + 4]! + oyB;
+      imp[si + 5] = imp[si + 5]! + ozB;
+      if (kA > 0) {
+        const m = sb.invMass[kA]!;
+        vx[kA] = vxA + m * oxA;
+        vy[kA] = vyA + m * oyA;
+        w[kA] = wA + sb.invI[kA]! * ozA;
+      }
+      if (kB > 0) {
+        const m = sb.invMass[kB]!;
+        vx[kB] = vxB + m * oxB;
+        vy[kB] = vyB + m * oyB;
+        w[kB] = wB + sb.invI[kB]! * ozB;
+      }
+    }
+  }
+
   /** rhs ← K⁻¹ rhs with row n's factors (dense.ts's solveFactored, inlined for 1 and 2 rows). */
   private solveRow(n: number, dim: number, vo: number): void {
     const rhs = this.rhs;
