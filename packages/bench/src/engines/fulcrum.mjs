@@ -80,18 +80,26 @@ const PIVOT_KERNEL = {
       C[c + 1] = anchorY(states, o2, params[p + 2], params[p + 3]) - anchorY(states, o1, params[p], params[p + 1]);
     }
   },
+  // (Every load comes before the first store: J and the states are both Float64Arrays, so the
+  // compiler cannot keep a loaded number across a store to J and would load it again.)
   jacobian(count, rows, a) {
     const { states, slotState, slotOff, params, paramOff, J, jOff } = a;
     for (let i = 0; i < count; i++) {
       const r = rows[i];
-      const o1 = slotState[slotOff[r]];
-      const o2 = slotState[slotOff[r] + 1];
+      const so = slotOff[r];
+      const o1 = slotState[so];
+      const o2 = slotState[so + 1];
       const p = paramOff[r];
       const jo = jOff[r];
-      J[jo + 2] = anchorY(states, o1, params[p], params[p + 1]) - states[o1 + BodyState.comY];
-      J[jo + 5] = -(anchorY(states, o2, params[p + 2], params[p + 3]) - states[o2 + BodyState.comY]);
-      J[jo + 8] = -(anchorX(states, o1, params[p], params[p + 1]) - states[o1 + BodyState.comX]);
-      J[jo + 11] = anchorX(states, o2, params[p + 2], params[p + 3]) - states[o2 + BodyState.comX];
+      const a1x = params[p], a1y = params[p + 1], a2x = params[p + 2], a2y = params[p + 3];
+      const r1x = anchorX(states, o1, a1x, a1y) - states[o1 + BodyState.comX];
+      const r1y = anchorY(states, o1, a1x, a1y) - states[o1 + BodyState.comY];
+      const r2x = anchorX(states, o2, a2x, a2y) - states[o2 + BodyState.comX];
+      const r2y = anchorY(states, o2, a2x, a2y) - states[o2 + BodyState.comY];
+      J[jo + 2] = r1y;
+      J[jo + 5] = -r2y;
+      J[jo + 8] = -r1x;
+      J[jo + 11] = r2x;
     }
   },
   // A position pass needs C and J at one pose: one call, the world anchors computed once.
@@ -99,21 +107,23 @@ const PIVOT_KERNEL = {
     const { states, slotState, slotOff, params, paramOff, J, jOff, C, cOff } = a;
     for (let i = 0; i < count; i++) {
       const r = rows[i];
-      const o1 = slotState[slotOff[r]];
-      const o2 = slotState[slotOff[r] + 1];
+      const so = slotOff[r];
+      const o1 = slotState[so];
+      const o2 = slotState[so + 1];
       const p = paramOff[r];
-      const p1x = anchorX(states, o1, params[p], params[p + 1]);
-      const p1y = anchorY(states, o1, params[p], params[p + 1]);
-      const p2x = anchorX(states, o2, params[p + 2], params[p + 3]);
-      const p2y = anchorY(states, o2, params[p + 2], params[p + 3]);
+      const jo = jOff[r];
       const c = cOff[r];
-      C[c] = p2x - p1x;
-      C[c + 1] = p2y - p1y;
+      const a1x = params[p], a1y = params[p + 1], a2x = params[p + 2], a2y = params[p + 3];
+      const p1x = anchorX(states, o1, a1x, a1y);
+      const p1y = anchorY(states, o1, a1x, a1y);
+      const p2x = anchorX(states, o2, a2x, a2y);
+      const p2y = anchorY(states, o2, a2x, a2y);
       const r1x = p1x - states[o1 + BodyState.comX];
       const r1y = p1y - states[o1 + BodyState.comY];
       const r2x = p2x - states[o2 + BodyState.comX];
       const r2y = p2y - states[o2 + BodyState.comY];
-      const jo = jOff[r];
+      C[c] = p2x - p1x;
+      C[c + 1] = p2y - p1y;
       J[jo + 2] = r1y;
       J[jo + 5] = -r2y;
       J[jo + 8] = -r1x;

@@ -125,6 +125,48 @@ class SparseKernelPivot extends KernelPivot {
   }
 }
 
+/**
+ * A probe: the sparse pivot whose C also reads every other field of both bodies' states (the
+ * rotation and the velocities, scaled small), so that a position pass handing a kernel a stale or
+ * partial state shows as a difference from the hooks, which are given the whole current state.
+ */
+const PROBE = 1e-3;
+function probeTerms(st: Float64Array, o1: number, o2: number): [number, number] {
+  const d = (f: number) => st[o2 + f]! - st[o1 + f]!;
+  return [PROBE * (d(BodyState.rotation) + d(BodyState.vx)), PROBE * (d(BodyState.angularVel) + d(BodyState.vy))];
+}
+const PROBE_KERNEL: UserBatchKernel = {
+  ...SPARSE_PIVOT_KERNEL,
+  position(count, rows, a) {
+    PIVOT_KERNEL.position(count, rows, a);
+    for (let i = 0; i < count; i++) {
+      const r = rows[i]!;
+      const [t0, t1] = probeTerms(a.states, a.slotState[a.slotOff[r]!]!, a.slotState[a.slotOff[r]! + 1]!);
+      a.C[a.cOff[r]!] = a.C[a.cOff[r]!]! + t0;
+      a.C[a.cOff[r]! + 1] = a.C[a.cOff[r]! + 1]! + t1;
+    }
+  },
+};
+
+class ProbePivot extends KernelPivot {
+  constructor(a: Body, b: Body, a1: [number, number], a2: [number, number], extra?: Partial<UserConstraintOptions>) {
+    super(a, b, a1, a2, extra);
+    const hooks = this.hooks;
+    this.hooks = {
+      ...hooks,
+      position(err, st) {
+        hooks.position!(err, st);
+        const [t0, t1] = probeTerms(st, 0, BODY_STATE_STRIDE);
+        err[0] = err[0]! + t0;
+        err[1] = err[1]! + t1;
+      },
+    };
+  }
+  override batchKernel(): UserBatchKernel {
+    return PROBE_KERNEL;
+  }
+}
+
 /** Rod (1 row, 2 bodies): C = |p2 − p1| − length. */
 function rod(a: Body, b: Body, length: number, extra?: Partial<UserConstraintOptions>): UserConstraint {
   return packed(1, [a, b], {
@@ -316,17 +358,21 @@ describe('UserBatch', () => {
   it("a kernel that leaves J's constant entries to the batch (constantJacobian) steps bitwise like the hooks, through a re-plan", () => {
     // (All stiff, the plan takes the point-constraint loops: J's constants as literals, the rest of
     // J and K's factors in one block per row; with joint bias, the biased pass row by row.)
-    for (const [allStiff, jointHertz] of [[false, 0], [true, 0], [true, 30]] as const) stepBoth(allStiff, jointHertz);
+    for (const [allStiff, jointHertz] of [[false, 0], [true, 0], [true, 30]] as const) stepBoth(allStiff, jointHertz, SparseKernelPivot);
   });
 
-  function stepBoth(allStiff: boolean, jointHertz: number): void {
+  it('a point plan\'s position passes hand the kernel the whole current state of both bodies (rotation and velocities too)', () => {
+    for (const jointHertz of [0, 30]) stepBoth(true, jointHertz, ProbePivot);
+  });
+
+  function stepBoth(allStiff: boolean, jointHertz: number, Pivot: typeof KernelPivot): void {
     function scene(batched: boolean) {
       const space = new Space({ gravity: [0, -10], jointHertz });
       space._batchUsers = batched;
       const anchor = space.addBody(new Body({ type: 'static', position: [0, 3] }));
       const links = [0, 1, 2, 3].map((i) => box(space, i + 0.5, 3, 0.1 * i));
-      const cs: UserConstraint[] = [new SparseKernelPivot(anchor, links[0]!, [0, 0], [-0.4, 0])];
-      for (let i = 1; i < links.length; i++) cs.push(new SparseKernelPivot(links[i - 1]!, links[i]!, [0.4, 0], [-0.4, 0], i === 2 && !allStiff ? { stiff: false, frequency: 5, damping: 0.5 } : {}));
+      const cs: UserConstraint[] = [new Pivot(anchor, links[0]!, [0, 0], [-0.4, 0])];
+      for (let i = 1; i < links.length; i++) cs.push(new Pivot(links[i - 1]!, links[i]!, [0.4, 0], [-0.4, 0], i === 2 && !allStiff ? { stiff: false, frequency: 5, damping: 0.5 } : {}));
       for (const c of cs) space.addConstraint(c);
       return { space, bodies: links, cs };
     }

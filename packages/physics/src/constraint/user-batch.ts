@@ -1062,6 +1062,15 @@ export class UserBatch {
     if (!this.laidOut) this.layoutKernels(sb);
     const g = this.groups.length === 1 ? this.groups[0]! : null;
     if (this.stiffPairs && g !== null && g.count === this.count) {
+      // The velocities do not change in a position pass: written once, positionPairs refreshes the poses.
+      const st = this.poseStates;
+      for (let i = 0; i < this.poseBodyCount; i++) {
+        const k = this.poseBodies[i]!;
+        const o = k * BODY_STATE_STRIDE;
+        st[o + 5] = sb.vx[k]!;
+        st[o + 6] = sb.vy[k]!;
+        st[o + 7] = sb.w[k]!;
+      }
       this.positionPairs(sb, g.kernel);
       return;
     }
@@ -1125,12 +1134,36 @@ export class UserBatch {
     const p = this.jPool;
     const both = kernel.positionAndJacobian !== undefined;
     const point = this.pointPairs;
+    const st = this.poseStates;
+    const { c0: bc, s0: bs, dqc, dqs, cx, cy, dpx, dpy, a0: ba, dq: bq } = sb;
     // (Offsets as in warmStartPairs: the plan is all pair rows.)
     for (let n = 0; n < this.count; n++) {
       const jo = 12 * n;
       const s0 = 2 * n;
       const vo = 2 * n;
-      this.refreshRowStates(n, sb);
+      // The two bodies' poses (fillSolverBodyState's arithmetic; the velocities were written by solvePosition).
+      for (let j = 0; j < 2; j++) {
+        const k = this.slotK[s0 + j]!;
+        if (k <= 0) continue;
+        const o = this.slotState[s0 + j]!;
+        const lcx = this.slotLx[s0 + j]!;
+        const lcy = this.slotLy[s0 + j]!;
+        const c00 = bc[k]!;
+        const s00 = bs[k]!;
+        const dc = dqc[k]!;
+        const ds = dqs[k]!;
+        const c = c00 * dc - s00 * ds;
+        const sn = s00 * dc + c00 * ds;
+        const px = cx[k]! + dpx[k]!;
+        const py = cy[k]! + dpy[k]!;
+        st[o] = px - (c * lcx - sn * lcy);
+        st[o + 1] = py - (sn * lcx + c * lcy);
+        st[o + 2] = ba[k]! + bq[k]!;
+        st[o + 3] = c;
+        st[o + 4] = sn;
+        st[o + 8] = px;
+        st[o + 9] = py;
+      }
       one[0] = n;
       if (both) kernel.positionAndJacobian!(1, one, a);
       else {
