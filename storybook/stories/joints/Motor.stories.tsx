@@ -9,9 +9,10 @@ import { Anchor, dragHandleAt, Floor } from '../support/scenery';
 type Controls = Omit<MotorJointProps, 'body1' | 'body2' | 'ref'>;
 
 /**
- * A motor-driven wheel with a crank arm. The motor turns it at `rate` until the arm jams against
- * a stop post; there it stalls (at most `maxForce`) and the scene falls asleep. Reverse the
- * rate and the arm swings round to the stop's other side.
+ * A motor-driven wheel with a crank arm. The arm starts just left of a stop post and the motor
+ * turns it anticlockwise at `rate`, almost a full turn (about 3 s), until it jams against the
+ * post's right side; there it stalls (at most `maxForce`) and the scene falls asleep. Reverse the
+ * rate and the arm swings back to the stop's left side.
  */
 function CrankScene(joint: Controls) {
   const axle = useRef<EngineBody>(null);
@@ -23,7 +24,7 @@ function CrankScene(joint: Controls) {
       <Body type="static" position={[0, 3]}>
         <Box width={0.4} height={1.2} />
       </Body>
-      <Body ref={wheel} position={[0, 0]} rotation={-1.2} userData={dragHandleAt(0, 1.8)} angularDrag={0.5}>
+      <Body ref={wheel} position={[0, 0]} rotation={0.5} userData={dragHandleAt(0, 1.8)} angularDrag={0.5}>
         <Circle radius={1} />
         <Box width={0.3} height={3} offset={[0, 1.5]} />
       </Body>
