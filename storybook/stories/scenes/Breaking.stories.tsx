@@ -37,7 +37,7 @@ function BridgeScene({ maxForce, breakUnderForce, ballDensity }: Controls) {
       <Anchor bodyRef={left} position={[x0, 0]} />
       <Anchor bodyRef={right} position={[-x0, 0]} />
       {planks.map((ref, i) => (
-        <Body key={i} ref={ref} position={[x0 + PLANK * (i + 0.5), 0]} userData={i === 1 ? DRAG_HANDLE : undefined} linearDrag={0.2} angularDrag={0.5}>
+        <Body key={i} ref={ref} position={[x0 + PLANK * (i + 0.5), 0]} userData={i === 1 ? DRAG_HANDLE : undefined} linearDrag={0.6} angularDrag={1.5}>
           <Box width={PLANK} height={0.2} friction={0.8} />
         </Body>
       ))}
