@@ -7,7 +7,7 @@
  * - a real mouse drag on a body moves it; the debug toggle draws lines; reset remounts.
  * Screenshots go to test-artifacts/.
  */
-import { canvasBox, canvasScreenshot, countChangedPixels, countRenderedFrames, dragCanvas, imageStats, launchBrowser, serveStatic, waitForProbe, type OpenedPage, type StaticServer } from '@fulcrum/browser-testing';
+import { canvasBox, canvasScreenshot, countChangedPixels, countRenderedFrames, dragCanvas, drawnThenChanged, launchBrowser, serveStatic, waitForProbe, type OpenedPage, type StaticServer } from '@fulcrum/browser-testing';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CANVAS, listStories, openStory, sceneProbe, STATIC_DIR, updateStoryArgs, waitForRest, type SceneProbe } from './storybook-page';
@@ -32,19 +32,6 @@ it('finds the stories in index.json', () => {
   );
 });
 
-/**
- * The picture now (how many pixels are drawn) and how many pixels change in the next 400 ms.
- * Motion is measured from this first picture, taken right after the scene (re)started: some
- * scenes come to rest about 2 s later, and on a loaded host the time a screenshot takes is not
- * ours to choose.
- */
-async function pictureNowAndLater(opened: OpenedPage, artifact?: string): Promise<{ drawn: number; changed: number }> {
-  const start = await canvasScreenshot(opened.page, CANVAS, { artifact });
-  await opened.page.waitForTimeout(400);
-  const later = await canvasScreenshot(opened.page, CANVAS);
-  return { drawn: imageStats(start).differing, changed: countChangedPixels(start, later) };
-}
-
 describe.each(stories)('$title / $name', (story) => {
   const settles = story.tags.includes('settles');
   const joint = story.tags.includes('joint');
@@ -58,9 +45,10 @@ describe.each(stories)('$title / $name', (story) => {
   });
 
   it('draws and moves, with no console errors', async () => {
-    const motion = await pictureNowAndLater(opened, `${story.id}-start.png`);
-    expect(motion.drawn, 'pixels off the background').toBeGreaterThan(500);
-    expect(motion.changed, 'pixels changed while bodies fall').toBeGreaterThan(20);
+    // (Measured from the first picture: some scenes sleep about 2 s after they open.)
+    const { stats, changed } = await drawnThenChanged(opened.page, CANVAS, 400, { artifact: `${story.id}-start.png` });
+    expect(stats.differing, 'pixels off the background').toBeGreaterThan(500);
+    expect(changed, 'pixels changed while bodies fall').toBeGreaterThan(20);
     opened.assertNoErrors(story.id);
   });
 
@@ -124,9 +112,9 @@ describe.each(stories)('$title / $name', (story) => {
 
     await opened.page.click('[data-testid="reset"]');
     await waitForProbe(opened.page, (p, m) => p.sceneMounts === m + 1 && (p.awakeBodies as number) > 0, { arg: mounts, timeout: 30_000 });
-    const motion = await pictureNowAndLater(opened);
-    expect(motion.drawn, 'pixels off the background').toBeGreaterThan(500);
-    expect(motion.changed, 'pixels changed after the reset').toBeGreaterThan(20);
+    const { stats, changed } = await drawnThenChanged(opened.page, CANVAS, 400);
+    expect(stats.differing, 'pixels off the background').toBeGreaterThan(500);
+    expect(changed, 'pixels changed after the reset').toBeGreaterThan(20);
     opened.assertNoErrors(story.id);
   });
 });

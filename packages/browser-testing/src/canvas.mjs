@@ -38,6 +38,20 @@ export async function changedPixelsOver(page, selector = 'canvas', ms = 700, { a
   return countChangedPixels(before, after);
 }
 
+/**
+ * What a "draws and moves" check needs, measured from one first screenshot: `stats` (as
+ * canvasStats) of the picture now, and `changed`, how many pixels differ from it `ms` later.
+ * Take it right after a scene starts: a scene that settles within a second or two still shows
+ * its motion even when the host is slow (two fresh screenshots might both come after it).
+ * With `artifact: 'name.png'` the first picture is saved.
+ */
+export async function drawnThenChanged(page, selector = 'canvas', ms = 400, { artifact } = {}) {
+  const first = await canvasScreenshot(page, selector, { artifact });
+  await page.waitForTimeout(ms);
+  const later = await canvasScreenshot(page, selector);
+  return { stats: imageStats(first), changed: countChangedPixels(first, later) };
+}
+
 /** True when two screenshots `ms` apart differ in more than `minPixels` pixels. */
 export async function framesDiffer(page, selector = 'canvas', ms = 700, { minPixels = 20, artifact } = {}) {
   return (await changedPixelsOver(page, selector, ms, { artifact })) > minPixels;

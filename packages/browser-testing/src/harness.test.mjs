@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   canvasStats,
+  drawnThenChanged,
   countRenderedFrames,
   dragCanvas,
   framesDiffer,
@@ -137,6 +138,7 @@ describe('canvas pixels', () => {
     const stats = await canvasStats(page, 'canvas');
     expect(stats).toEqual({ width: 200, height: 100, dominant: 0x000000, differing: 600 });
     expect(await framesDiffer(page, 'canvas', 200)).toBe(false);
+    expect(await drawnThenChanged(page, 'canvas', 200)).toEqual({ stats, changed: 0 });
     assertNoErrors();
     await close();
   });
@@ -144,6 +146,9 @@ describe('canvas pixels', () => {
   it('sees an animation as frames that differ', async () => {
     const { page, close } = await openPage(browser, `${server.url}/moving.html`);
     expect(await framesDiffer(page, 'canvas', 300)).toBe(true);
+    const { stats, changed } = await drawnThenChanged(page, 'canvas', 300);
+    expect(stats.width).toBe(200);
+    expect(changed).toBeGreaterThan(20);
     await close();
   });
 });
