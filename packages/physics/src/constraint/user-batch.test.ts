@@ -154,8 +154,8 @@ class ProbePivot extends KernelPivot {
     const hooks = this.hooks;
     this.hooks = {
       ...hooks,
-      position(err, st) {
-        hooks.position!(err, st);
+      position(this: UserConstraint, err, st) {
+        hooks.position!.call(this, err, st);
         const [t0, t1] = probeTerms(st, 0, BODY_STATE_STRIDE);
         err[0] = err[0]! + t0;
         err[1] = err[1]! + t1;
@@ -363,6 +363,71 @@ describe('UserBatch', () => {
 
   it('a point plan\'s position passes hand the kernel the whole current state of both bodies (rotation and velocities too)', () => {
     for (const jointHertz of [0, 30]) stepBoth(true, jointHertz, ProbePivot);
+  });
+
+  it("a point plan's literal-constant loops give the general pair loops' numbers bitwise, zeros of either sign included", () => {
+    // solveStiffPoints and warmStartPoints leave out the 0·v and 0·λ terms and fold ±1 (see their
+    // comments): here both loops run from the same adversarial numbers and every result is compared.
+    type Internals = {
+      count: number;
+      pointPairs: boolean;
+      stiffPairs: boolean;
+      pointHot: Float64Array;
+      jPool: Float64Array;
+      accPool: Float64Array;
+      slotImp: Float64Array;
+      solveStiffPoints(sb: unknown): void;
+      solvePairs(from: number, to: number, sb: unknown, biasRate: number, massScale: number, impulseScale: number, e: number, maxImp: number, point: boolean): void;
+      warmStartPoints(sb: unknown): void;
+      warmStartPairs(from: number, to: number, sb: unknown): void;
+    };
+    type Bodies = { count: number; vx: Float64Array; vy: Float64Array; w: Float64Array };
+    const space = new Space({ gravity: [0, -10] });
+    const anchor = space.addBody(new Body({ type: 'static', position: [0, 3] }));
+    const links = [0, 1, 2, 3, 4].map((i) => box(space, i + 0.5, 3, 0.1 * i));
+    space.addConstraint(new SparseKernelPivot(anchor, links[0]!, [0, 0], [-0.4, 0]));
+    for (let i = 1; i < links.length; i++) space.addConstraint(new SparseKernelPivot(links[i - 1]!, links[i]!, [0.4, 0], [-0.4, 0]));
+    space.step(1 / 60);
+    const inner = space as unknown as { _userBatch: Internals; _solverBodies: Bodies };
+    const u = inner._userBatch;
+    const sb = inner._solverBodies;
+    expect(u.pointPairs && u.stiffPairs).toBe(true);
+    expect(u.count).toBe(5);
+    // Values that decide signs and roundings: zeros of both signs, ±1, and numbers of mixed scale.
+    const pick = [0, -0, 0, -0, 1, -1, 0.1, -0.3, 1e-17, -2.5e-9, 7.25, -1234.5];
+    let seed = 12345;
+    const next = (): number => {
+      seed = (Math.imul(seed, 1103515245) + 12345) | 0;
+      const v = pick[(seed >>> 8) % pick.length]!;
+      return (seed >>> 4) % 3 === 0 ? v * (1 + ((seed >>> 16) & 255) / 256) : v;
+    };
+    const arrays = (): Float64Array[] => [sb.vx, sb.vy, sb.w, u.accPool, u.slotImp];
+    for (let trial = 0; trial < 300; trial++) {
+      for (const a of [sb.vx, sb.vy, sb.w]) for (let k = 1; k < sb.count; k++) a[k] = next();
+      for (let i = 0; i < 2 * u.count; i++) u.accPool[i] = next();
+      for (let i = 0; i < 6 * u.count; i++) u.slotImp[i] = next();
+      for (let n = 0; n < u.count; n++) {
+        for (let j = 0; j < 7; j++) u.pointHot[8 * n + j] = next();
+        // The general loops read J's variable entries from the pool: the same four numbers.
+        [2, 5, 8, 11].forEach((e, j) => (u.jPool[12 * n + e] = u.pointHot[8 * n + j]!));
+      }
+      const start = arrays().map((a) => a.slice());
+      const run = (f: () => void): Float64Array[] => {
+        arrays().forEach((a, i) => a.set(start[i]!));
+        f();
+        return arrays().map((a) => a.slice());
+      };
+      for (const [name, literal, general] of [
+        ['solve', () => u.solveStiffPoints(sb), () => u.solvePairs(0, u.count, sb, 0, 1, 0, 1, -1, true)],
+        ['warm start', () => u.warmStartPoints(sb), () => u.warmStartPairs(0, u.count, sb)],
+      ] as const) {
+        const a = run(literal);
+        const b = run(general);
+        a.forEach((arr, i) => arr.forEach((x, k) => {
+          if (!Object.is(x, b[i]![k])) expect.fail(`${name}, trial ${trial}: array ${i} [${k}] is ${x}, the general loop's ${b[i]![k]}`);
+        }));
+      }
+    }
   });
 
   function stepBoth(allStiff: boolean, jointHertz: number, Pivot: typeof KernelPivot): void {

@@ -740,11 +740,12 @@ export class UserBatch {
       const h = PAIR_HOT * n;
       const l0 = acc[2 * n]!;
       const l1 = acc[2 * n + 1]!;
-      const oxA = 0 + -1 * l0 + 0 * l1;
-      const oyA = 0 + 0 * l0 + -1 * l1;
+      // (0 + −1·l0 + 0·l1 is 0 − l0 for a finite l1: see solveStiffPoints.)
+      const oxA = 0 - l0;
+      const oyA = 0 - l1;
       const ozA = 0 + hot[h + H_A2]! * l0 + hot[h + H_C2]! * l1;
-      const oxB = 0 + 1 * l0 + 0 * l1;
-      const oyB = 0 + 0 * l0 + 1 * l1;
+      const oxB = 0 + l0;
+      const oyB = 0 + l1;
       const ozB = 0 + hot[h + H_B2]! * l0 + hot[h + H_D2]! * l1;
       const si = 3 * s0;
       imp[si] = imp[si]! + oxA;
@@ -971,8 +972,11 @@ export class UserBatch {
    * solvePairs for a point plan's stiff unbiased passes (massScale 1, impulseScale 0, no bias, no
    * force limit), with every such number a literal: the compiler folds the products by ±1 and by
    * the mass scale, which shortens the chain of dependent operations from one row to the next
-   * (rows that share a body follow one another, so a pass waits on that chain). Every other
-   * operation is kept, in solvePairs' order: bitwise the same.
+   * (rows that share a body follow one another, so a pass waits on that chain). It is bitwise
+   * solvePairs' result for finite velocities and impulses. The terms 0·v and 0·λ are left out: a
+   * sum that starts with `0 +` (or ends with `+ 0`) is never −0, and adding ±0 to a number leaves
+   * it as it is, so such a term can only change the sign of a zero that the `0 +` then clears.
+   * The sums keep solvePairs' rounding: the same two real operands at each addition.
    */
   private solveStiffPoints(sb: SolverBodies): void {
     const { vx, vy, w } = sb;
@@ -987,26 +991,26 @@ export class UserBatch {
       const kB = this.slotK[s0 + 1]!;
       const vxA = vx[kA]!, vyA = vy[kA]!, wA = w[kA]!, vxB = vx[kB]!, vyB = vy[kB]!, wB = w[kB]!;
       const a2 = hot[h + H_A2]!, b2 = hot[h + H_B2]!, c2 = hot[h + H_C2]!, d2 = hot[h + H_D2]!;
-      // J = [−1 0 a2 1 0 b2; 0 −1 c2 0 1 d2] (POINT_CONSTANTS)
-      const v0 = 0 + (-1 * vxA + 0 * vyA + a2 * wA) + (1 * vxB + 0 * vyB + b2 * wB);
-      const v1 = 0 + (0 * vxA + -1 * vyA + c2 * wA) + (0 * vxB + 1 * vyB + d2 * wB);
-      const y0 = -(v0 + 0);
+      // J = [−1 0 a2 1 0 b2; 0 −1 c2 0 1 d2] (POINT_CONSTANTS). V = J v (solvePairs: `0 + (…) + (…)`,
+      // whose zero sign the `+ 0` below clears), y = −(V + 0).
+      const y0 = -((a2 * wA - vxA) + (vxB + b2 * wB) + 0);
       const l10 = hot[h + H_L10]!;
-      const x1 = (-(v1 + 0) - l10 * y0) * hot[h + H_DINV1]!;
+      const x1 = (-((c2 * wA - vyA) + (vyB + d2 * wB) + 0) - l10 * y0) * hot[h + H_DINV1]!;
       const x0 = y0 * hot[h + H_DINV0]! - l10 * x1;
       const old0 = acc[vo]!;
       const old1 = acc[vo + 1]!;
-      const t0 = old0 + 1 * x0 - 0 * old0;
-      const t1 = old1 + 1 * x1 - 0 * old1;
+      const t0 = old0 + x0 - 0 * old0;
+      const t1 = old1 + x1 - 0 * old1;
       const l0 = t0 - old0;
       const l1 = t1 - old1;
       acc[vo] = t0;
       acc[vo + 1] = t1;
-      const oxA = 0 + -1 * l0 + 0 * l1;
-      const oyA = 0 + 0 * l0 + -1 * l1;
+      // Jᵀλ: (0 + −1·l0 + 0·l1) is 0 − l0, and so on (a +0 where l0 is a zero).
+      const oxA = 0 - l0;
+      const oyA = 0 - l1;
       const ozA = 0 + a2 * l0 + c2 * l1;
-      const oxB = 0 + 1 * l0 + 0 * l1;
-      const oyB = 0 + 0 * l0 + 1 * l1;
+      const oxB = 0 + l0;
+      const oyB = 0 + l1;
       const ozB = 0 + b2 * l0 + d2 * l1;
       const si = 3 * s0;
       imp[si] = imp[si]! + oxA;
