@@ -18,7 +18,7 @@ export const SCHEMA = 'fulcrum-bench/1';
 
 const USAGE = `usage: node src/bench.mjs [options]
   --quick           small sizes (B 20 rows, C 20x20, D 40 links, G 100 links), 20 warm-up + 60 timed steps, 1 repetition
-  --repeat N        repetitions of the whole sweep (default 2; 1 with --quick)
+  --repeat N        repetitions of the whole sweep (default 3; 1 with --quick), in alternating order
   --engines a,b     subset of: ${ENGINE_IDS.join(', ')}
   --scenes A,C      subset of: ${SCENE_IDS.join(', ')}
   --warmup N        warm-up steps (default 60; 20 with --quick)
@@ -87,7 +87,7 @@ function parseOptions(argv) {
   return {
     mode: quick ? 'quick' : 'full',
     sizes: quick ? SIZES.quick : SIZES.full,
-    repeat: values.repeat !== undefined ? int('repeat', values.repeat, 1) : quick ? 1 : 2,
+    repeat: values.repeat !== undefined ? int('repeat', values.repeat, 1) : quick ? 1 : 3,
     warmup: values.warmup !== undefined ? int('warmup', values.warmup, 0) : quick ? 20 : 60,
     steps: values.steps !== undefined ? int('steps', values.steps, 1) : quick ? 60 : 300,
     timeoutSec: int('timeout', values.timeout, 1),
@@ -309,7 +309,9 @@ async function main() {
   const total = pairs.length * opt.repeat;
   let n = 0;
   for (let rep = 1; rep <= opt.repeat; rep++) {
-    for (const p of pairs) {
+    // Every other sweep runs backwards: the host's slow spells (minutes long here) then fall on
+    // different pairs in each sweep, so the median of three is less likely to hold one of them.
+    for (const p of rep % 2 === 1 ? pairs : [...pairs].reverse()) {
       const job = { engine: p.engine, scene: p.scene, sizes: opt.sizes, warmup: opt.warmup, steps: opt.steps };
       const res = await runPair(job, opt.timeoutSec);
       runs.get(`${p.scene}/${p.engine}`).push(res);
