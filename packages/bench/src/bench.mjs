@@ -11,6 +11,7 @@ import { parseArgs } from 'node:util';
 import { ENGINES, ENGINE_IDS, engineById } from './engines/index.mjs';
 import { SCENE_IDS, SCENE_INFO, SIZES, buildScene, median } from './scenes.mjs';
 import { RESULT_PREFIX } from './result-prefix.mjs';
+import { pairedRatios, sweepOrder } from './sweep.mjs';
 
 const PKG_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const WORKER = join(PKG_DIR, 'src', 'worker.mjs');
@@ -242,18 +243,15 @@ function report(doc) {
     const rrows = Object.entries(doc.ratios).map(([s, m]) => [s, ...peers.map((p) => (m[p] == null ? '–' : `${m[p].toFixed(2)}x`))]);
     out.push(table(['scene', ...peers.map((p) => engineById(p).label)], rrows));
   }
-  const c = byKey.get('C/fulcrum');
-  const e = byKey.get('E/fulcrum');
-  const f = byKey.get('F/fulcrum');
-  const g = byKey.get('G/fulcrum');
-  const h = byKey.get('H/fulcrum');
-  const hooksOnly = byKey.get('I/fulcrum');
+  // Ratios within each repetition (the two runs back to back): median [min–max] over the repetitions.
+  const pr = doc.fulcrumRatios ?? {};
+  const x = (scene) => `${pr[scene].median.toFixed(2)}x [${pr[scene].min.toFixed(2)}–${pr[scene].max.toFixed(2)}]`;
   const vs = [];
-  if (c?.status === 'ok' && e?.status === 'ok') vs.push(`E vs C: Fulcrum UserConstraint pivots (with their bulk kernel) take ${(e.medianMs / c.medianMs).toFixed(1)}x the time of PivotJoints (the target is at most 1.5x)`);
-  if (c?.status === 'ok' && hooksOnly?.status === 'ok') vs.push(`I vs C: the same UserConstraint pivots through their hooks alone take ${(hooksOnly.medianMs / c.medianMs).toFixed(1)}x`);
-  if (c?.status === 'ok' && f?.status === 'ok') vs.push(`F vs C: SymbolicConstraint pivots take ${(f.medianMs / c.medianMs).toFixed(1)}x the time of PivotJoints (joint grid; the target is at most 2x)`);
-  if (g?.status === 'ok' && h?.status === 'ok') vs.push(`H vs G: SymbolicConstraint pivots take ${(h.medianMs / g.medianMs).toFixed(2)}x the time of PivotJoints (chain; the issue's target is at most 2x)`);
-  if (vs.length) out.push(`\n${vs.join('\n')}`);
+  if (pr.E) vs.push(`E vs C: Fulcrum UserConstraint pivots (with their bulk kernel) take ${x('E')} the time of PivotJoints (the target is at most 1.5x)`);
+  if (pr.I) vs.push(`I vs C: the same UserConstraint pivots through their hooks alone take ${x('I')}`);
+  if (pr.F) vs.push(`F vs C: SymbolicConstraint pivots take ${x('F')} the time of PivotJoints (joint grid; the target is at most 2x)`);
+  if (pr.H) vs.push(`H vs G: SymbolicConstraint pivots take ${x('H')} the time of PivotJoints (chain; the issue's target is at most 2x)`);
+  if (vs.length) out.push(`\n${vs.join('\n')}\n(each ratio is taken within a repetition, from two runs back to back; median [min–max] over the repetitions)`);
   out.push('');
   out.push('engine settings (each engine’s defaults; friction 0.6, restitution 0, density 1, no damping, sleeping off):');
   for (const id of engines) {
@@ -296,8 +294,7 @@ function summarizeSettings(id, s) {
 
 async function main() {
   const opt = parseOptions(process.argv.slice(2));
-  const pairs = [];
-  for (const s of opt.scenes) for (const e of opt.engines) if (engineById(e).scenes.includes(s)) pairs.push({ scene: s, engine: e });
+  const pairs = sweepOrder(opt.scenes, opt.engines);
   if (!pairs.length) throw new Error('no (engine, scene) pair to run: scenes E to H are Fulcrum only');
 
   const started = Date.now();
@@ -396,6 +393,7 @@ async function main() {
     engines,
     results,
     ratios,
+    fulcrumRatios: pairedRatios(results),
   };
 
   mkdirSync(dirname(opt.out), { recursive: true });
