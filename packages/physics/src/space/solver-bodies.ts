@@ -11,7 +11,7 @@ import type { Body } from '../body/body.js';
 import { resized, type GrowableArray } from '../util/typed-arrays.js';
 
 /** Turns below this (rad) are composed from series, not trigonometry (see SolverBodies.rotate). */
-const SMALL_TURN = 0.125;
+export const SMALL_TURN = 0.125;
 
 export class SolverBodies {
   count = 1;
