@@ -68,29 +68,25 @@ function pivotJacobian(J, jo, st, o1, o2, a1x, a1y, a2x, a2y) {
 const PIVOT_KERNEL = {
   paramCount: 4,
   constantJacobian: [[0, -1], [1, 0], [3, 1], [4, 0], [6, 0], [7, -1], [9, 0], [10, 1]],
-  position(count, rows, a) {
-    const { states, slotState, slotOff, params, paramOff, C, cOff } = a;
-    for (let i = 0; i < count; i++) {
-      const r = rows[i];
-      const o1 = slotState[slotOff[r]];
-      const o2 = slotState[slotOff[r] + 1];
-      const p = paramOff[r];
-      const c = cOff[r];
-      C[c] = anchorX(states, o2, params[p + 2], params[p + 3]) - anchorX(states, o1, params[p], params[p + 1]);
-      C[c + 1] = anchorY(states, o2, params[p + 2], params[p + 3]) - anchorY(states, o1, params[p], params[p + 1]);
+  position(from, to, a) {
+    const { states, slotState, params, C } = a;
+    for (let i = from; i < to; i++) {
+      const o1 = slotState[2 * i];
+      const o2 = slotState[2 * i + 1];
+      const p = 4 * i;
+      C[2 * i] = anchorX(states, o2, params[p + 2], params[p + 3]) - anchorX(states, o1, params[p], params[p + 1]);
+      C[2 * i + 1] = anchorY(states, o2, params[p + 2], params[p + 3]) - anchorY(states, o1, params[p], params[p + 1]);
     }
   },
   // (Every load comes before the first store: J and the states are both Float64Arrays, so the
   // compiler cannot keep a loaded number across a store to J and would load it again.)
-  jacobian(count, rows, a) {
-    const { states, slotState, slotOff, params, paramOff, J, jOff } = a;
-    for (let i = 0; i < count; i++) {
-      const r = rows[i];
-      const so = slotOff[r];
-      const o1 = slotState[so];
-      const o2 = slotState[so + 1];
-      const p = paramOff[r];
-      const jo = jOff[r];
+  jacobian(from, to, a) {
+    const { states, slotState, params, J } = a;
+    for (let i = from; i < to; i++) {
+      const o1 = slotState[2 * i];
+      const o2 = slotState[2 * i + 1];
+      const p = 4 * i;
+      const jo = 12 * i;
       const a1x = params[p], a1y = params[p + 1], a2x = params[p + 2], a2y = params[p + 3];
       const r1x = anchorX(states, o1, a1x, a1y) - states[o1 + BodyState.comX];
       const r1y = anchorY(states, o1, a1x, a1y) - states[o1 + BodyState.comY];
@@ -103,16 +99,13 @@ const PIVOT_KERNEL = {
     }
   },
   // A position pass needs C and J at one pose: one call, the world anchors computed once.
-  positionAndJacobian(count, rows, a) {
-    const { states, slotState, slotOff, params, paramOff, J, jOff, C, cOff } = a;
-    for (let i = 0; i < count; i++) {
-      const r = rows[i];
-      const so = slotOff[r];
-      const o1 = slotState[so];
-      const o2 = slotState[so + 1];
-      const p = paramOff[r];
-      const jo = jOff[r];
-      const c = cOff[r];
+  positionAndJacobian(from, to, a) {
+    const { states, slotState, params, J, C } = a;
+    for (let i = from; i < to; i++) {
+      const o1 = slotState[2 * i];
+      const o2 = slotState[2 * i + 1];
+      const p = 4 * i;
+      const jo = 12 * i;
       const a1x = params[p], a1y = params[p + 1], a2x = params[p + 2], a2y = params[p + 3];
       const p1x = anchorX(states, o1, a1x, a1y);
       const p1y = anchorY(states, o1, a1x, a1y);
@@ -122,8 +115,8 @@ const PIVOT_KERNEL = {
       const r1y = p1y - states[o1 + BodyState.comY];
       const r2x = p2x - states[o2 + BodyState.comX];
       const r2y = p2y - states[o2 + BodyState.comY];
-      C[c] = p2x - p1x;
-      C[c + 1] = p2y - p1y;
+      C[2 * i] = p2x - p1x;
+      C[2 * i + 1] = p2y - p1y;
       J[jo + 2] = r1y;
       J[jo + 5] = -r2y;
       J[jo + 8] = -r1x;

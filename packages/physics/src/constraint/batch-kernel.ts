@@ -5,38 +5,37 @@
  */
 
 /**
- * The arrays a bulk kernel call works on. Constraint r (a batch row) has `slotCount` body slots;
- * slot j's packed body state (BODY_STATE_STRIDE numbers at the BodyState offsets) starts at
- * `states[slotState[slotOff[r] + j]]`. A body has one such state per pose, shared by every row
- * that names it, so the engine computes it once per body, not once per row. The row's parameters
- * start at `params[paramOff[r]]`; its J (dimensions × 3·slots, row-major) goes to `J[jOff[r] …]`
- * and its C (dimensions numbers) to `C[cOff[r] …]`.
+ * The arrays a bulk kernel call works on, one constraint after another at fixed strides (a
+ * constraint of `slots` bodies and `dim` rows, with `paramCount` parameters):
+ * - constraint i's body slot j: its packed body state (BODY_STATE_STRIDE numbers at the
+ *   BodyState offsets) starts at `states[slotState[i·slots + j]]`. A body has one such state per
+ *   pose, shared by every constraint that names it, so the engine computes it once per body;
+ * - its parameters start at `params[i·paramCount]`;
+ * - its J (dim × 3·slots, row-major) goes to `J[i·dim·3·slots …]`, and its C (dim numbers) to
+ *   `C[i·dim …]`.
  */
 export interface BatchArrays {
   states: Float64Array;
   slotState: Int32Array;
-  slotOff: Int32Array;
   params: Float64Array;
-  paramOff: Int32Array;
   J: Float64Array;
-  jOff: Int32Array;
   C: Float64Array;
-  cOff: Int32Array;
 }
 
 /**
- * A jacobian-form constraint's hooks in bulk: one call evaluates every constraint of a step that
- * shares the kernel (the rows `rows[0 … count)`), with no call per constraint. @fulcrum/symbolic
- * generates these. It must compute exactly what the constraint's own jacobian() and position()
- * hooks compute from the same state (then batching changes nothing, bitwise).
+ * A jacobian-form constraint's hooks in bulk: one call evaluates the constraints i = from … to − 1
+ * of the arrays (every constraint of a step that shares the kernel, or one of them in a position
+ * pass), with no call per constraint. @fulcrum/symbolic generates these. It must compute exactly
+ * what the constraint's own jacobian() and position() hooks compute from the same state (then
+ * batching changes nothing, bitwise).
  */
 export interface UserBatchKernel {
   /** Numbers per constraint in `params` (see UserConstraint.batchParams). */
   readonly paramCount: number;
-  jacobian(count: number, rows: Int32Array, a: BatchArrays): void;
-  position(count: number, rows: Int32Array, a: BatchArrays): void;
+  jacobian(from: number, to: number, a: BatchArrays): void;
+  position(from: number, to: number, a: BatchArrays): void;
   /** Optional: position() and jacobian() in one call (a position pass needs both, at one pose). */
-  positionAndJacobian?(count: number, rows: Int32Array, a: BatchArrays): void;
+  positionAndJacobian?(from: number, to: number, a: BatchArrays): void;
   /**
    * Optional: the entries of J that are the same for every constraint of the kernel and every
    * state, as [index, value] pairs (index row-major in one constraint's J: row·3·slots + 3·slot +
@@ -49,9 +48,17 @@ export interface UserBatchKernel {
 /** The rows of one plan that share a kernel (and a shape: row count and slot count). */
 export class KernelGroup {
   count = 0;
+  /** The batch rows of the group, in order: group constraint i is batch row rows[i]. */
   rows = new Int32Array(64);
   /** Some row of the group is soft, so the pose also needs C. */
   anySoft = false;
+  /**
+   * What the kernel works on. When the group is the whole plan, its strides are the batch's own
+   * and these are the batch's pools (`shared`); otherwise the group has arrays of its own, and the
+   * batch copies J and C out to its rows after each call.
+   */
+  arrays: BatchArrays | null = null;
+  shared = false;
   constructor(
     readonly kernel: UserBatchKernel,
     readonly dim: number,

@@ -58,26 +58,21 @@ function pivot(a: Body, b: Body, a1: [number, number], a2: [number, number], ext
 const kernelCalls = { jacobian: 0, position: 0 };
 const PIVOT_KERNEL: UserBatchKernel = {
   paramCount: 4,
-  jacobian(count, rows, { states, slotState, slotOff, params, paramOff, J, jOff }) {
+  jacobian(from, to, { states, slotState, params, J }) {
     kernelCalls.jacobian++;
-    for (let i = 0; i < count; i++) {
-      const r = rows[i]!;
-      const po = paramOff[r]!;
-      const r1 = anchorAt(states, slotState[slotOff[r]!]!, params[po]!, params[po + 1]!);
-      const r2 = anchorAt(states, slotState[slotOff[r]! + 1]!, params[po + 2]!, params[po + 3]!);
-      J.set([-1, 0, r1.ry, 1, 0, -r2.ry, 0, -1, -r1.rx, 0, 1, r2.rx], jOff[r]!);
+    for (let i = from; i < to; i++) {
+      const r1 = anchorAt(states, slotState[2 * i]!, params[4 * i]!, params[4 * i + 1]!);
+      const r2 = anchorAt(states, slotState[2 * i + 1]!, params[4 * i + 2]!, params[4 * i + 3]!);
+      J.set([-1, 0, r1.ry, 1, 0, -r2.ry, 0, -1, -r1.rx, 0, 1, r2.rx], 12 * i);
     }
   },
-  position(count, rows, { states, slotState, slotOff, params, paramOff, C, cOff }) {
+  position(from, to, { states, slotState, params, C }) {
     kernelCalls.position++;
-    for (let i = 0; i < count; i++) {
-      const r = rows[i]!;
-      const po = paramOff[r]!;
-      const co = cOff[r]!;
-      const p1 = anchorAt(states, slotState[slotOff[r]!]!, params[po]!, params[po + 1]!);
-      const p2 = anchorAt(states, slotState[slotOff[r]! + 1]!, params[po + 2]!, params[po + 3]!);
-      C[co] = p2.px - p1.px;
-      C[co + 1] = p2.py - p1.py;
+    for (let i = from; i < to; i++) {
+      const p1 = anchorAt(states, slotState[2 * i]!, params[4 * i]!, params[4 * i + 1]!);
+      const p2 = anchorAt(states, slotState[2 * i + 1]!, params[4 * i + 2]!, params[4 * i + 3]!);
+      C[2 * i] = p2.px - p1.px;
+      C[2 * i + 1] = p2.py - p1.py;
     }
   },
 };
@@ -103,13 +98,11 @@ const PIVOT_CONSTANTS: [number, number][] = [[0, -1], [1, 0], [3, 1], [4, 0], [6
 const SPARSE_PIVOT_KERNEL: UserBatchKernel = {
   paramCount: 4,
   constantJacobian: PIVOT_CONSTANTS,
-  jacobian(count, rows, { states, slotState, slotOff, params, paramOff, J, jOff }) {
-    for (let i = 0; i < count; i++) {
-      const r = rows[i]!;
-      const po = paramOff[r]!;
-      const jo = jOff[r]!;
-      const r1 = anchorAt(states, slotState[slotOff[r]!]!, params[po]!, params[po + 1]!);
-      const r2 = anchorAt(states, slotState[slotOff[r]! + 1]!, params[po + 2]!, params[po + 3]!);
+  jacobian(from, to, { states, slotState, params, J }) {
+    for (let i = from; i < to; i++) {
+      const jo = 12 * i;
+      const r1 = anchorAt(states, slotState[2 * i]!, params[4 * i]!, params[4 * i + 1]!);
+      const r2 = anchorAt(states, slotState[2 * i + 1]!, params[4 * i + 2]!, params[4 * i + 3]!);
       J[jo + 2] = r1.ry;
       J[jo + 5] = -r2.ry;
       J[jo + 8] = -r1.rx;
@@ -137,13 +130,12 @@ function probeTerms(st: Float64Array, o1: number, o2: number): [number, number] 
 }
 const PROBE_KERNEL: UserBatchKernel = {
   ...SPARSE_PIVOT_KERNEL,
-  position(count, rows, a) {
-    PIVOT_KERNEL.position(count, rows, a);
-    for (let i = 0; i < count; i++) {
-      const r = rows[i]!;
-      const [t0, t1] = probeTerms(a.states, a.slotState[a.slotOff[r]!]!, a.slotState[a.slotOff[r]! + 1]!);
-      a.C[a.cOff[r]!] = a.C[a.cOff[r]!]! + t0;
-      a.C[a.cOff[r]! + 1] = a.C[a.cOff[r]! + 1]! + t1;
+  position(from, to, a) {
+    PIVOT_KERNEL.position(from, to, a);
+    for (let i = from; i < to; i++) {
+      const [t0, t1] = probeTerms(a.states, a.slotState[2 * i]!, a.slotState[2 * i + 1]!);
+      a.C[2 * i] = a.C[2 * i]! + t0;
+      a.C[2 * i + 1] = a.C[2 * i + 1]! + t1;
     }
   },
 };

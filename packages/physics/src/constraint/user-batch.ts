@@ -22,7 +22,7 @@ import type { StepContext } from '../space/step-context.js';
 import { BODY_STATE_STRIDE, BodyState, fillBodyState, fillSolverBodyState } from './body-state.js';
 import { factorSymmetric, solveFactored, solveSymmetric, ZERO_PIVOT_EPS } from './dense.js';
 import type { UserConstraint } from './user-constraint.js';
-import { KernelGroup, type BatchArrays, type UserBatchKernel } from './batch-kernel.js';
+import { KernelGroup, type UserBatchKernel } from './batch-kernel.js';
 import { grown } from '../util/typed-arrays.js';
 
 /** The largest row count and slot count a batched constraint may have (the scratch sizes). */
@@ -95,11 +95,11 @@ export class UserBatch {
   /** Per row: its kernel group (index into groups), or −1 for hooks; and its parameters' offset in paramPool. */
   kern = new Int32Array(0);
   pOff = new Int32Array(0);
+  /** Per kernel row: its index among its group's constraints (KernelGroup.rows). */
+  kLocal = new Int32Array(0);
   paramPool = new Float64Array(0);
   private pTotal = 0;
   private readonly groups: KernelGroup[] = [];
-  /** A one-row index list, for kernels called on a single row (position passes). */
-  private readonly oneRow = new Int32Array(1);
   /**
    * Kernel rows read body states from here (BatchArrays.states): a solver body k at k·stride, a
    * body outside the solver (static, resting kinematic) at one entry per slot past the solver's.
@@ -116,6 +116,8 @@ export class UserBatch {
   /** Kernel-row slots whose body is outside the solver (their state is read from the Body). */
   private outsideSlots = new Int32Array(0);
   private outsideCount = 0;
+  /** Rows of this plan without a kernel (their hooks are called one by one). */
+  private hookRowCount = 0;
   private seen = new Uint8Array(0);
   /** The kernel layout (group rows, slotState, poseBodies) belongs to this plan. */
   private laidOut = false;
@@ -127,18 +129,6 @@ export class UserBatch {
    */
   private pointPairs = false;
   private pointHot = new Float64Array(0);
-  /** What kernels see (pointed at the pools once per plan, by layoutKernels: add() may have grown them). */
-  private readonly arrays: BatchArrays = {
-    states: this.poseStates,
-    slotState: this.slotState,
-    slotOff: this.sOff,
-    params: this.paramPool,
-    paramOff: this.pOff,
-    J: this.jPool,
-    jOff: this.jOff,
-    C: this.errPool,
-    cOff: this.vOff,
-  };
   /** Row n's J as a view into jPool, which the jacobian hook fills in place (made once per plan). */
   private readonly jViews: Float64Array[] = [];
   private jTotal = 0;
@@ -226,6 +216,7 @@ export class UserBatch {
     this.soft = grown(this.soft, need);
     this.prep = grown(this.prep, need);
     this.kern = grown(this.kern, need);
+    this.kLocal = grown(this.kLocal, need);
     this.pOff = grown(this.pOff, need);
     this.errValid = grown(this.errValid, need);
     this.jOff = grown(this.jOff, need);
@@ -287,6 +278,7 @@ export class UserBatch {
       if (this.dim[n] !== 2 || this.slots[n] !== 2 || this.soft[n] !== 0) this.stiffPairs = false;
     }
     for (const g of this.groups) g.count = 0;
+    this.hookRowCount = this.count;
     if (this.groups.length === 0) return;
     const base = sb.count;
     this.seen = grown(this.seen, base);
@@ -298,6 +290,7 @@ export class UserBatch {
       const kn = this.kern[n]!;
       if (kn < 0) continue;
       const g = this.groups[kn]!;
+      this.hookRowCount--;
       g.rows = grown(g.rows, g.count + 1);
       g.rows[g.count++] = n;
       const s0 = this.sOff[n]!;
@@ -324,17 +317,66 @@ export class UserBatch {
       }
     }
     this.poseStates = grown(this.poseStates, (base + this.outsideCount) * BODY_STATE_STRIDE);
-    this.refreshKernelArrays();
+    for (const g of this.groups) this.layoutGroup(g);
     const only = this.groups.length === 1 ? this.groups[0]! : null;
     this.pointPairs = this.stiffPairs && only !== null && only.count === this.count && declaresPointConstants(only.kernel.constantJacobian);
     if (this.pointPairs) this.pointHot = grown(this.pointHot, PAIR_HOT * this.count);
-    // J's constant entries, once per plan: the kernels may leave them out (UserBatchKernel.constantJacobian).
-    for (const g of this.groups) {
-      const constants = g.kernel.constantJacobian;
-      if (constants === undefined) continue;
+  }
+
+  /**
+   * A group's BatchArrays (group constraint i at fixed strides). A group that is the whole plan
+   * has the batch's own strides, so it works on the pools in place; any other gets arrays of its
+   * own, its slots' state offsets and parameters gathered here, once per plan. J's constant
+   * entries are written here too: the kernels may leave them out (UserBatchKernel.constantJacobian).
+   */
+  private layoutGroup(g: KernelGroup): void {
+    const jw = g.dim * 3 * g.slots;
+    const pc = g.kernel.paramCount;
+    g.shared = g.count === this.count;
+    for (let i = 0; i < g.count; i++) this.kLocal[g.rows[i]!] = i;
+    if (g.shared) {
+      g.arrays = { states: this.poseStates, slotState: this.slotState, params: this.paramPool, J: this.jPool, C: this.errPool };
+    } else {
+      const a = (g.arrays = {
+        states: this.poseStates,
+        slotState: grown(g.arrays?.slotState ?? new Int32Array(0), g.count * g.slots),
+        params: grown(g.arrays?.params ?? new Float64Array(0), g.count * pc),
+        J: grown(g.arrays?.J ?? new Float64Array(0), g.count * jw),
+        C: grown(g.arrays?.C ?? new Float64Array(0), g.count * g.dim),
+      });
       for (let i = 0; i < g.count; i++) {
-        const jo = this.jOff[g.rows[i]!]!;
-        for (const [index, value] of constants) this.jPool[jo + index] = value;
+        const n = g.rows[i]!;
+        for (let j = 0; j < g.slots; j++) a.slotState[i * g.slots + j] = this.slotState[this.sOff[n]! + j]!;
+        for (let q = 0; q < pc; q++) a.params[i * pc + q] = this.paramPool[this.pOff[n]! + q]!;
+        // (Rows start from zeros, as in add().)
+        a.J.fill(0, i * jw, (i + 1) * jw);
+      }
+    }
+    const constants = g.kernel.constantJacobian;
+    if (constants === undefined) return;
+    const J = g.arrays.J;
+    for (let i = 0; i < g.count; i++) {
+      for (const [index, value] of constants) {
+        J[i * jw + index] = value;
+        if (!g.shared) this.jPool[this.jOff[g.rows[i]!]! + index] = value;
+      }
+    }
+  }
+
+  /** After a kernel call on group constraints [from, to): their J and/or C out to their rows (a group with arrays of its own). */
+  private copyOut(g: KernelGroup, from: number, to: number, jacobian: boolean, position: boolean): void {
+    if (g.shared) return;
+    const a = g.arrays!;
+    const jw = g.dim * 3 * g.slots;
+    for (let i = from; i < to; i++) {
+      const n = g.rows[i]!;
+      if (jacobian) {
+        const jo = this.jOff[n]!;
+        for (let q = 0; q < jw; q++) this.jPool[jo + q] = a.J[i * jw + q]!;
+      }
+      if (position) {
+        const vo = this.vOff[n]!;
+        for (let r = 0; r < g.dim; r++) this.errPool[vo + r] = a.C[i * g.dim + r]!;
       }
     }
   }
@@ -362,33 +404,21 @@ export class UserBatch {
     }
   }
 
-  /** Point the kernels' arrays at the pools as they are now (add() and layoutKernels() may have replaced one). */
-  private refreshKernelArrays(): void {
-    const a = this.arrays;
-    a.states = this.poseStates;
-    a.slotState = this.slotState;
-    a.slotOff = this.sOff;
-    a.params = this.paramPool;
-    a.paramOff = this.pOff;
-    a.J = this.jPool;
-    a.jOff = this.jOff;
-    a.C = this.errPool;
-    a.cOff = this.vOff;
-  }
-
   /**
    * Kernel row n alone, on the states in poseStates: C into errPool (checked) when `position`,
    * and J into the pool when `jacobian` (then K into the scratch).
    */
   private runKernelRow(n: number, sb: SolverBodies, position: boolean, jacobian: boolean): void {
-    const kernel = this.groups[this.kern[n]!]!.kernel;
-    const a = this.arrays;
-    this.oneRow[0] = n;
-    if (position && jacobian && kernel.positionAndJacobian !== undefined) kernel.positionAndJacobian(1, this.oneRow, a);
+    const g = this.groups[this.kern[n]!]!;
+    const kernel = g.kernel;
+    const a = g.arrays!;
+    const i = this.kLocal[n]!;
+    if (position && jacobian && kernel.positionAndJacobian !== undefined) kernel.positionAndJacobian(i, i + 1, a);
     else {
-      if (position) kernel.position(1, this.oneRow, a);
-      if (jacobian) kernel.jacobian(1, this.oneRow, a);
+      if (position) kernel.position(i, i + 1, a);
+      if (jacobian) kernel.jacobian(i, i + 1, a);
     }
+    this.copyOut(g, i, i + 1, jacobian, position);
     if (position) this.checkPosition(n, this.errPool, this.vOff[n]!);
     if (jacobian) this.buildK(n, sb);
   }
@@ -604,7 +634,9 @@ export class UserBatch {
    * by row; then each kernel once over its rows, from body states computed once per body.
    */
   private poseJacobians(sb: SolverBodies): void {
-    for (let n = 0; n < this.count; n++) {
+    // (A plan of kernel rows only has no hook to call: its rows' C is simply not yet valid.)
+    if (this.hookRowCount === 0) this.errValid.fill(0, 0, this.count);
+    else for (let n = 0; n < this.count; n++) {
       if (this.kern[n]! >= 0) {
         this.errValid[n] = 0;
         continue;
@@ -620,12 +652,13 @@ export class UserBatch {
     }
     if (this.groups.length === 0) return;
     this.fillPoseStates(sb);
-    const a = this.arrays;
     for (const g of this.groups) {
       if (g.count === 0) continue;
-      g.kernel.jacobian(g.count, g.rows, a);
+      g.kernel.jacobian(0, g.count, g.arrays!);
+      this.copyOut(g, 0, g.count, true, false);
       if (!g.anySoft) continue;
-      g.kernel.position(g.count, g.rows, a);
+      g.kernel.position(0, g.count, g.arrays!);
+      this.copyOut(g, 0, g.count, false, true);
       for (let i = 0; i < g.count; i++) {
         const n = g.rows[i]!;
         this.checkPosition(n, this.errPool, this.vOff[n]!);
@@ -1080,7 +1113,7 @@ export class UserBatch {
         st[o + ST_VY] = sb.vy[k]!;
         st[o + ST_W] = sb.w[k]!;
       }
-      this.positionPairs(sb, g.kernel);
+      this.positionPairs(sb, g);
       return;
     }
     const rhs = this.rhs;
@@ -1136,9 +1169,10 @@ export class UserBatch {
    * solvePositionRows for a plan of stiff two-row, two-body rows that all share one kernel
    * (symbolic pivots): the same operations, without the per-row choices.
    */
-  private positionPairs(sb: SolverBodies, kernel: UserBatchKernel): void {
-    const a = this.arrays;
-    const one = this.oneRow;
+  private positionPairs(sb: SolverBodies, g: KernelGroup): void {
+    // (The group is the whole plan: its constraint i is row n, on the pools in place.)
+    const kernel = g.kernel;
+    const a = g.arrays!;
     const C = this.errPool;
     const p = this.jPool;
     const both = kernel.positionAndJacobian !== undefined;
@@ -1175,11 +1209,10 @@ export class UserBatch {
         st[o + ST_COMX] = px;
         st[o + ST_COMY] = py;
       }
-      one[0] = n;
-      if (both) kernel.positionAndJacobian!(1, one, a);
+      if (both) kernel.positionAndJacobian!(n, n + 1, a);
       else {
-        kernel.position(1, one, a);
-        kernel.jacobian(1, one, a);
+        kernel.position(n, n + 1, a);
+        kernel.jacobian(n, n + 1, a);
       }
       const c0 = C[vo]!;
       const c1 = C[vo + 1]!;

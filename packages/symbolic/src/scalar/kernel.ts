@@ -36,16 +36,21 @@ const CALLS: Partial<Record<number, string>> = { [Op.SQRT]: 'Math.sqrt', [Op.ABS
 
 /**
  * A kernel over many constraints at once (the engine's UserBatchKernel calling convention, with
- * its BatchArrays): for i < count, constraint r = rows[i] reads body slot j's state at
- * states[slotState[slotOff[r] + j] …] and its parameters at params[paramOff[r] …], and writes its
- * outputs at out[outOff[r] …]. The same operations as the single kernel, so the results are
- * bitwise the same.
+ * its BatchArrays): constraint i, from ≤ i < to, reads body slot j's state at
+ * states[slotState[i·slots + j] …] and its parameters at params[i·paramCount …], and writes its
+ * outputs at out[i·(outputs per constraint) …]. The same operations as the single kernel, so the
+ * results are bitwise the same.
  */
-export type BulkKernel = (count: number, rows: Int32Array, a: BatchArrays) => void;
+export type BulkKernel = (from: number, to: number, a: BatchArrays) => void;
 
-/** Where a bulk kernel writes: J at a.J[a.jOff[r] …], or C (values) at a.C[a.cOff[r] …]. */
+/** Where a bulk kernel writes: J to a.J, or C (values) to a.C. */
 export type BulkTarget = 'J' | 'C';
-const TARGET_OFFSETS: Record<BulkTarget, string> = { J: 'jOff', C: 'cOff' };
+
+/** A constraint's strides in BatchArrays: its body slots and its parameters. */
+export interface BulkLayout {
+  slots: number;
+  paramCount: number;
+}
 
 /**
  * The statements computing `outputs`, writing o[oo + k] (bulk) or o[k]. Single kernels read s[i]
@@ -96,13 +101,13 @@ function slotsRead(g: ScalarGraph, outputs: readonly number[]): number[] {
   return [...slots].sort((x, y) => x - y);
 }
 
-/** A bulk kernel's prologue and per-row header (row r, its parameter and output offsets, its slots' state offsets). */
-function bulkHead(g: ScalarGraph, outputs: readonly number[], outOffsets: string): string {
+/** A bulk kernel's prologue and per-constraint header (constraint i, its parameter and output offsets, its slots' state offsets). */
+function bulkHead(g: ScalarGraph, outputs: readonly number[], layout: BulkLayout, outOffsets: string): string {
   const slots = slotsRead(g, outputs);
   return (
-    `  const s = a.states, slotState = a.slotState, slotOff = a.slotOff, p = a.params, paramOff = a.paramOff;\n` +
-    `  for (let i = 0; i < count; i++) {\n    const r = rows[i];\n    const po = paramOff[r];\n${outOffsets}` +
-    (slots.length > 0 ? `    const sl = slotOff[r];\n` : '') +
+    `  const s = a.states, slotState = a.slotState, p = a.params;\n` +
+    `  for (let i = from; i < to; i++) {\n    const po = i * ${layout.paramCount};\n${outOffsets}` +
+    (slots.length > 0 ? `    const sl = i * ${layout.slots};\n` : '') +
     slots.map((j) => `    const b${j} = slotState[sl + ${j}];\n`).join('')
   );
 }
@@ -116,11 +121,11 @@ export function kernelSource(g: ScalarGraph, outputs: readonly number[], name = 
 }
 
 /** The JavaScript body of the bulk form (see BulkKernel), writing its outputs to `target` (J: all but its constants). */
-export function bulkKernelSource(g: ScalarGraph, outputs: readonly number[], target: BulkTarget, name = 'bulkKernel'): string {
+export function bulkKernelSource(g: ScalarGraph, outputs: readonly number[], target: BulkTarget, layout: BulkLayout, name = 'bulkKernel'): string {
   const lines = kernelLines(g, outputs, '    ', true, target === 'J' ? 0 : Infinity);
   return (
-    `"use strict";\nreturn function ${safeName(name)}(count, rows, a) {\n  const o = a.${target}, oOff = a.${TARGET_OFFSETS[target]};\n` +
-    bulkHead(g, outputs, '    const oo = oOff[r];\n') +
+    `"use strict";\nreturn function ${safeName(name)}(from, to, a) {\n  const o = a.${target};\n` +
+    bulkHead(g, outputs, layout, `    const oo = i * ${outputs.length};\n`) +
     `${lines.join('\n')}\n  }\n};`
   );
 }
@@ -132,11 +137,11 @@ export function compileKernel(g: ScalarGraph, outputs: readonly number[], name =
 
 /**
  * The bulk form of a kernel with both outputs (see UserBatchKernel.positionAndJacobian):
- * outputs[0, split) are C, to a.C[a.cOff[r] …], and outputs[split, …) are J, to a.J[a.jOff[r] …].
+ * outputs[0, split) are C, to a.C, and outputs[split, …) are J, to a.J.
  * One pass, so shared subexpressions of both halves are computed once; each output is the same
  * expression as in the single kernels. J's constants are left out, as in the J-only form.
  */
-export function bulkKernel2Source(g: ScalarGraph, outputs: readonly number[], split: number, name = 'bulkKernel2'): string {
+export function bulkKernel2Source(g: ScalarGraph, outputs: readonly number[], split: number, layout: BulkLayout, name = 'bulkKernel2'): string {
   const lines = kernelLines(g, outputs, '    ', true, split).map((line) => {
     const m = /^(\s*)o\[oo \+ (\d+)\] = (.*)$/.exec(line);
     if (!m) return line;
@@ -144,34 +149,34 @@ export function bulkKernel2Source(g: ScalarGraph, outputs: readonly number[], sp
     return k < split ? line : `${m[1]}j[jo + ${k - split}] = ${m[3]}`;
   });
   return (
-    `"use strict";\nreturn function ${safeName(name)}(count, rows, a) {\n  const o = a.C, oOff = a.cOff, j = a.J, jOff = a.jOff;\n` +
-    bulkHead(g, outputs, '    const oo = oOff[r];\n    const jo = jOff[r];\n') +
+    `"use strict";\nreturn function ${safeName(name)}(from, to, a) {\n  const o = a.C, j = a.J;\n` +
+    bulkHead(g, outputs, layout, `    const oo = i * ${split};\n    const jo = i * ${outputs.length - split};\n`) +
     `${lines.join('\n')}\n  }\n};`
   );
 }
 
-export function compileBulkKernel2(g: ScalarGraph, outputs: readonly number[], split: number, name = 'bulkKernel2', factory: FunctionFactory = defaultFactory): BulkKernel {
-  return (factory(bulkKernel2Source(g, outputs, split, name)) as unknown as () => BulkKernel)();
+export function compileBulkKernel2(g: ScalarGraph, outputs: readonly number[], split: number, layout: BulkLayout, name = 'bulkKernel2', factory: FunctionFactory = defaultFactory): BulkKernel {
+  return (factory(bulkKernel2Source(g, outputs, split, layout, name)) as unknown as () => BulkKernel)();
 }
 
 /** The interpreted two-output bulk form. */
-export function interpretBulkKernel2(g: ScalarGraph, outputs: readonly number[], split: number): BulkKernel {
+export function interpretBulkKernel2(g: ScalarGraph, outputs: readonly number[], split: number, layout: BulkLayout): BulkKernel {
   const first = interpreter(g, outputs.slice(0, split)).run;
   const second = interpreter(g, outputs.slice(split), 0).run;
   const bases = new Int32Array(slotCount(g));
-  return (count, rows, a) => {
-    for (let i = 0; i < count; i++) {
-      const r = rows[i]!;
-      rowBases(a, r, bases);
-      first(a.states, bases, a.params, a.paramOff[r]!, a.C, a.cOff[r]!);
-      second(a.states, bases, a.params, a.paramOff[r]!, a.J, a.jOff[r]!);
+  const jw = outputs.length - split;
+  return (from, to, a) => {
+    for (let i = from; i < to; i++) {
+      constraintBases(a, i * layout.slots, bases);
+      first(a.states, bases, a.params, i * layout.paramCount, a.C, i * split);
+      second(a.states, bases, a.params, i * layout.paramCount, a.J, i * jw);
     }
   };
 }
 
 /** The compiled bulk form. */
-export function compileBulkKernel(g: ScalarGraph, outputs: readonly number[], target: BulkTarget, name = 'bulkKernel', factory: FunctionFactory = defaultFactory): BulkKernel {
-  return (factory(bulkKernelSource(g, outputs, target, name)) as unknown as () => BulkKernel)();
+export function compileBulkKernel(g: ScalarGraph, outputs: readonly number[], target: BulkTarget, layout: BulkLayout, name = 'bulkKernel', factory: FunctionFactory = defaultFactory): BulkKernel {
+  return (factory(bulkKernelSource(g, outputs, target, layout, name)) as unknown as () => BulkKernel)();
 }
 
 /** State offsets of each body slot: `bases[j]` is where slot j's state starts. */
@@ -189,9 +194,8 @@ function packedBases(g: ScalarGraph): Int32Array {
   return Int32Array.from({ length: slotCount(g) }, (_, j) => j * BODY_STATE_STRIDE);
 }
 
-/** Row r's slot state offsets (BatchArrays) into `bases`. */
-function rowBases(a: BatchArrays, r: number, bases: Int32Array): void {
-  const sl = a.slotOff[r]!;
+/** A constraint's slot state offsets (BatchArrays.slotState from `sl`) into `bases`. */
+function constraintBases(a: BatchArrays, sl: number, bases: Int32Array): void {
   for (let j = 0; j < bases.length; j++) bases[j] = a.slotState[sl + j]!;
 }
 
@@ -263,16 +267,15 @@ export function interpretKernel(g: ScalarGraph, outputs: readonly number[]): Ker
 }
 
 /** The interpreted bulk form. */
-export function interpretBulkKernel(g: ScalarGraph, outputs: readonly number[], target: BulkTarget): BulkKernel {
+export function interpretBulkKernel(g: ScalarGraph, outputs: readonly number[], target: BulkTarget, layout: BulkLayout): BulkKernel {
   const { run } = interpreter(g, outputs, target === 'J' ? 0 : Infinity);
   const bases = new Int32Array(slotCount(g));
-  return (count, rows, a) => {
+  const width = outputs.length;
+  return (from, to, a) => {
     const out = target === 'J' ? a.J : a.C;
-    const outOff = target === 'J' ? a.jOff : a.cOff;
-    for (let i = 0; i < count; i++) {
-      const r = rows[i]!;
-      rowBases(a, r, bases);
-      run(a.states, bases, a.params, a.paramOff[r]!, out, outOff[r]!);
+    for (let i = from; i < to; i++) {
+      constraintBases(a, i * layout.slots, bases);
+      run(a.states, bases, a.params, i * layout.paramCount, out, i * width);
     }
   };
 }
