@@ -63,7 +63,7 @@ function pivotJacobian(J, jo, st, o1, o2, a1x, a1y, a2x, a2y) {
  * The same pivot's hooks in bulk (UserConstraint.batchKernel): one call per pose evaluates every
  * UserPivot of the step, from the engine's per-body states and each pivot's anchors, with the
  * hooks' arithmetic. J's eight constant entries are declared once (constantJacobian) and the
- * kernel writes the other four. Scene E's constraint.
+ * kernel writes the other four, packed (J[4i …]). Scene E's constraint.
  */
 const PIVOT_KERNEL = {
   paramCount: 4,
@@ -86,16 +86,16 @@ const PIVOT_KERNEL = {
       const o1 = slotState[2 * i];
       const o2 = slotState[2 * i + 1];
       const p = 4 * i;
-      const jo = 12 * i;
+      const jo = 4 * i;
       const a1x = params[p], a1y = params[p + 1], a2x = params[p + 2], a2y = params[p + 3];
       const r1x = anchorX(states, o1, a1x, a1y) - states[o1 + BodyState.comX];
       const r1y = anchorY(states, o1, a1x, a1y) - states[o1 + BodyState.comY];
       const r2x = anchorX(states, o2, a2x, a2y) - states[o2 + BodyState.comX];
       const r2y = anchorY(states, o2, a2x, a2y) - states[o2 + BodyState.comY];
-      J[jo + 2] = r1y;
-      J[jo + 5] = -r2y;
-      J[jo + 8] = -r1x;
-      J[jo + 11] = r2x;
+      J[jo] = r1y;
+      J[jo + 1] = -r2y;
+      J[jo + 2] = -r1x;
+      J[jo + 3] = r2x;
     }
   },
   // A position pass needs C and J at one pose: one call, the world anchors computed once.
@@ -105,7 +105,7 @@ const PIVOT_KERNEL = {
       const o1 = slotState[2 * i];
       const o2 = slotState[2 * i + 1];
       const p = 4 * i;
-      const jo = 12 * i;
+      const jo = 4 * i;
       const a1x = params[p], a1y = params[p + 1], a2x = params[p + 2], a2y = params[p + 3];
       const p1x = anchorX(states, o1, a1x, a1y);
       const p1y = anchorY(states, o1, a1x, a1y);
@@ -117,10 +117,10 @@ const PIVOT_KERNEL = {
       const r2y = p2y - states[o2 + BodyState.comY];
       C[2 * i] = p2x - p1x;
       C[2 * i + 1] = p2y - p1y;
-      J[jo + 2] = r1y;
-      J[jo + 5] = -r2y;
-      J[jo + 8] = -r1x;
-      J[jo + 11] = r2x;
+      J[jo] = r1y;
+      J[jo + 1] = -r2y;
+      J[jo + 2] = -r1x;
+      J[jo + 3] = r2x;
     }
   },
 };

@@ -11,8 +11,9 @@
  *   BodyState offsets) starts at `states[slotState[i·slots + j]]`. A body has one such state per
  *   pose, shared by every constraint that names it, so the engine computes it once per body;
  * - its parameters start at `params[i·paramCount]`;
- * - its J (dim × 3·slots, row-major) goes to `J[i·dim·3·slots …]`, and its C (dim numbers) to
- *   `C[i·dim …]`.
+ * - its J (dim × 3·slots, row-major) goes to `J[i·dim·3·slots …]`, or only J's entries that are
+ *   not constant, packed, when the kernel declares its constants (see constantJacobian);
+ * - its C (dim numbers) goes to `C[i·dim …]`.
  */
 export interface BatchArrays {
   states: Float64Array;
@@ -39,8 +40,10 @@ export interface UserBatchKernel {
   /**
    * Optional: the entries of J that are the same for every constraint of the kernel and every
    * state, as [index, value] pairs (index row-major in one constraint's J: row·3·slots + 3·slot +
-   * x/y/θ). The batch writes them once per plan, and nothing else writes a kernel row's J, so
-   * jacobian() and positionAndJacobian() may leave them out (a pivot's J has eight of twelve).
+   * x/y/θ). The batch writes them once per plan. A kernel that declares them writes only J's
+   * other entries, packed in index order: constraint i's m-th other entry goes to J[i·v + m],
+   * where v is the number of other entries (a pivot's J has eight constant entries of twelve, so
+   * its kernel writes four numbers per constraint, at J[4i …]).
    */
   readonly constantJacobian?: ReadonlyArray<readonly [index: number, value: number]>;
 }
@@ -59,6 +62,8 @@ export class KernelGroup {
    */
   arrays: BatchArrays | null = null;
   shared = false;
+  /** With declared constants: the indices of J's other entries, in order (the packed J's layout). */
+  varIndex: Int32Array | null = null;
   constructor(
     readonly kernel: UserBatchKernel,
     readonly dim: number,

@@ -92,21 +92,22 @@ class KernelPivot extends UserConstraint {
 
 /**
  * PIVOT_KERNEL declaring J's eight constant entries (UserBatchKernel.constantJacobian): its
- * jacobian() writes only the four that depend on the state.
+ * jacobian() writes only the four that depend on the state, packed.
  */
 const PIVOT_CONSTANTS: [number, number][] = [[0, -1], [1, 0], [3, 1], [4, 0], [6, 0], [7, -1], [9, 0], [10, 1]];
 const SPARSE_PIVOT_KERNEL: UserBatchKernel = {
   paramCount: 4,
   constantJacobian: PIVOT_CONSTANTS,
+  // (J packed: only its entries 2, 5, 8 and 11, at 4i.)
   jacobian(from, to, { states, slotState, params, J }) {
     for (let i = from; i < to; i++) {
-      const jo = 12 * i;
+      const jo = 4 * i;
       const r1 = anchorAt(states, slotState[2 * i]!, params[4 * i]!, params[4 * i + 1]!);
       const r2 = anchorAt(states, slotState[2 * i + 1]!, params[4 * i + 2]!, params[4 * i + 3]!);
-      J[jo + 2] = r1.ry;
-      J[jo + 5] = -r2.ry;
-      J[jo + 8] = -r1.rx;
-      J[jo + 11] = r2.rx;
+      J[jo] = r1.ry;
+      J[jo + 1] = -r2.ry;
+      J[jo + 2] = -r1.rx;
+      J[jo + 3] = r2.rx;
     }
   },
   position: PIVOT_KERNEL.position,
@@ -115,6 +116,32 @@ const SPARSE_PIVOT_KERNEL: UserBatchKernel = {
 class SparseKernelPivot extends KernelPivot {
   override batchKernel(): UserBatchKernel {
     return SPARSE_PIVOT_KERNEL;
+  }
+}
+
+/**
+ * PIVOT_KERNEL declaring only three of J's constant entries: not a point constraint's set, so the
+ * plan is not a point plan, and the batch unpacks the kernel's packed J (nine entries) into J's
+ * rows after every call.
+ */
+const SOME_CONSTANTS: [number, number][] = [[0, -1], [4, 0], [10, 1]];
+const SOME_VARIABLE = Array.from({ length: 12 }, (_, q) => q).filter((q) => !SOME_CONSTANTS.some(([i]) => i === q));
+const fullJ = new Float64Array(12);
+const PARTLY_CONSTANT_KERNEL: UserBatchKernel = {
+  paramCount: 4,
+  constantJacobian: SOME_CONSTANTS,
+  jacobian(from, to, a) {
+    for (let i = from; i < to; i++) {
+      PIVOT_KERNEL.jacobian(0, 1, { ...a, slotState: a.slotState.subarray(2 * i), params: a.params.subarray(4 * i), J: fullJ });
+      SOME_VARIABLE.forEach((q, m) => (a.J[9 * i + m] = fullJ[q]!));
+    }
+  },
+  position: PIVOT_KERNEL.position,
+};
+
+class PartlyConstantPivot extends KernelPivot {
+  override batchKernel(): UserBatchKernel {
+    return PARTLY_CONSTANT_KERNEL;
   }
 }
 
@@ -380,6 +407,11 @@ describe('UserBatch', () => {
     }
     expect(batchedCount(A.space)).toBe(3);
     expect(Math.max(...turns)).toBeGreaterThan(0.5);
+  });
+
+  it('a kernel that declares some of J\'s constants (packed J, unpacked into the rows) steps bitwise like the hooks', () => {
+    // (All stiff: one kernel, the pair loops and their own position pass; with a soft row: the general loops.)
+    for (const [allStiff, jointHertz] of [[true, 0], [false, 0], [true, 30]] as const) stepBoth(allStiff, jointHertz, PartlyConstantPivot);
   });
 
   it('a point plan\'s position passes hand the kernel the whole current state of both bodies (rotation and velocities too)', () => {

@@ -45,9 +45,13 @@ const POINT_CONSTANTS: readonly (readonly [number, number])[] = [[0, -1], [1, 0]
 const PAIR_HOT = 8;
 const H_A2 = 0, H_B2 = 1, H_C2 = 2, H_D2 = 3, H_L10 = 4, H_DINV0 = 5, H_DINV1 = 6;
 
-/** `constants` declares every entry of POINT_CONSTANTS (Object.is: a −0 is not a 0). */
+/**
+ * `constants` declares every entry of POINT_CONSTANTS (Object.is: a −0 is not a 0) and no other,
+ * so the kernel's packed J is J[2], J[5], J[8], J[11] (see UserBatchKernel.constantJacobian).
+ */
 function declaresPointConstants(constants: UserBatchKernel['constantJacobian']): boolean {
   if (constants === undefined) return false;
+  if (!constants.every(([index]) => POINT_CONSTANTS.some(([i]) => i === index))) return false;
   return POINT_CONSTANTS.every(([index, value]) => constants.some(([i, v]) => i === index && Object.is(v, value)));
 }
 
@@ -332,50 +336,62 @@ export class UserBatch {
   private layoutGroup(g: KernelGroup): void {
     const jw = g.dim * 3 * g.slots;
     const pc = g.kernel.paramCount;
+    const constants = g.kernel.constantJacobian;
     g.shared = g.count === this.count;
+    g.varIndex = null;
+    if (constants !== undefined) {
+      const fixed = new Set(constants.map(([index]) => index));
+      g.varIndex = Int32Array.from({ length: jw }, (_, q) => q).filter((q) => !fixed.has(q));
+    }
+    // J's width in the group's arrays: packed when the kernel declares constants.
+    const jv = g.varIndex === null ? jw : g.varIndex.length;
     for (let i = 0; i < g.count; i++) this.kLocal[g.rows[i]!] = i;
+    const old = g.arrays;
+    const J = g.shared && g.varIndex === null ? this.jPool : grown(old?.J ?? new Float64Array(0), g.count * jv);
     if (g.shared) {
-      g.arrays = { states: this.poseStates, slotState: this.slotState, params: this.paramPool, J: this.jPool, C: this.errPool };
+      g.arrays = { states: this.poseStates, slotState: this.slotState, params: this.paramPool, J, C: this.errPool };
     } else {
       const a = (g.arrays = {
         states: this.poseStates,
-        slotState: grown(g.arrays?.slotState ?? new Int32Array(0), g.count * g.slots),
-        params: grown(g.arrays?.params ?? new Float64Array(0), g.count * pc),
-        J: grown(g.arrays?.J ?? new Float64Array(0), g.count * jw),
-        C: grown(g.arrays?.C ?? new Float64Array(0), g.count * g.dim),
+        slotState: grown(old?.slotState ?? new Int32Array(0), g.count * g.slots),
+        params: grown(old?.params ?? new Float64Array(0), g.count * pc),
+        J,
+        C: grown(old?.C ?? new Float64Array(0), g.count * g.dim),
       });
       for (let i = 0; i < g.count; i++) {
         const n = g.rows[i]!;
         for (let j = 0; j < g.slots; j++) a.slotState[i * g.slots + j] = this.slotState[this.sOff[n]! + j]!;
         for (let q = 0; q < pc; q++) a.params[i * pc + q] = this.paramPool[this.pOff[n]! + q]!;
-        // (Rows start from zeros, as in add().)
-        a.J.fill(0, i * jw, (i + 1) * jw);
       }
     }
-    const constants = g.kernel.constantJacobian;
+    // (Rows start from zeros, as in add().)
+    if (J !== this.jPool) J.fill(0, 0, g.count * jv);
     if (constants === undefined) return;
-    const J = g.arrays.J;
     for (let i = 0; i < g.count; i++) {
-      for (const [index, value] of constants) {
-        J[i * jw + index] = value;
-        if (!g.shared) this.jPool[this.jOff[g.rows[i]!]! + index] = value;
-      }
+      const jo = this.jOff[g.rows[i]!]!;
+      for (const [index, value] of constants) this.jPool[jo + index] = value;
     }
   }
 
-  /** After a kernel call on group constraints [from, to): their J and/or C out to their rows (a group with arrays of its own). */
+  /**
+   * After a kernel call on group constraints [from, to): their J and/or C out to their rows' pools,
+   * where the group has arrays of its own (J is its own when packed: its entries go to their
+   * places in the row, beside the constants written once per plan).
+   */
   private copyOut(g: KernelGroup, from: number, to: number, jacobian: boolean, position: boolean): void {
-    if (g.shared) return;
     const a = g.arrays!;
-    const jw = g.dim * 3 * g.slots;
-    for (let i = from; i < to; i++) {
-      const n = g.rows[i]!;
-      if (jacobian) {
-        const jo = this.jOff[n]!;
-        for (let q = 0; q < jw; q++) this.jPool[jo + q] = a.J[i * jw + q]!;
+    const vi = g.varIndex;
+    if (jacobian && (vi !== null || !g.shared)) {
+      const jw = vi === null ? g.dim * 3 * g.slots : vi.length;
+      for (let i = from; i < to; i++) {
+        const jo = this.jOff[g.rows[i]!]!;
+        if (vi === null) for (let q = 0; q < jw; q++) this.jPool[jo + q] = a.J[i * jw + q]!;
+        else for (let q = 0; q < jw; q++) this.jPool[jo + vi[q]!] = a.J[i * jw + q]!;
       }
-      if (position) {
-        const vo = this.vOff[n]!;
+    }
+    if (position && !g.shared) {
+      for (let i = from; i < to; i++) {
+        const vo = this.vOff[g.rows[i]!]!;
         for (let r = 0; r < g.dim; r++) this.errPool[vo + r] = a.C[i * g.dim + r]!;
       }
     }
@@ -500,6 +516,8 @@ export class UserBatch {
   /** Name the constraint and the row of the first non-finite J entry. */
   private reportBadJacobian(n: number): never {
     const c = this.rows[n]!;
+    const kn = this.kern[n]!;
+    if (kn >= 0) this.copyOut(this.groups[kn]!, this.kLocal[n]!, this.kLocal[n]! + 1, true, false);
     const cols = 3 * this.slots[n]!;
     const J = this.jPool.subarray(this.jOff[n]!, this.jOff[n]! + cols * this.dim[n]!);
     for (let i = 0; i < J.length; i++) {
@@ -531,7 +549,8 @@ export class UserBatch {
     this.poseEpoch = ctx.poseEpoch;
     const sb = ctx.bodies;
     if (!this.laidOut) this.layoutKernels(sb);
-    this.poseJacobians(sb);
+    // (A point plan's passes read J in its packed form, never J's rows in the pool.)
+    this.poseJacobians(sb, !this.pointPairs);
     if (this.stiffPairs) this.factorPairs(sb);
     else this.factorRows(sb);
   }
@@ -543,6 +562,8 @@ export class UserBatch {
    */
   private factorPairs(sb: SolverBodies): void {
     const p = this.jPool;
+    // (A point plan's J is the kernel's packed one: J[2], J[5], J[8], J[11] at 4n.)
+    const pj = this.pointPairs ? this.groups[0]!.arrays!.J : p;
     const kp = this.kPool;
     const dinv = this.dinvPool;
     const hot = this.pointHot;
@@ -553,8 +574,8 @@ export class UserBatch {
       const kB = this.slotK[2 * n + 1]!;
       const m0 = sb.invMass[kA]!, i0 = sb.invI[kA]!, m1 = sb.invMass[kB]!, i1 = sb.invI[kB]!;
       // (A point plan's constant entries are known, not read: see solvePairs.)
-      const a0 = point ? -1 : p[jo]!, a1 = point ? 0 : p[jo + 1]!, a2 = p[jo + 2]!, a3 = point ? 1 : p[jo + 3]!, a4 = point ? 0 : p[jo + 4]!, a5 = p[jo + 5]!;
-      const c0 = point ? 0 : p[jo + 6]!, c1 = point ? -1 : p[jo + 7]!, c2 = p[jo + 8]!, c3 = point ? 0 : p[jo + 9]!, c4 = point ? 1 : p[jo + 10]!, c5 = p[jo + 11]!;
+      const a0 = point ? -1 : p[jo]!, a1 = point ? 0 : p[jo + 1]!, a2 = point ? pj[4 * n]! : p[jo + 2]!, a3 = point ? 1 : p[jo + 3]!, a4 = point ? 0 : p[jo + 4]!, a5 = point ? pj[4 * n + 1]! : p[jo + 5]!;
+      const c0 = point ? 0 : p[jo + 6]!, c1 = point ? -1 : p[jo + 7]!, c2 = point ? pj[4 * n + 2]! : p[jo + 8]!, c3 = point ? 0 : p[jo + 9]!, c4 = point ? 1 : p[jo + 10]!, c5 = point ? pj[4 * n + 3]! : p[jo + 11]!;
       const k01 = 0 + (m0 * (a0 * c0 + a1 * c1) + i0 * a2 * c2) + (m1 * (a3 * c3 + a4 * c4) + i1 * a5 * c5);
       const d0 = 0 + (m0 * (a0 * a0 + a1 * a1) + i0 * a2 * a2) + (m1 * (a3 * a3 + a4 * a4) + i1 * a5 * a5);
       const k11 = 0 + (m0 * (c0 * c0 + c1 * c1) + i0 * c2 * c2) + (m1 * (c3 * c3 + c4 * c4) + i1 * c5 * c5);
@@ -633,7 +654,7 @@ export class UserBatch {
    * J of every row at the current pose (and C of the soft ones, whose springs need it): hooks row
    * by row; then each kernel once over its rows, from body states computed once per body.
    */
-  private poseJacobians(sb: SolverBodies): void {
+  private poseJacobians(sb: SolverBodies, rowsOfJ: boolean): void {
     // (A plan of kernel rows only has no hook to call: its rows' C is simply not yet valid.)
     if (this.hookRowCount === 0) this.errValid.fill(0, 0, this.count);
     else for (let n = 0; n < this.count; n++) {
@@ -655,7 +676,7 @@ export class UserBatch {
     for (const g of this.groups) {
       if (g.count === 0) continue;
       g.kernel.jacobian(0, g.count, g.arrays!);
-      this.copyOut(g, 0, g.count, true, false);
+      this.copyOut(g, 0, g.count, rowsOfJ, false);
       if (!g.anySoft) continue;
       g.kernel.position(0, g.count, g.arrays!);
       this.copyOut(g, 0, g.count, false, true);
@@ -1175,6 +1196,10 @@ export class UserBatch {
     const a = g.arrays!;
     const C = this.errPool;
     const p = this.jPool;
+    // (A point plan reads its packed J, J[2], J[5], J[8], J[11] at 4n; any other packed J is
+    // unpacked into the row after each call.)
+    const pj = a.J;
+    const unpack = g.varIndex !== null && !this.pointPairs;
     const both = kernel.positionAndJacobian !== undefined;
     const point = this.pointPairs;
     const st = this.poseStates;
@@ -1214,6 +1239,7 @@ export class UserBatch {
         kernel.position(n, n + 1, a);
         kernel.jacobian(n, n + 1, a);
       }
+      if (unpack) this.copyOut(g, n, n + 1, true, false);
       const c0 = C[vo]!;
       const c1 = C[vo + 1]!;
       if (!Number.isFinite(c0) || !Number.isFinite(c1)) this.checkPosition(n, C, vo);
@@ -1222,8 +1248,8 @@ export class UserBatch {
       const kB = this.slotK[s0 + 1]!;
       const m0 = sb.invMass[kA]!, i0 = sb.invI[kA]!, m1 = sb.invMass[kB]!, i1 = sb.invI[kB]!;
       // (A point plan's constant entries are known, not read: see solvePairs.)
-      const a0 = point ? -1 : p[jo]!, a1 = point ? 0 : p[jo + 1]!, a2 = p[jo + 2]!, a3 = point ? 1 : p[jo + 3]!, a4 = point ? 0 : p[jo + 4]!, a5 = p[jo + 5]!;
-      const b0 = point ? 0 : p[jo + 6]!, b1 = point ? -1 : p[jo + 7]!, b2 = p[jo + 8]!, b3 = point ? 0 : p[jo + 9]!, b4 = point ? 1 : p[jo + 10]!, b5 = p[jo + 11]!;
+      const a0 = point ? -1 : p[jo]!, a1 = point ? 0 : p[jo + 1]!, a2 = point ? pj[4 * n]! : p[jo + 2]!, a3 = point ? 1 : p[jo + 3]!, a4 = point ? 0 : p[jo + 4]!, a5 = point ? pj[4 * n + 1]! : p[jo + 5]!;
+      const b0 = point ? 0 : p[jo + 6]!, b1 = point ? -1 : p[jo + 7]!, b2 = point ? pj[4 * n + 2]! : p[jo + 8]!, b3 = point ? 0 : p[jo + 9]!, b4 = point ? 1 : p[jo + 10]!, b5 = point ? pj[4 * n + 3]! : p[jo + 11]!;
       const k00 = 0 + (m0 * (a0 * a0 + a1 * a1) + i0 * a2 * a2) + (m1 * (a3 * a3 + a4 * a4) + i1 * a5 * a5);
       const k10 = 0 + (m0 * (a0 * b0 + a1 * b1) + i0 * a2 * b2) + (m1 * (a3 * b3 + a4 * b4) + i1 * a5 * b5);
       const k11 = 0 + (m0 * (b0 * b0 + b1 * b1) + i0 * b2 * b2) + (m1 * (b3 * b3 + b4 * b4) + i1 * b5 * b5);

@@ -55,7 +55,8 @@ export interface BulkLayout {
 /**
  * The statements computing `outputs`, writing o[oo + k] (bulk) or o[k]. Single kernels read s[i]
  * and p[i]; bulk kernels read a state entry of slot j at s[b<j> + field] and p[po + i]. Outputs
- * from `skipConstFrom` on that are constants are not written (see constantOutputs).
+ * from `skipConstFrom` on that are constants are not written (see constantOutputs), and the others
+ * from there on are packed: the m-th of them goes to skipConstFrom + m.
  */
 function kernelLines(g: ScalarGraph, outputs: readonly number[], indent: string, bulk: boolean, skipConstFrom = Infinity): string[] {
   const ref = (id: number): string => (g.op[id] === Op.CONST ? literal(g.value[id]!) : `t${id}`);
@@ -75,16 +76,18 @@ function kernelLines(g: ScalarGraph, outputs: readonly number[], indent: string,
     else rhs = `${CALLS[op]}(${ref(a)})`;
     lines.push(`${indent}const t${id} = ${rhs};`);
   }
+  let packed = 0;
   outputs.forEach((id, k) => {
     if (k >= skipConstFrom && g.op[id] === Op.CONST) return;
-    lines.push(`${indent}o[${bulk ? `oo + ${k}` : k}] = ${ref(id)};`);
+    const at = k >= skipConstFrom ? skipConstFrom + packed++ : k;
+    lines.push(`${indent}o[${bulk ? `oo + ${at}` : at}] = ${ref(id)};`);
   });
   return lines;
 }
 
 /**
  * The outputs that are constants, as [index, value] pairs: a J written in bulk leaves these to
- * the engine, which writes them once per plan (UserBatchKernel.constantJacobian).
+ * the engine, which writes them once per plan, and packs the others (UserBatchKernel.constantJacobian).
  */
 export function constantOutputs(g: ScalarGraph, outputs: readonly number[]): [number, number][] {
   const out: [number, number][] = [];
@@ -120,12 +123,18 @@ export function kernelSource(g: ScalarGraph, outputs: readonly number[], name = 
   return `"use strict";\nreturn function ${safeName(name)}(s, p, o) {\n${lines.join('\n')}\n};`;
 }
 
-/** The JavaScript body of the bulk form (see BulkKernel), writing its outputs to `target` (J: all but its constants). */
+/** How many of `outputs` are not constants (a packed J's width). */
+function variableCount(g: ScalarGraph, outputs: readonly number[]): number {
+  return outputs.filter((id) => g.op[id] !== Op.CONST).length;
+}
+
+/** The JavaScript body of the bulk form (see BulkKernel), writing its outputs to `target` (J: all but its constants, packed). */
 export function bulkKernelSource(g: ScalarGraph, outputs: readonly number[], target: BulkTarget, layout: BulkLayout, name = 'bulkKernel'): string {
   const lines = kernelLines(g, outputs, '    ', true, target === 'J' ? 0 : Infinity);
+  const width = target === 'J' ? variableCount(g, outputs) : outputs.length;
   return (
     `"use strict";\nreturn function ${safeName(name)}(from, to, a) {\n  const o = a.${target};\n` +
-    bulkHead(g, outputs, layout, `    const oo = i * ${outputs.length};\n`) +
+    bulkHead(g, outputs, layout, `    const oo = i * ${width};\n`) +
     `${lines.join('\n')}\n  }\n};`
   );
 }
@@ -139,7 +148,8 @@ export function compileKernel(g: ScalarGraph, outputs: readonly number[], name =
  * The bulk form of a kernel with both outputs (see UserBatchKernel.positionAndJacobian):
  * outputs[0, split) are C, to a.C, and outputs[split, …) are J, to a.J.
  * One pass, so shared subexpressions of both halves are computed once; each output is the same
- * expression as in the single kernels. J's constants are left out, as in the J-only form.
+ * expression as in the single kernels. J's constants are left out and the rest packed, as in the
+ * J-only form.
  */
 export function bulkKernel2Source(g: ScalarGraph, outputs: readonly number[], split: number, layout: BulkLayout, name = 'bulkKernel2'): string {
   const lines = kernelLines(g, outputs, '    ', true, split).map((line) => {
@@ -150,7 +160,7 @@ export function bulkKernel2Source(g: ScalarGraph, outputs: readonly number[], sp
   });
   return (
     `"use strict";\nreturn function ${safeName(name)}(from, to, a) {\n  const o = a.C, j = a.J;\n` +
-    bulkHead(g, outputs, layout, `    const oo = i * ${split};\n    const jo = i * ${outputs.length - split};\n`) +
+    bulkHead(g, outputs, layout, `    const oo = i * ${split};\n    const jo = i * ${variableCount(g, outputs.slice(split))};\n`) +
     `${lines.join('\n')}\n  }\n};`
   );
 }
@@ -164,7 +174,7 @@ export function interpretBulkKernel2(g: ScalarGraph, outputs: readonly number[],
   const first = interpreter(g, outputs.slice(0, split)).run;
   const second = interpreter(g, outputs.slice(split), 0).run;
   const bases = new Int32Array(slotCount(g));
-  const jw = outputs.length - split;
+  const jw = variableCount(g, outputs.slice(split));
   return (from, to, a) => {
     for (let i = from; i < to; i++) {
       constraintBases(a, i * layout.slots, bases);
@@ -225,7 +235,9 @@ function interpreter(g: ScalarGraph, outputs: readonly number[], skipConstFrom =
     if (op === Op.CONST) regs[i] = g.value[id]!; // constants are written once, here
   });
   const written = outputs.map((id, k) => [k, id] as const).filter(([k, id]) => !(k >= skipConstFrom && g.op[id] === Op.CONST));
-  const outK = Int32Array.from(written, ([k]) => k);
+  // (Packed from skipConstFrom on, as kernelLines.)
+  const first = written.findIndex(([k]) => k >= skipConstFrom);
+  const outK = Int32Array.from(written, ([k], w) => (k >= skipConstFrom ? skipConstFrom + w - first : k));
   const outs = Int32Array.from(written, ([, id]) => register.get(id)!);
   return { run: (state, bases, params, po, out, oo) => {
     for (let i = 0; i < n; i++) {
@@ -270,7 +282,7 @@ export function interpretKernel(g: ScalarGraph, outputs: readonly number[]): Ker
 export function interpretBulkKernel(g: ScalarGraph, outputs: readonly number[], target: BulkTarget, layout: BulkLayout): BulkKernel {
   const { run } = interpreter(g, outputs, target === 'J' ? 0 : Infinity);
   const bases = new Int32Array(slotCount(g));
-  const width = outputs.length;
+  const width = target === 'J' ? variableCount(g, outputs) : outputs.length;
   return (from, to, a) => {
     const out = target === 'J' ? a.J : a.C;
     for (let i = from; i < to; i++) {
