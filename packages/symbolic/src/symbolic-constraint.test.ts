@@ -258,7 +258,7 @@ describe('as a UserConstraint', () => {
 
 describe('compilation', () => {
   /** A chain of three symbolic pivots and a weld; returns every body coordinate at every step. */
-  function simulate(compile: 'function' | 'interpreter' | 'auto', batched = true, pivotsOnly = false): { trace: number[]; modes: string[] } {
+  function simulate(compile: 'function' | 'interpreter' | 'auto', batched = true, pivotsOnly = false, softWeld = false): { trace: number[]; modes: string[] } {
     const space = new Space({ gravity: [0, -10] });
     space._batchUsers = batched;
     let prev = space.addBody(new Body({ type: 'static' }));
@@ -266,7 +266,9 @@ describe('compilation', () => {
     for (let k = 0; k < 3; k++) {
       const link = space.addBody(new Body({ position: [k + 0.5, 0], shapes: [Polygon.box(1, 0.2, { offset: [0.1, 0] })] }));
       // (The middle pivot is soft: its spring needs C at every pose, which runs the values kernel too.)
-      const c = new SymbolicConstraint({ source: k === 2 && !pivotsOnly ? WELD : PIVOT, compile, stiff: pivotsOnly || k !== 1, frequency: 6, bodies: { body1: prev, body2: link }, vectors: { anchor1: [k === 0 ? 0 : 0.5, 0], anchor2: [-0.5, 0] } });
+      // (A soft weld needs C, its angle row included, at every pose.)
+      const stiff = pivotsOnly || (k !== 1 && !(softWeld && k === 2));
+      const c = new SymbolicConstraint({ source: k === 2 && !pivotsOnly ? WELD : PIVOT, compile, stiff, frequency: 6, bodies: { body1: prev, body2: link }, vectors: { anchor1: [k === 0 ? 0 : 0.5, 0], anchor2: [-0.5, 0] } });
       modes.push(c.compileMode);
       space.addConstraint(c);
       prev = link;
@@ -290,12 +292,13 @@ describe('compilation', () => {
   });
 
   it("the engine's batch runs the kernels in bulk, bitwise like the per-constraint hooks", () => {
-    // (Stiff pivots only: the batch's own loops for such a plan, position passes included.)
-    for (const pivotsOnly of [false, true]) {
+    // (Stiff pivots only: the batch's own loops for such a plan, position passes included. A soft
+    // weld: its kernels read the rotation angle, which the batch then keeps current.)
+    for (const [pivotsOnly, softWeld] of [[false, false], [true, false], [false, true]] as const) {
       for (const compile of ['function', 'interpreter'] as const) {
-        const bulk = simulate(compile, true, pivotsOnly);
-        const each = simulate(compile, false, pivotsOnly);
-        for (let k = 0; k < bulk.trace.length; k++) if (!Object.is(bulk.trace[k], each.trace[k])) throw new Error(`${compile}, pivots only ${pivotsOnly}, value ${k}: ${bulk.trace[k]} vs ${each.trace[k]}`);
+        const bulk = simulate(compile, true, pivotsOnly, softWeld);
+        const each = simulate(compile, false, pivotsOnly, softWeld);
+        for (let k = 0; k < bulk.trace.length; k++) if (!Object.is(bulk.trace[k], each.trace[k])) throw new Error(`${compile}, pivots only ${pivotsOnly}, soft weld ${softWeld}, value ${k}: ${bulk.trace[k]} vs ${each.trace[k]}`);
       }
     }
   });
@@ -306,6 +309,8 @@ describe('compilation', () => {
       const kernel = c.batchKernel()!;
       // A pivot's J = [−1 0 r1y 1 0 −r2y; 0 −1 −r1x 0 1 r2x]: eight constant entries.
       expect(kernel.constantJacobian).toEqual([[0, -1], [1, 0], [3, 1], [4, 0], [6, 0], [7, -1], [9, 0], [10, 1]]);
+      // It reads the origins, cos/sin and the centres of mass (state fields 0, 1, 3, 4, 8, 9), not the angles or velocities.
+      expect(kernel.reads).toEqual([0, 1, 3, 4, 8, 9]);
       // The kernels write only the other four, packed at the start of the constraint's J (NaN marks what they leave alone).
       const J = new Float64Array(12).fill(NaN);
       const C = new Float64Array(2).fill(NaN);

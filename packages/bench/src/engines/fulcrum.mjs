@@ -63,11 +63,14 @@ function pivotJacobian(J, jo, st, o1, o2, a1x, a1y, a2x, a2y) {
  * The same pivot's hooks in bulk (UserConstraint.batchKernel): one call per pose evaluates every
  * UserPivot of the step, from the engine's per-body states and each pivot's anchors, with the
  * hooks' arithmetic. J's eight constant entries are declared once (constantJacobian) and the
- * kernel writes the other four, packed (J[4i …]). Scene E's constraint.
+ * kernel writes the other four, packed (J[4i …]); it declares the state fields it reads. Scene E's
+ * constraint.
  */
 const PIVOT_KERNEL = {
   paramCount: 4,
   constantJacobian: [[0, -1], [1, 0], [3, 1], [4, 0], [6, 0], [7, -1], [9, 0], [10, 1]],
+  // The state fields it reads: the batch need not keep the angle and the velocities current.
+  reads: [BodyState.x, BodyState.y, BodyState.cos, BodyState.sin, BodyState.comX, BodyState.comY],
   position(from, to, a) {
     const { states, slotState, params, C } = a;
     for (let i = from; i < to; i++) {

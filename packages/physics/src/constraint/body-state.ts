@@ -59,6 +59,18 @@ export function fillBodyState(state: Float64Array, base: number, b: Body, sb: So
  * step's start composed with the accumulated deltas, as SolverBodies.writeState computes it.
  */
 export function fillSolverBodyState(state: Float64Array, base: number, sb: SolverBodies, k: number, lcx: number, lcy: number): void {
+  fillSolverBodyPose(state, base, sb, k, lcx, lcy);
+  state[base + 2] = sb.a0[k]! + sb.dq[k]!;
+  state[base + 5] = sb.vx[k]!;
+  state[base + 6] = sb.vy[k]!;
+  state[base + 7] = sb.w[k]!;
+}
+
+/**
+ * fillSolverBodyState's pose fields only: the origin, cos/sin and the world centre of mass (what a
+ * constraint on positions reads: see UserBatchKernel.reads).
+ */
+export function fillSolverBodyPose(state: Float64Array, base: number, sb: SolverBodies, k: number, lcx: number, lcy: number): void {
   const c0 = sb.c0[k]!;
   const s0 = sb.s0[k]!;
   const dc = sb.dqc[k]!;
@@ -69,12 +81,8 @@ export function fillSolverBodyState(state: Float64Array, base: number, sb: Solve
   const cy = sb.cy[k]! + sb.dpy[k]!;
   state[base] = cx - (c * lcx - s * lcy);
   state[base + 1] = cy - (s * lcx + c * lcy);
-  state[base + 2] = sb.a0[k]! + sb.dq[k]!;
   state[base + 3] = c;
   state[base + 4] = s;
-  state[base + 5] = sb.vx[k]!;
-  state[base + 6] = sb.vy[k]!;
-  state[base + 7] = sb.w[k]!;
   state[base + 8] = cx;
   state[base + 9] = cy;
 }

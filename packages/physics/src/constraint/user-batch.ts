@@ -19,7 +19,7 @@
 import type { Body } from '../body/body.js';
 import { SMALL_TURN, type SolverBodies } from '../space/solver-bodies.js';
 import type { StepContext } from '../space/step-context.js';
-import { BODY_STATE_STRIDE, BodyState, fillBodyState, fillSolverBodyState } from './body-state.js';
+import { BODY_STATE_STRIDE, BodyState, fillBodyState, fillSolverBodyPose, fillSolverBodyState } from './body-state.js';
 import { factorSymmetric, solveFactored, solveSymmetric, ZERO_PIVOT_EPS } from './dense.js';
 import type { UserConstraint } from './user-constraint.js';
 import { KernelGroup, type UserBatchKernel } from './batch-kernel.js';
@@ -44,6 +44,11 @@ const POINT_CONSTANTS: readonly (readonly [number, number])[] = [[0, -1], [1, 0]
  */
 const PAIR_HOT = 8;
 const H_A2 = 0, H_B2 = 1, H_C2 = 2, H_D2 = 3, H_L10 = 4, H_DINV0 = 5, H_DINV1 = 6;
+
+/** `kernel` reads one of these BodyState fields (UserBatchKernel.reads; absent: all of them). */
+function readsAny(kernel: UserBatchKernel, ...fields: number[]): boolean {
+  return kernel.reads === undefined || fields.some((f) => kernel.reads!.includes(f));
+}
 
 /**
  * `constants` declares every entry of POINT_CONSTANTS (Object.is: a −0 is not a 0) and no other,
@@ -122,6 +127,12 @@ export class UserBatch {
   private outsideCount = 0;
   /** Rows of this plan without a kernel (their hooks are called one by one). */
   private hookRowCount = 0;
+  /**
+   * Some kernel of this plan reads the rotation angle, or the velocities (UserBatchKernel.reads):
+   * the states keep those current too; the pose fields they always keep.
+   */
+  private statesAngle = true;
+  private statesVelocity = true;
   private seen = new Uint8Array(0);
   /** The kernel layout (group rows, slotState, poseBodies) belongs to this plan. */
   private laidOut = false;
@@ -322,6 +333,8 @@ export class UserBatch {
     }
     this.poseStates = grown(this.poseStates, (base + this.outsideCount) * BODY_STATE_STRIDE);
     for (const g of this.groups) this.layoutGroup(g);
+    this.statesAngle = this.groups.some((g) => readsAny(g.kernel, BodyState.rotation));
+    this.statesVelocity = this.groups.some((g) => readsAny(g.kernel, BodyState.vx, BodyState.vy, BodyState.angularVel));
     const only = this.groups.length === 1 ? this.groups[0]! : null;
     this.pointPairs = this.stiffPairs && only !== null && only.count === this.count && declaresPointConstants(only.kernel.constantJacobian);
     if (this.pointPairs) this.pointHot = grown(this.pointHot, PAIR_HOT * this.count);
@@ -400,9 +413,17 @@ export class UserBatch {
   /** The body states kernel rows read, at the current pose (each body once). */
   private fillPoseStates(sb: SolverBodies): void {
     const st = this.poseStates;
-    for (let i = 0; i < this.poseBodyCount; i++) {
-      const k = this.poseBodies[i]!;
-      fillSolverBodyState(st, k * BODY_STATE_STRIDE, sb, k, this.poseLx[i]!, this.poseLy[i]!);
+    if (this.statesAngle || this.statesVelocity) {
+      for (let i = 0; i < this.poseBodyCount; i++) {
+        const k = this.poseBodies[i]!;
+        fillSolverBodyState(st, k * BODY_STATE_STRIDE, sb, k, this.poseLx[i]!, this.poseLy[i]!);
+      }
+    } else {
+      // (Every kernel reads only the pose fields: see UserBatchKernel.reads.)
+      for (let i = 0; i < this.poseBodyCount; i++) {
+        const k = this.poseBodies[i]!;
+        fillSolverBodyPose(st, k * BODY_STATE_STRIDE, sb, k, this.poseLx[i]!, this.poseLy[i]!);
+      }
     }
     for (let i = 0; i < this.outsideCount; i++) {
       const s = this.outsideSlots[i]!;
@@ -1127,12 +1148,14 @@ export class UserBatch {
       // A position pass does not change velocities: they are written here, once, and positionPairs
       // refreshes only each row's two poses.
       const st = this.poseStates;
-      for (let i = 0; i < this.poseBodyCount; i++) {
-        const k = this.poseBodies[i]!;
-        const o = k * BODY_STATE_STRIDE;
-        st[o + ST_VX] = sb.vx[k]!;
-        st[o + ST_VY] = sb.vy[k]!;
-        st[o + ST_W] = sb.w[k]!;
+      if (this.statesVelocity) {
+        for (let i = 0; i < this.poseBodyCount; i++) {
+          const k = this.poseBodies[i]!;
+          const o = k * BODY_STATE_STRIDE;
+          st[o + ST_VX] = sb.vx[k]!;
+          st[o + ST_VY] = sb.vy[k]!;
+          st[o + ST_W] = sb.w[k]!;
+        }
       }
       this.positionPairs(sb, g);
       return;
@@ -1203,6 +1226,7 @@ export class UserBatch {
     const both = kernel.positionAndJacobian !== undefined;
     const point = this.pointPairs;
     const st = this.poseStates;
+    const angle = this.statesAngle;
     const { c0: bc, s0: bs, dqc, dqs, cx, cy, dpx, dpy, a0: ba, dq: bq } = sb;
     // (Offsets as in warmStartPairs: the plan is all pair rows.)
     for (let n = 0; n < this.count; n++) {
@@ -1228,7 +1252,7 @@ export class UserBatch {
         const py = cy[k]! + dpy[k]!;
         st[o + ST_X] = px - (c * lcx - sn * lcy);
         st[o + ST_Y] = py - (sn * lcx + c * lcy);
-        st[o + ST_ROT] = ba[k]! + bq[k]!;
+        if (angle) st[o + ST_ROT] = ba[k]! + bq[k]!;
         st[o + ST_COS] = c;
         st[o + ST_SIN] = sn;
         st[o + ST_COMX] = px;
