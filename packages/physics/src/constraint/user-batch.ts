@@ -359,17 +359,17 @@ export class UserBatch {
     // J's width in the group's arrays: packed when the kernel declares constants.
     const jv = g.varIndex === null ? jw : g.varIndex.length;
     for (let i = 0; i < g.count; i++) this.kLocal[g.rows[i]!] = i;
-    const old = g.arrays;
-    const J = g.shared && g.varIndex === null ? this.jPool : grown(old?.J ?? new Float64Array(0), g.count * jv);
+    // (Rows start from zeros, as in add(): the group is new with its plan, so are its own arrays.)
+    const J = g.shared && g.varIndex === null ? this.jPool : new Float64Array(g.count * jv);
     if (g.shared) {
       g.arrays = { states: this.poseStates, slotState: this.slotState, params: this.paramPool, J, C: this.errPool };
     } else {
       const a = (g.arrays = {
         states: this.poseStates,
-        slotState: grown(old?.slotState ?? new Int32Array(0), g.count * g.slots),
-        params: grown(old?.params ?? new Float64Array(0), g.count * pc),
+        slotState: new Int32Array(g.count * g.slots),
+        params: new Float64Array(g.count * pc),
         J,
-        C: grown(old?.C ?? new Float64Array(0), g.count * g.dim),
+        C: new Float64Array(g.count * g.dim),
       });
       for (let i = 0; i < g.count; i++) {
         const n = g.rows[i]!;
@@ -377,8 +377,6 @@ export class UserBatch {
         for (let q = 0; q < pc; q++) a.params[i * pc + q] = this.paramPool[this.pOff[n]! + q]!;
       }
     }
-    // (Rows start from zeros, as in add().)
-    if (J !== this.jPool) J.fill(0, 0, g.count * jv);
     if (constants === undefined) return;
     for (let i = 0; i < g.count; i++) {
       const jo = this.jOff[g.rows[i]!]!;
@@ -570,8 +568,7 @@ export class UserBatch {
     this.poseEpoch = ctx.poseEpoch;
     const sb = ctx.bodies;
     if (!this.laidOut) this.layoutKernels(sb);
-    // (A point plan's passes read J in its packed form, never J's rows in the pool.)
-    this.poseJacobians(sb, !this.pointPairs);
+    this.poseJacobians(sb);
     if (this.stiffPairs) this.factorPairs(sb);
     else this.factorRows(sb);
   }
@@ -675,7 +672,7 @@ export class UserBatch {
    * J of every row at the current pose (and C of the soft ones, whose springs need it): hooks row
    * by row; then each kernel once over its rows, from body states computed once per body.
    */
-  private poseJacobians(sb: SolverBodies, rowsOfJ: boolean): void {
+  private poseJacobians(sb: SolverBodies): void {
     // (A plan of kernel rows only has no hook to call: its rows' C is simply not yet valid.)
     if (this.hookRowCount === 0) this.errValid.fill(0, 0, this.count);
     else for (let n = 0; n < this.count; n++) {
@@ -694,6 +691,8 @@ export class UserBatch {
     }
     if (this.groups.length === 0) return;
     this.fillPoseStates(sb);
+    // (A point plan's passes read J in its packed form, never J's rows in the pool.)
+    const rowsOfJ = !this.pointPairs;
     for (const g of this.groups) {
       if (g.count === 0) continue;
       g.kernel.jacobian(0, g.count, g.arrays!);
