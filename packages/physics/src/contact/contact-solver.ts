@@ -231,17 +231,20 @@ export class ContactSolver {
       const mA = d[o + M_A], mB = d[o + M_B], iA = d[o + I_A], iB = d[o + I_B];
       const nx = d[o + NX], ny = d[o + NY];
       const soft = this.rigidSide[k] === 1 ? this.staticSoft : this.soft;
+      const biasRate = soft.biasRate, softMass = soft.massScale, softImpulse = soft.impulseScale;
       let vAx = vx[a]!, vAy = vy[a]!, wA = w[a]!;
       let vBx = vx[b]!, vBy = vy[b]!, wB = w[b]!;
       const dpAx = dpx[a]!, dpAy = dpy[a]!, cA = dqc[a]!, sA = dqs[a]!;
       const dpBx = dpx[b]!, dpBy = dpy[b]!, cB = dqc[b]!, sB = dqs[b]!;
       const pc = this.points[k]!;
-      // Points 0 and 1 written out rather than looped (a manifold has one or two): the same
-      // operations in the same order, 8% faster on the 210-box pyramid (scene A).
+      // Points 0 and 1 written out rather than looped (a manifold has one or two). Each point's
+      // impulse reaches the velocities through factors known before the pass (m·n, i·(r × n)):
+      // the next point waits on the fewest operations.
+      const mAnx = mA * nx, mAny = mA * ny, mBnx = mB * nx, mBny = mB * ny;
       {
         const p = o + POINT;
         const rAx = d[p + R_AX], rAy = d[p + R_AY], rBx = d[p + R_BX], rBy = d[p + R_BY];
-        // current separation from the position deltas
+        // current separation from the position deltas (positions do not change within a pass)
         const prAx = cA * rAx - sA * rAy, prAy = sA * rAx + cA * rAy;
         const prBx = cB * rBx - sB * rBy, prBy = sB * rBx + cB * rBy;
         const dx = dpBx - dpAx + prBx - prAx;
@@ -253,31 +256,29 @@ export class ContactSolver {
         if (s > 0) {
           bias = s * invH; // speculative: close the gap, no more
         } else if (useBias) {
-          bias = Math.max(soft.biasRate * s, -maxBias);
-          massScale = soft.massScale;
-          impulseScale = soft.impulseScale;
+          bias = Math.max(biasRate * s, -maxBias);
+          massScale = softMass;
+          impulseScale = softImpulse;
         }
-        const dvx = vBx - wB * rBy - (vAx - wA * rAy);
-        const dvy = vBy + wB * rBx - (vAy + wA * rAx);
-        const vn = dvx * nx + dvy * ny;
+        const rnA = rAx * ny - rAy * nx;
+        const rnB = rBx * ny - rBy * nx;
+        const vn = (vBx - vAx) * nx + (vBy - vAy) * ny + (wB * rnB - wA * rnA);
         const old = d[p + NORMAL_IMPULSE];
-        let impulse = -d[p + NORMAL_MASS] * massScale * (vn + bias) - impulseScale * old;
-        const next = Math.max(old + impulse, 0);
-        impulse = next - old;
+        const next = Math.max(old - impulseScale * old - d[p + NORMAL_MASS] * massScale * (vn + bias), 0);
+        const impulse = next - old;
         d[p + NORMAL_IMPULSE] = next;
         if (impulse > d[p + MAX_NORMAL_IMPULSE]) d[p + MAX_NORMAL_IMPULSE] = impulse;
-        const Px = impulse * nx, Py = impulse * ny;
-        vAx -= mA * Px;
-        vAy -= mA * Py;
-        wA -= iA * (rAx * Py - rAy * Px);
-        vBx += mB * Px;
-        vBy += mB * Py;
-        wB += iB * (rBx * Py - rBy * Px);
+        vAx -= mAnx * impulse;
+        vAy -= mAny * impulse;
+        wA -= iA * rnA * impulse;
+        vBx += mBnx * impulse;
+        vBy += mBny * impulse;
+        wB += iB * rnB * impulse;
       }
       if (pc === 2) {
         const p = o + POINT + POINT_STRIDE;
         const rAx = d[p + R_AX], rAy = d[p + R_AY], rBx = d[p + R_BX], rBy = d[p + R_BY];
-        // current separation from the position deltas
+        // current separation from the position deltas (positions do not change within a pass)
         const prAx = cA * rAx - sA * rAy, prAy = sA * rAx + cA * rAy;
         const prBx = cB * rBx - sB * rBy, prBy = sB * rBx + cB * rBy;
         const dx = dpBx - dpAx + prBx - prAx;
@@ -289,68 +290,65 @@ export class ContactSolver {
         if (s > 0) {
           bias = s * invH; // speculative: close the gap, no more
         } else if (useBias) {
-          bias = Math.max(soft.biasRate * s, -maxBias);
-          massScale = soft.massScale;
-          impulseScale = soft.impulseScale;
+          bias = Math.max(biasRate * s, -maxBias);
+          massScale = softMass;
+          impulseScale = softImpulse;
         }
-        const dvx = vBx - wB * rBy - (vAx - wA * rAy);
-        const dvy = vBy + wB * rBx - (vAy + wA * rAx);
-        const vn = dvx * nx + dvy * ny;
+        const rnA = rAx * ny - rAy * nx;
+        const rnB = rBx * ny - rBy * nx;
+        const vn = (vBx - vAx) * nx + (vBy - vAy) * ny + (wB * rnB - wA * rnA);
         const old = d[p + NORMAL_IMPULSE];
-        let impulse = -d[p + NORMAL_MASS] * massScale * (vn + bias) - impulseScale * old;
-        const next = Math.max(old + impulse, 0);
-        impulse = next - old;
+        const next = Math.max(old - impulseScale * old - d[p + NORMAL_MASS] * massScale * (vn + bias), 0);
+        const impulse = next - old;
         d[p + NORMAL_IMPULSE] = next;
         if (impulse > d[p + MAX_NORMAL_IMPULSE]) d[p + MAX_NORMAL_IMPULSE] = impulse;
-        const Px = impulse * nx, Py = impulse * ny;
-        vAx -= mA * Px;
-        vAy -= mA * Py;
-        wA -= iA * (rAx * Py - rAy * Px);
-        vBx += mB * Px;
-        vBy += mB * Py;
-        wB += iB * (rBx * Py - rBy * Px);
+        vAx -= mAnx * impulse;
+        vAy -= mAny * impulse;
+        wA -= iA * rnA * impulse;
+        vBx += mBnx * impulse;
+        vBy += mBny * impulse;
+        wB += iB * rnB * impulse;
       }
       const mu = d[o + FRICTION];
-      const tx = ny, ty = -nx;
       {
         const p = o + POINT;
         const rAx = d[p + R_AX], rAy = d[p + R_AY], rBx = d[p + R_BX], rBy = d[p + R_BY];
-        const dvx = vBx - wB * rBy - (vAx - wA * rAy);
-        const dvy = vBy + wB * rBx - (vAy + wA * rAx);
-        const vt = dvx * tx + dvy * ty;
+        // t = (ny, −nx): r × t = −(r · n)
+        const rtA = -(rAx * nx + rAy * ny);
+        const rtB = -(rBx * nx + rBy * ny);
+        const vt = (vBx - vAx) * ny - (vBy - vAy) * nx + (wB * rtB - wA * rtA);
         const maxF = mu * d[p + NORMAL_IMPULSE];
         const old = d[p + TANGENT_IMPULSE];
         let next = old - d[p + TANGENT_MASS] * vt;
         next = next < -maxF ? -maxF : next > maxF ? maxF : next;
         const impulse = next - old;
         d[p + TANGENT_IMPULSE] = next;
-        const Px = impulse * tx, Py = impulse * ty;
-        vAx -= mA * Px;
-        vAy -= mA * Py;
-        wA -= iA * (rAx * Py - rAy * Px);
-        vBx += mB * Px;
-        vBy += mB * Py;
-        wB += iB * (rBx * Py - rBy * Px);
+        vAx -= mAny * impulse;
+        vAy += mAnx * impulse;
+        wA -= iA * rtA * impulse;
+        vBx += mBny * impulse;
+        vBy -= mBnx * impulse;
+        wB += iB * rtB * impulse;
       }
       if (pc === 2) {
         const p = o + POINT + POINT_STRIDE;
         const rAx = d[p + R_AX], rAy = d[p + R_AY], rBx = d[p + R_BX], rBy = d[p + R_BY];
-        const dvx = vBx - wB * rBy - (vAx - wA * rAy);
-        const dvy = vBy + wB * rBx - (vAy + wA * rAx);
-        const vt = dvx * tx + dvy * ty;
+        // t = (ny, −nx): r × t = −(r · n)
+        const rtA = -(rAx * nx + rAy * ny);
+        const rtB = -(rBx * nx + rBy * ny);
+        const vt = (vBx - vAx) * ny - (vBy - vAy) * nx + (wB * rtB - wA * rtA);
         const maxF = mu * d[p + NORMAL_IMPULSE];
         const old = d[p + TANGENT_IMPULSE];
         let next = old - d[p + TANGENT_MASS] * vt;
         next = next < -maxF ? -maxF : next > maxF ? maxF : next;
         const impulse = next - old;
         d[p + TANGENT_IMPULSE] = next;
-        const Px = impulse * tx, Py = impulse * ty;
-        vAx -= mA * Px;
-        vAy -= mA * Py;
-        wA -= iA * (rAx * Py - rAy * Px);
-        vBx += mB * Px;
-        vBy += mB * Py;
-        wB += iB * (rBx * Py - rBy * Px);
+        vAx -= mAny * impulse;
+        vAy += mAnx * impulse;
+        wA -= iA * rtA * impulse;
+        vBx += mBny * impulse;
+        vBy -= mBnx * impulse;
+        wB += iB * rtB * impulse;
       }
       if (a > 0) {
         vx[a] = vAx;
