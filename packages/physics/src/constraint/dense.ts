@@ -99,14 +99,34 @@ export function factorSymmetric(K: Float64Array, n: number, dinv: Float64Array):
   }
 }
 
-/** Solve with a factorSymmetric result: b becomes K⁻¹ b (zero pivots give 0 in their rows). */
+/** K⁻¹'s off-diagonal entry −l10·d1, from a 2 × 2 factorSymmetric result (see solveFactored). */
+export function inverse2Off(l10: number, d1: number): number {
+  return -l10 * d1;
+}
+
+/** K⁻¹'s first diagonal entry d0 + l10²·d1, as d0 − l10·m01 with m01 = inverse2Off(l10, d1). */
+export function inverse2Diag(l10: number, d0: number, m01: number): number {
+  return d0 - l10 * m01;
+}
+
+/**
+ * Solve with a factorSymmetric result: b becomes K⁻¹ b (zero pivots give 0 in their rows).
+ *
+ * n = 2 goes through K⁻¹'s entries, formed from the factors: with L = [1 0; l10 1] and
+ * D⁻¹ = diag(d0, d1), K⁻¹ = L⁻ᵀ D⁻¹ L⁻¹ = [d0 + l10² d1, −l10 d1; −l10 d1, d1]. The entries do not
+ * depend on b, so x is one multiply-add from b, where substitution takes three dependent steps
+ * more, and a velocity pass over a chain waits on them from each joint to the next. (The user
+ * batch forms the same entries with the same two functions, so its results stay bitwise these.)
+ */
 export function solveFactored(L: Float64Array, dinv: Float64Array, b: Float64Array, n: number): void {
   if (n === 2) {
-    const l10 = L[2]!;
-    const y0 = b[0]!;
-    const x1 = (b[1]! - l10 * y0) * dinv[1]!;
-    b[1] = x1;
-    b[0] = y0 * dinv[0]! - l10 * x1;
+    const d1 = dinv[1]!;
+    const m01 = inverse2Off(L[2]!, d1);
+    const m00 = inverse2Diag(L[2]!, dinv[0]!, m01);
+    const b0 = b[0]!;
+    const b1 = b[1]!;
+    b[0] = m00 * b0 + m01 * b1;
+    b[1] = m01 * b0 + d1 * b1;
     return;
   }
   for (let i = 0; i < n; i++) {

@@ -20,7 +20,7 @@ import type { Body } from '../body/body.js';
 import { SMALL_TURN, type SolverBodies } from '../space/solver-bodies.js';
 import type { StepContext } from '../space/step-context.js';
 import { BODY_STATE_STRIDE, BodyState, fillBodyState, fillSolverBodyPose, fillSolverBodyState } from './body-state.js';
-import { factorSymmetric, solveFactored, solveSymmetric, ZERO_PIVOT_EPS } from './dense.js';
+import { factorSymmetric, inverse2Diag, inverse2Off, solveFactored, solveSymmetric, ZERO_PIVOT_EPS } from './dense.js';
 import type { UserConstraint } from './user-constraint.js';
 import { KernelGroup, type UserBatchKernel } from './batch-kernel.js';
 import { grown } from '../util/typed-arrays.js';
@@ -38,12 +38,13 @@ const POINT_CONSTANTS: readonly (readonly [number, number])[] = [[0, -1], [1, 0]
 
 /**
  * A point plan's row block (pointHot, PAIR_HOT numbers per row): J's four variable entries (the θ
- * columns, J[2], J[5], J[8], J[11]), K's L factor and the two 1/D. The velocity passes read one
- * cache line per row from it instead of J's twelve numbers and K's four: J's row is refreshed
- * five times a step but read in sixteen passes.
+ * columns, J[2], J[5], J[8], J[11]) and K⁻¹'s three entries (formed from K's factors as
+ * dense.ts's solveFactored forms them). The velocity passes read one cache line per row from it
+ * instead of J's twelve numbers and K's four: J's row is refreshed five times a step but read in
+ * sixteen passes.
  */
 const PAIR_HOT = 8;
-const H_A2 = 0, H_B2 = 1, H_C2 = 2, H_D2 = 3, H_L10 = 4, H_DINV0 = 5, H_DINV1 = 6;
+const H_A2 = 0, H_B2 = 1, H_C2 = 2, H_D2 = 3, H_M00 = 4, H_M01 = 5, H_M11 = 6;
 
 /** `kernel` reads one of these BodyState fields (UserBatchKernel.reads; absent: all of them). */
 function readsAny(kernel: UserBatchKernel, ...fields: number[]): boolean {
@@ -611,9 +612,10 @@ export class UserBatch {
         hot[h + H_B2] = a5;
         hot[h + H_C2] = c2;
         hot[h + H_D2] = c5;
-        hot[h + H_L10] = l10;
-        hot[h + H_DINV0] = r0;
-        hot[h + H_DINV1] = r1;
+        const m01 = inverse2Off(l10, r1);
+        hot[h + H_M00] = inverse2Diag(l10, r0, m01);
+        hot[h + H_M01] = m01;
+        hot[h + H_M11] = r1;
         continue;
       }
       const ko = 4 * n;
@@ -932,6 +934,12 @@ export class UserBatch {
         rhs[r] = -(v + be);
       }
       this.solveRow(n, dim, vo);
+      if (!soft && massScale === 1 && impulseScale === 0) {
+        // A stiff row without softening: the change is rhs itself (see UserConstraint._solve).
+        for (let r = 0; r < dim; r++) acc[vo + r] = acc[vo + r]! + rhs[r]!;
+        this.applyToVelocities(n, sb, rhs, 0);
+        continue;
+      }
       // trial, clamped to maxForce for soft rows; rhs becomes the change
       let n2 = 0;
       for (let r = 0; r < dim; r++) {
@@ -992,27 +1000,48 @@ export class UserBatch {
         be0 = biasRate * (e === 1 ? e0 : e0 * e);
         be1 = biasRate * (e === 1 ? e1 : e1 * e);
       }
-      // K x = −(V + bias) with the LDLᵀ factors (solveFactored's n = 2 case)
+      // x = K⁻¹ (−(V + bias)) through K⁻¹'s entries (solveFactored's n = 2 case)
       const y0 = -(v0 + be0);
-      const l10 = point ? hot[h + H_L10]! : this.kPool[ko0 + 4 * (n - from) + 2]!;
-      const x1 = (-(v1 + be1) - l10 * y0) * (point ? hot[h + H_DINV1]! : this.dinvPool[vo + 1]!);
-      const x0 = y0 * (point ? hot[h + H_DINV0]! : this.dinvPool[vo]!) - l10 * x1;
+      const y1 = -(v1 + be1);
+      let m00: number, m01: number, m11: number;
+      if (point) {
+        m00 = hot[h + H_M00]!;
+        m01 = hot[h + H_M01]!;
+        m11 = hot[h + H_M11]!;
+      } else {
+        m11 = this.dinvPool[vo + 1]!;
+        const l10 = this.kPool[ko0 + 4 * (n - from) + 2]!;
+        m01 = inverse2Off(l10, m11);
+        m00 = inverse2Diag(l10, this.dinvPool[vo]!, m01);
+      }
+      const x0 = m00 * y0 + m01 * y1;
+      const x1 = m01 * y0 + m11 * y1;
       const old0 = this.accPool[vo]!;
       const old1 = this.accPool[vo + 1]!;
-      let t0 = old0 + massScale * x0 - impulseScale * old0;
-      let t1 = old1 + massScale * x1 - impulseScale * old1;
-      if (maxImp >= 0) {
-        const n2 = 0 + t0 * t0 + t1 * t1;
-        if (n2 > maxImp * maxImp) {
-          const f = maxImp / Math.sqrt(n2);
-          t0 = t0 * f;
-          t1 = t1 * f;
+      let l0: number;
+      let l1: number;
+      if (maxImp < 0 && massScale === 1 && impulseScale === 0) {
+        // A stiff row without softening: the impulse is x itself (see UserConstraint._solve).
+        l0 = x0;
+        l1 = x1;
+        this.accPool[vo] = old0 + x0;
+        this.accPool[vo + 1] = old1 + x1;
+      } else {
+        let t0 = old0 + massScale * x0 - impulseScale * old0;
+        let t1 = old1 + massScale * x1 - impulseScale * old1;
+        if (maxImp >= 0) {
+          const n2 = 0 + t0 * t0 + t1 * t1;
+          if (n2 > maxImp * maxImp) {
+            const f = maxImp / Math.sqrt(n2);
+            t0 = t0 * f;
+            t1 = t1 * f;
+          }
         }
+        l0 = t0 - old0;
+        l1 = t1 - old1;
+        this.accPool[vo] = t0;
+        this.accPool[vo + 1] = t1;
       }
-      const l0 = t0 - old0;
-      const l1 = t1 - old1;
-      this.accPool[vo] = t0;
-      this.accPool[vo + 1] = t1;
       // Jᵀλ per body
       const oxA = 0 + a0 * l0 + c0 * l1;
       const oyA = 0 + a1 * l0 + c1 * l1;
@@ -1068,17 +1097,13 @@ export class UserBatch {
       // J = [−1 0 a2 1 0 b2; 0 −1 c2 0 1 d2] (POINT_CONSTANTS). V = J v (solvePairs: `0 + (…) + (…)`,
       // whose zero sign the `+ 0` below clears), y = −(V + 0).
       const y0 = -((a2 * wA - vxA) + (vxB + b2 * wB) + 0);
-      const l10 = hot[h + H_L10]!;
-      const x1 = (-((c2 * wA - vyA) + (vyB + d2 * wB) + 0) - l10 * y0) * hot[h + H_DINV1]!;
-      const x0 = y0 * hot[h + H_DINV0]! - l10 * x1;
-      const old0 = acc[vo]!;
-      const old1 = acc[vo + 1]!;
-      const t0 = old0 + x0 - 0 * old0;
-      const t1 = old1 + x1 - 0 * old1;
-      const l0 = t0 - old0;
-      const l1 = t1 - old1;
-      acc[vo] = t0;
-      acc[vo + 1] = t1;
+      const y1 = -((c2 * wA - vyA) + (vyB + d2 * wB) + 0);
+      const m01 = hot[h + H_M01]!;
+      // The impulse is x = K⁻¹ y itself (a stiff row: see UserConstraint._solve).
+      const l0 = hot[h + H_M00]! * y0 + m01 * y1;
+      const l1 = m01 * y0 + hot[h + H_M11]! * y1;
+      acc[vo] = acc[vo]! + l0;
+      acc[vo + 1] = acc[vo + 1]! + l1;
       // Jᵀλ: (0 + −1·l0 + 0·l1) is 0 − l0, and so on (a +0 where l0 is a zero).
       const oxA = 0 - l0;
       const oyA = 0 - l1;
@@ -1118,10 +1143,13 @@ export class UserBatch {
     }
     if (dim === 2) {
       const l10 = this.kPool[ko + 2]!;
+      const m11 = this.dinvPool[vo + 1]!;
+      const m01 = inverse2Off(l10, m11);
+      const m00 = inverse2Diag(l10, this.dinvPool[vo]!, m01);
       const y0 = rhs[0]!;
-      const x1 = (rhs[1]! - l10 * y0) * this.dinvPool[vo + 1]!;
-      rhs[1] = x1;
-      rhs[0] = y0 * this.dinvPool[vo]! - l10 * x1;
+      const y1 = rhs[1]!;
+      rhs[0] = m00 * y0 + m01 * y1;
+      rhs[1] = m01 * y0 + m11 * y1;
       return;
     }
     const K = this.K;
@@ -1315,8 +1343,9 @@ export class UserBatch {
         bq[k] = q;
         if (da < SMALL_TURN && da > -SMALL_TURN) {
           const d2 = da * da;
-          const cd = 1 - d2 * (0.5 - d2 * (1 / 24 - d2 * (1 / 720 - d2 * (1 / 40320 - d2 / 3628800))));
-          const sd = da * (1 - d2 * (1 / 6 - d2 * (1 / 120 - d2 * (1 / 5040 - d2 * (1 / 362880 - d2 / 39916800)))));
+          const d4 = d2 * d2;
+          const cd = 1 - 0.5 * d2 + d4 * (1 / 24 - (1 / 720) * d2 + d4 * (1 / 40320 - (1 / 3628800) * d2));
+          const sd = da * (1 - (1 / 6) * d2 + d4 * (1 / 120 - (1 / 5040) * d2 + d4 * (1 / 362880 - (1 / 39916800) * d2)));
           const c = dqc[k]!;
           const s = dqs[k]!;
           dqc[k] = c * cd - s * sd;

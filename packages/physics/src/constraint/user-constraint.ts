@@ -365,6 +365,11 @@ export class UserConstraint extends Constraint {
     return false;
   }
 
+  /** clamp() leaves every impulse as it is: it is not overridden, or the subclass says so. */
+  private clampIsIdle(): boolean {
+    return !this.modes().clamp || this._plainJacobianRows();
+  }
+
   /**
    * @internal Whether the batch must call prepare() before each pose's hooks (a subclass whose
    * prepare() only matters to its own per-pass hooks, which the batch never calls, may say no).
@@ -875,6 +880,18 @@ export class UserConstraint extends Constraint {
     checkRow(this, 'velocity', vel);
     for (let r = 0; r < n; r++) rhs[r] = -(vel[r]! + be[r]!);
     solveFactored(this.w.K, this.w.dinv, rhs, n);
+    const delta = this.w.delta;
+    if (!soft && !this.velocityOnly && massScale === 1 && impulseScale === 0 && this.clampIsIdle()) {
+      // A stiff row without softening or clamping: the impulse is the solution itself, not the
+      // difference of two accumulated impulses (two steps fewer on the chain from one joint's
+      // velocities to the next; the user batch does the same, so the two stay bitwise equal).
+      for (let r = 0; r < n; r++) {
+        delta[r] = rhs[r]!;
+        this.jAcc[r] = this.jAcc[r]! + rhs[r]!;
+      }
+      this.applyImpulse(ctx, delta, false);
+      return;
+    }
     const trial = this.w.trial;
     for (let r = 0; r < n; r++) trial[r] = this.jAcc[r]! + massScale * rhs[r]! - impulseScale * this.jAcc[r]!;
     this.clamp(trial);
@@ -887,7 +904,6 @@ export class UserConstraint extends Constraint {
         for (let r = 0; r < n; r++) trial[r] = trial[r]! * s;
       }
     }
-    const delta = this.w.delta;
     for (let r = 0; r < n; r++) {
       delta[r] = trial[r]! - this.jAcc[r]!;
       this.jAcc[r] = trial[r]!;
