@@ -11,6 +11,7 @@ import { Circle } from '../shape/circle.js';
 import { Polygon } from '../shape/polygon.js';
 import { Space } from '../space/space.js';
 import { BODY_STATE_STRIDE, BodyState } from './body-state.js';
+import { inverse2Diag, inverse2Off } from './dense.js';
 import type { UserBatchKernel } from './batch-kernel.js';
 import { UserConstraint, type UserConstraintHooks, type UserConstraintOptions } from './user-constraint.js';
 
@@ -493,6 +494,84 @@ describe('UserBatch', () => {
           if (!Object.is(x, b[i]![k])) expect.fail(`${name}, trial ${trial}: array ${i} [${k}] is ${x}, the general loop's ${b[i]![k]}`);
         }));
       }
+    }
+  });
+
+  it("a point plan's literal-constant factorisation and position pass give the general loops' numbers bitwise", () => {
+    // factorPoints and positionPoints fold J's constants and leave out the terms they zero (see
+    // their comments); factorPairs and positionPairs read all of J from the rows. Both run here from
+    // the same adversarial numbers (J, masses, poses), and every result is compared.
+    type Group = { arrays: { J: Float64Array } };
+    type Internals = {
+      count: number;
+      pointPairs: boolean;
+      groups: Group[];
+      pointHot: Float64Array;
+      jPool: Float64Array;
+      kPool: Float64Array;
+      dinvPool: Float64Array;
+      factorPoints(sb: unknown): void;
+      factorPairs(sb: unknown): void;
+      positionPoints(sb: unknown, g: Group): void;
+      positionPairs(sb: unknown, g: Group): void;
+    };
+    type Bodies = Record<'invMass' | 'invI' | 'dpx' | 'dpy' | 'dq' | 'dqc' | 'dqs', Float64Array> & { count: number };
+    const space = new Space({ gravity: [0, -10] });
+    const anchor = space.addBody(new Body({ type: 'static', position: [0, 3] }));
+    const links = [0, 1, 2, 3, 4].map((i) => box(space, i + 0.5, 3, 0.1 * i));
+    space.addConstraint(new SparseKernelPivot(anchor, links[0]!, [0, 0], [-0.4, 0]));
+    for (let i = 1; i < links.length; i++) space.addConstraint(new SparseKernelPivot(links[i - 1]!, links[i]!, [0.4, 0], [-0.4, 0]));
+    space.step(1 / 60);
+    const inner = space as unknown as { _userBatch: Internals; _solverBodies: Bodies };
+    const u = inner._userBatch;
+    const sb = inner._solverBodies;
+    const g = u.groups[0]!;
+    const pj = g.arrays.J;
+    expect(u.pointPairs).toBe(true);
+    const pick = [0, -0, 0, -0, 1, -1, 0.1, -0.3, 1e-17, -2.5e-9, 7.25, -1234.5];
+    let seed = 777;
+    const next = (): number => {
+      seed = (Math.imul(seed, 1103515245) + 12345) | 0;
+      const v = pick[(seed >>> 8) % pick.length]!;
+      return (seed >>> 4) % 3 === 0 ? v * (1 + ((seed >>> 16) & 255) / 256) : v;
+    };
+    const same = (name: string, trial: number, a: Float64Array, b: Float64Array): void =>
+      a.forEach((x, k) => {
+        if (!Object.is(x, b[k])) expect.fail(`${name}, trial ${trial}: [${k}] is ${x}, the general loop's ${b[k]}`);
+      });
+    for (let trial = 0; trial < 300; trial++) {
+      // Masses: zeros (a body that does not move or turn) among them; body 0 stays massless.
+      for (let k = 1; k < sb.count; k++) {
+        sb.invMass[k] = Math.abs(next());
+        sb.invI[k] = Math.abs(next());
+      }
+      // factorisation: the kernel's packed J, copied into the rows beside the constants.
+      for (let n = 0; n < u.count; n++) [2, 5, 8, 11].forEach((e, j) => (u.jPool[12 * n + e] = pj[4 * n + j] = next()));
+      u.factorPoints(sb);
+      u.factorPairs(sb);
+      const fromFactors = new Float64Array(7 * u.count);
+      const literal = new Float64Array(7 * u.count);
+      for (let n = 0; n < u.count; n++) {
+        const l10 = u.kPool[4 * n + 2]!;
+        const r1 = u.dinvPool[2 * n + 1]!;
+        const m01 = inverse2Off(l10, r1);
+        fromFactors.set([pj[4 * n]!, pj[4 * n + 1]!, pj[4 * n + 2]!, pj[4 * n + 3]!, inverse2Diag(l10, u.dinvPool[2 * n]!, m01), m01, r1], 7 * n);
+        literal.set(u.pointHot.subarray(8 * n, 8 * n + 7), 7 * n);
+      }
+      same('factorisation', trial, literal, fromFactors);
+      // position pass: the poses moved and turned by adversarial amounts (cos and sin of the
+      // turn as given: the pass only composes them).
+      const poses = [sb.dpx, sb.dpy, sb.dq, sb.dqc, sb.dqs];
+      for (const a of poses) for (let k = 1; k < sb.count; k++) a[k] = next();
+      const start = poses.map((a) => a.slice());
+      const run = (f: () => void): Float64Array[] => {
+        poses.forEach((a, i) => a.set(start[i]!));
+        f();
+        return poses.map((a) => a.slice());
+      };
+      const a = run(() => u.positionPoints(sb, g));
+      const b = run(() => u.positionPairs(sb, g));
+      a.forEach((arr, i) => same(`position pass, array ${i}`, trial, arr, b[i]!));
     }
   });
 

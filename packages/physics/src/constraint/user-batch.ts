@@ -570,31 +570,27 @@ export class UserBatch {
     const sb = ctx.bodies;
     if (!this.laidOut) this.layoutKernels(sb);
     this.poseJacobians(sb);
-    if (this.stiffPairs) this.factorPairs(sb);
+    if (this.pointPairs) this.factorPoints(sb);
+    else if (this.stiffPairs) this.factorPairs(sb);
     else this.factorRows(sb);
   }
 
   /**
    * factorRows for a plan of two-row, two-body rows: K (pairK's arithmetic) and its factors
-   * (factor2's) in one loop body, into the pools, or with J's variable entries into pointHot for a
-   * point plan. (Offsets as in warmStartPairs: the plan is all pair rows.)
+   * (factor2's) in one loop body, into the pools. (Offsets as in warmStartPairs: the plan is all
+   * pair rows.)
    */
   private factorPairs(sb: SolverBodies): void {
     const p = this.jPool;
-    // (A point plan's J is the kernel's packed one: J[2], J[5], J[8], J[11] at 4n.)
-    const pj = this.pointPairs ? this.groups[0]!.arrays!.J : p;
     const kp = this.kPool;
     const dinv = this.dinvPool;
-    const hot = this.pointHot;
-    const point = this.pointPairs;
     for (let n = 0; n < this.count; n++) {
       const jo = 12 * n;
       const kA = this.slotK[2 * n]!;
       const kB = this.slotK[2 * n + 1]!;
       const m0 = sb.invMass[kA]!, i0 = sb.invI[kA]!, m1 = sb.invMass[kB]!, i1 = sb.invI[kB]!;
-      // (A point plan's constant entries are known, not read: see solvePairs.)
-      const a0 = point ? -1 : p[jo]!, a1 = point ? 0 : p[jo + 1]!, a2 = point ? pj[4 * n]! : p[jo + 2]!, a3 = point ? 1 : p[jo + 3]!, a4 = point ? 0 : p[jo + 4]!, a5 = point ? pj[4 * n + 1]! : p[jo + 5]!;
-      const c0 = point ? 0 : p[jo + 6]!, c1 = point ? -1 : p[jo + 7]!, c2 = point ? pj[4 * n + 2]! : p[jo + 8]!, c3 = point ? 0 : p[jo + 9]!, c4 = point ? 1 : p[jo + 10]!, c5 = point ? pj[4 * n + 3]! : p[jo + 11]!;
+      const a0 = p[jo]!, a1 = p[jo + 1]!, a2 = p[jo + 2]!, a3 = p[jo + 3]!, a4 = p[jo + 4]!, a5 = p[jo + 5]!;
+      const c0 = p[jo + 6]!, c1 = p[jo + 7]!, c2 = p[jo + 8]!, c3 = p[jo + 9]!, c4 = p[jo + 10]!, c5 = p[jo + 11]!;
       const k01 = 0 + (m0 * (a0 * c0 + a1 * c1) + i0 * a2 * c2) + (m1 * (a3 * c3 + a4 * c4) + i1 * a5 * c5);
       const d0 = 0 + (m0 * (a0 * a0 + a1 * a1) + i0 * a2 * a2) + (m1 * (a3 * a3 + a4 * a4) + i1 * a5 * a5);
       const k11 = 0 + (m0 * (c0 * c0 + c1 * c1) + i0 * c2 * c2) + (m1 * (c3 * c3 + c4 * c4) + i1 * c5 * c5);
@@ -604,27 +600,53 @@ export class UserBatch {
       const nz0 = Math.abs(d0) > tol;
       const l10 = nz0 ? k01 / d0 : 0;
       const d1 = k11 - l10 * l10 * d0;
-      const r0 = nz0 ? 1 / d0 : 0;
-      const r1 = Math.abs(d1) > tol ? 1 / d1 : 0;
-      if (point) {
-        const h = PAIR_HOT * n;
-        hot[h + H_A2] = a2;
-        hot[h + H_B2] = a5;
-        hot[h + H_C2] = c2;
-        hot[h + H_D2] = c5;
-        const m01 = inverse2Off(l10, r1);
-        hot[h + H_M00] = inverse2Diag(l10, r0, m01);
-        hot[h + H_M01] = m01;
-        hot[h + H_M11] = r1;
-        continue;
-      }
       const ko = 4 * n;
       kp[ko] = d0;
       kp[ko + 1] = k01;
       kp[ko + 2] = l10;
       kp[ko + 3] = d1;
-      dinv[2 * n] = r0;
-      dinv[2 * n + 1] = r1;
+      dinv[2 * n] = nz0 ? 1 / d0 : 0;
+      dinv[2 * n + 1] = Math.abs(d1) > tol ? 1 / d1 : 0;
+    }
+  }
+
+  /**
+   * factorPairs for a point plan, into pointHot: J's variable entries and K⁻¹'s (solveFactored's
+   * n = 2 case). J's constants are literals and K's terms in them are folded, the same numbers
+   * bitwise (user-batch.test.ts runs both loops from adversarial numbers): m·((−1)² + 0²) is m;
+   * m·((−1)·0 + 0·(−1)) is −0, which the next sum drops; the other body's m·(1·0 + 0·1) is +0,
+   * which turns a −0 product into +0, as the `0 +` in front of the first one does.
+   */
+  private factorPoints(sb: SolverBodies): void {
+    const pj = this.groups[0]!.arrays!.J;
+    const hot = this.pointHot;
+    const slotK = this.slotK;
+    const { invMass, invI } = sb;
+    for (let n = 0; n < this.count; n++) {
+      const kA = slotK[2 * n]!;
+      const kB = slotK[2 * n + 1]!;
+      const m0 = invMass[kA]!, m1 = invMass[kB]!, i0 = invI[kA]!, i1 = invI[kB]!;
+      const a2 = pj[4 * n]!, a5 = pj[4 * n + 1]!, c2 = pj[4 * n + 2]!, c5 = pj[4 * n + 3]!;
+      const d0 = m0 + i0 * a2 * a2 + (m1 + i1 * a5 * a5);
+      const k01 = 0 + i0 * a2 * c2 + i1 * a5 * c5;
+      const k11 = m0 + i0 * c2 * c2 + (m1 + i1 * c5 * c5);
+      if (!Number.isFinite(d0) || !Number.isFinite(k11)) this.reportBadJacobian(n);
+      const scale = Math.max(Math.abs(d0), Math.abs(k11));
+      const tol = EPS * (scale > 0 ? scale : 1);
+      const nz0 = Math.abs(d0) > tol;
+      const l10 = nz0 ? k01 / d0 : 0;
+      const d1 = k11 - l10 * l10 * d0;
+      const r0 = nz0 ? 1 / d0 : 0;
+      const r1 = Math.abs(d1) > tol ? 1 / d1 : 0;
+      const m01 = inverse2Off(l10, r1);
+      const h = PAIR_HOT * n;
+      hot[h + H_A2] = a2;
+      hot[h + H_B2] = a5;
+      hot[h + H_C2] = c2;
+      hot[h + H_D2] = c5;
+      hot[h + H_M00] = inverse2Diag(l10, r0, m01);
+      hot[h + H_M01] = m01;
+      hot[h + H_M11] = r1;
     }
   }
 
@@ -807,7 +829,7 @@ export class UserBatch {
   }
   /** warmStartPairs for a point plan: J's constants as literals (see solveStiffPoints), the rest from pointHot. */
   private warmStartPoints(sb: SolverBodies): void {
-    const { vx, vy, w } = sb;
+    const { vx, vy, w, invMass, invI } = sb;
     const hot = this.pointHot;
     const imp = this.slotImp;
     const acc = this.accPool;
@@ -830,20 +852,16 @@ export class UserBatch {
       imp[si + 3] = imp[si + 3]! + oxB;
       imp[si + 4] = imp[si + 4]! + oyB;
       imp[si + 5] = imp[si + 5]! + ozB;
+      // (Body 0, the stand-in for bodies outside the solver, has no mass: see solveStiffPoints.)
       const kA = this.slotK[s0]!;
-      if (kA > 0) {
-        const m = sb.invMass[kA]!;
-        vx[kA] = vx[kA]! + m * oxA;
-        vy[kA] = vy[kA]! + m * oyA;
-        w[kA] = w[kA]! + sb.invI[kA]! * ozA;
-      }
       const kB = this.slotK[s0 + 1]!;
-      if (kB > 0) {
-        const m = sb.invMass[kB]!;
-        vx[kB] = vx[kB]! + m * oxB;
-        vy[kB] = vy[kB]! + m * oyB;
-        w[kB] = w[kB]! + sb.invI[kB]! * ozB;
-      }
+      const mA = invMass[kA]!, mB = invMass[kB]!;
+      vx[kA] = vx[kA]! + mA * oxA;
+      vy[kA] = vy[kA]! + mA * oyA;
+      w[kA] = w[kA]! + invI[kA]! * ozA;
+      vx[kB] = vx[kB]! + mB * oxB;
+      vy[kB] = vy[kB]! + mB * oyB;
+      w[kB] = w[kB]! + invI[kB]! * ozB;
     }
   }
 
@@ -1082,7 +1100,7 @@ export class UserBatch {
    * The sums keep solvePairs' rounding: the same two real operands at each addition.
    */
   private solveStiffPoints(sb: SolverBodies): void {
-    const { vx, vy, w } = sb;
+    const { vx, vy, w, invMass, invI } = sb;
     const hot = this.pointHot;
     const imp = this.slotImp;
     const acc = this.accPool;
@@ -1118,18 +1136,16 @@ export class UserBatch {
       imp[si + 3] = imp[si + 3]! + oxB;
       imp[si + 4] = imp[si + 4]! + oyB;
       imp[si + 5] = imp[si + 5]! + ozB;
-      if (kA > 0) {
-        const m = sb.invMass[kA]!;
-        vx[kA] = vxA + m * oxA;
-        vy[kA] = vyA + m * oyA;
-        w[kA] = wA + sb.invI[kA]! * ozA;
-      }
-      if (kB > 0) {
-        const m = sb.invMass[kB]!;
-        vx[kB] = vxB + m * oxB;
-        vy[kB] = vyB + m * oyB;
-        w[kB] = wB + sb.invI[kB]! * ozB;
-      }
+      // Body 0 stands in for the bodies outside the solver: it has no mass, so the writes leave
+      // it at rest (v + 0·x is v for a finite impulse), and solve() clears it anyway. Unguarded
+      // writes are 7% cheaper than a branch per body.
+      const mA = invMass[kA]!, mB = invMass[kB]!;
+      vx[kA] = vxA + mA * oxA;
+      vy[kA] = vyA + mA * oyA;
+      w[kA] = wA + invI[kA]! * ozA;
+      vx[kB] = vxB + mB * oxB;
+      vy[kB] = vyB + mB * oyB;
+      w[kB] = wB + invI[kB]! * ozB;
     }
   }
 
@@ -1184,7 +1200,8 @@ export class UserBatch {
           st[o + ST_W] = sb.w[k]!;
         }
       }
-      this.positionPairs(sb, g);
+      if (this.pointPairs) this.positionPoints(sb, g);
+      else this.positionPairs(sb, g);
       return;
     }
     const rhs = this.rhs;
@@ -1246,12 +1263,9 @@ export class UserBatch {
     const a = g.arrays!;
     const C = this.errPool;
     const p = this.jPool;
-    // (A point plan reads its packed J, J[2], J[5], J[8], J[11] at 4n; any other packed J is
-    // unpacked into the row after each call.)
-    const pj = a.J;
-    const unpack = g.varIndex !== null && !this.pointPairs;
+    // (A packed J is unpacked into the row after each call.)
+    const unpack = g.varIndex !== null;
     const both = kernel.positionAndJacobian !== undefined;
-    const point = this.pointPairs;
     const st = this.poseStates;
     const angle = this.statesAngle;
     const { c0: bc, s0: bs, dqc, dqs, cx, cy, dpx, dpy, a0: ba, dq: bq } = sb;
@@ -1298,9 +1312,8 @@ export class UserBatch {
       const kA = this.slotK[s0]!;
       const kB = this.slotK[s0 + 1]!;
       const m0 = sb.invMass[kA]!, i0 = sb.invI[kA]!, m1 = sb.invMass[kB]!, i1 = sb.invI[kB]!;
-      // (A point plan's constant entries are known, not read: see solvePairs.)
-      const a0 = point ? -1 : p[jo]!, a1 = point ? 0 : p[jo + 1]!, a2 = point ? pj[4 * n]! : p[jo + 2]!, a3 = point ? 1 : p[jo + 3]!, a4 = point ? 0 : p[jo + 4]!, a5 = point ? pj[4 * n + 1]! : p[jo + 5]!;
-      const b0 = point ? 0 : p[jo + 6]!, b1 = point ? -1 : p[jo + 7]!, b2 = point ? pj[4 * n + 2]! : p[jo + 8]!, b3 = point ? 0 : p[jo + 9]!, b4 = point ? 1 : p[jo + 10]!, b5 = point ? pj[4 * n + 3]! : p[jo + 11]!;
+      const a0 = p[jo]!, a1 = p[jo + 1]!, a2 = p[jo + 2]!, a3 = p[jo + 3]!, a4 = p[jo + 4]!, a5 = p[jo + 5]!;
+      const b0 = p[jo + 6]!, b1 = p[jo + 7]!, b2 = p[jo + 8]!, b3 = p[jo + 9]!, b4 = p[jo + 10]!, b5 = p[jo + 11]!;
       const k00 = 0 + (m0 * (a0 * a0 + a1 * a1) + i0 * a2 * a2) + (m1 * (a3 * a3 + a4 * a4) + i1 * a5 * a5);
       const k10 = 0 + (m0 * (a0 * b0 + a1 * b1) + i0 * a2 * b2) + (m1 * (a3 * b3 + a4 * b4) + i1 * a5 * b5);
       const k11 = 0 + (m0 * (b0 * b0 + b1 * b1) + i0 * b2 * b2) + (m1 * (b3 * b3 + b4 * b4) + i1 * b5 * b5);
@@ -1335,6 +1348,102 @@ export class UserBatch {
         sb.dpy[kB] = sb.dpy[kB]! + m1 * oy;
         if (i1 !== 0 && oz !== 0) turnB = i1 * oz;
       }
+      for (let j = 0; j < 2; j++) {
+        const da = j === 0 ? turnA : turnB;
+        if (da === 0) continue;
+        const k = j === 0 ? kA : kB;
+        const q = bq[k]! + da;
+        bq[k] = q;
+        if (da < SMALL_TURN && da > -SMALL_TURN) {
+          const d2 = da * da;
+          const d4 = d2 * d2;
+          const cd = 1 - 0.5 * d2 + d4 * (1 / 24 - (1 / 720) * d2 + d4 * (1 / 40320 - (1 / 3628800) * d2));
+          const sd = da * (1 - (1 / 6) * d2 + d4 * (1 / 120 - (1 / 5040) * d2 + d4 * (1 / 362880 - (1 / 39916800) * d2)));
+          const c = dqc[k]!;
+          const s = dqs[k]!;
+          dqc[k] = c * cd - s * sd;
+          dqs[k] = s * cd + c * sd;
+        } else {
+          dqc[k] = Math.cos(q);
+          dqs[k] = Math.sin(q);
+        }
+      }
+    }
+  }
+
+  /**
+   * positionPairs for a point plan: J's constants as literals, K and the moves without the terms
+   * they zero (the same numbers bitwise: see solveStiffPoints).
+   */
+  private positionPoints(sb: SolverBodies, g: KernelGroup): void {
+    const kernel = g.kernel;
+    const a = g.arrays!;
+    const C = this.errPool;
+    const pj = a.J;
+    const both = kernel.positionAndJacobian !== undefined;
+    const st = this.poseStates;
+    const angle = this.statesAngle;
+    const { c0: bc, s0: bs, dqc, dqs, cx, cy, dpx, dpy, a0: ba, dq: bq, invMass, invI } = sb;
+    for (let n = 0; n < this.count; n++) {
+      const s0 = 2 * n;
+      for (let j = 0; j < 2; j++) {
+        const k = this.slotK[s0 + j]!;
+        if (k <= 0) continue;
+        const o = this.slotState[s0 + j]!;
+        const lcx = this.slotLx[s0 + j]!;
+        const lcy = this.slotLy[s0 + j]!;
+        const c00 = bc[k]!;
+        const s00 = bs[k]!;
+        const dc = dqc[k]!;
+        const ds = dqs[k]!;
+        const c = c00 * dc - s00 * ds;
+        const sn = s00 * dc + c00 * ds;
+        const px = cx[k]! + dpx[k]!;
+        const py = cy[k]! + dpy[k]!;
+        st[o + ST_X] = px - (c * lcx - sn * lcy);
+        st[o + ST_Y] = py - (sn * lcx + c * lcy);
+        if (angle) st[o + ST_ROT] = ba[k]! + bq[k]!;
+        st[o + ST_COS] = c;
+        st[o + ST_SIN] = sn;
+        st[o + ST_COMX] = px;
+        st[o + ST_COMY] = py;
+      }
+      if (both) kernel.positionAndJacobian!(n, n + 1, a);
+      else {
+        kernel.position(n, n + 1, a);
+        kernel.jacobian(n, n + 1, a);
+      }
+      const c0 = C[s0]!;
+      const c1 = C[s0 + 1]!;
+      if (!Number.isFinite(c0) || !Number.isFinite(c1)) this.checkPosition(n, C, s0);
+      const kA = this.slotK[s0]!;
+      const kB = this.slotK[s0 + 1]!;
+      const m0 = invMass[kA]!, i0 = invI[kA]!, m1 = invMass[kB]!, i1 = invI[kB]!;
+      const a2 = pj[4 * n]!, a5 = pj[4 * n + 1]!, b2 = pj[4 * n + 2]!, b5 = pj[4 * n + 3]!;
+      const k00 = m0 + i0 * a2 * a2 + (m1 + i1 * a5 * a5);
+      const k10 = 0 + i0 * a2 * b2 + i1 * a5 * b5;
+      const k11 = m0 + i0 * b2 * b2 + (m1 + i1 * b5 * b5);
+      if (!Number.isFinite(k00) || !Number.isFinite(k11)) this.reportBadJacobian(n);
+      const scale = Math.max(Math.abs(k00), Math.abs(k11));
+      const tol = EPS * (scale > 0 ? scale : 1);
+      const l10 = Math.abs(k00) > tol ? k10 / k00 : 0;
+      const d1 = k11 - l10 * l10 * k00;
+      const y0 = -c0;
+      const y1 = -c1 - l10 * y0;
+      const l1 = Math.abs(d1) > tol ? y1 / d1 : 0;
+      const z0 = Math.abs(k00) > tol ? y0 / k00 : 0;
+      const l0 = z0 - l10 * l1;
+      // Moves: Jᵀλ's linear parts are 0 − λ and 0 + λ (solveStiffPoints). Body 0, the stand-in
+      // for the bodies outside the solver, has no mass or inertia: the unguarded writes leave it
+      // where it is, and it never turns.
+      dpx[kA] = dpx[kA]! + m0 * (0 - l0);
+      dpy[kA] = dpy[kA]! + m0 * (0 - l1);
+      dpx[kB] = dpx[kB]! + m1 * (0 + l0);
+      dpy[kB] = dpy[kB]! + m1 * (0 + l1);
+      const ozA = 0 + a2 * l0 + b2 * l1;
+      const ozB = 0 + a5 * l0 + b5 * l1;
+      const turnA = i0 !== 0 && ozA !== 0 ? i0 * ozA : 0;
+      const turnB = i1 !== 0 && ozB !== 0 ? i1 * ozB : 0;
       for (let j = 0; j < 2; j++) {
         const da = j === 0 ? turnA : turnB;
         if (da === 0) continue;
