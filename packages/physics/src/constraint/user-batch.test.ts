@@ -17,6 +17,19 @@ import { UserConstraint, type UserConstraintHooks, type UserConstraintOptions } 
 
 const noCollide = { filter: { mask: 0 } };
 
+/**
+ * A deterministic stream of numbers that decide signs and roundings: zeros of both signs, ±1, and
+ * numbers of mixed scale (some scaled off their round values).
+ */
+function adversarialNumbers(seed: number): () => number {
+  const pick = [0, -0, 0, -0, 1, -1, 0.1, -0.3, 1e-17, -2.5e-9, 7.25, -1234.5];
+  return () => {
+    seed = (Math.imul(seed, 1103515245) + 12345) | 0;
+    const v = pick[(seed >>> 8) % pick.length]!;
+    return (seed >>> 4) % 3 === 0 ? v * (1 + ((seed >>> 16) & 255) / 256) : v;
+  };
+}
+
 /** World anchor and its offset from the centre of mass, from slot `slot` of the packed state. */
 function anchorIn(st: Float64Array, slot: number, ax: number, ay: number): { px: number; py: number; rx: number; ry: number } {
   return anchorAt(st, slot * BODY_STATE_STRIDE, ax, ay);
@@ -432,6 +445,17 @@ describe('UserBatch', () => {
     for (const Probe of [ProbePivot, ProbePivotAll]) for (const jointHertz of [0, 30]) stepBoth(true, jointHertz, Probe);
   });
 
+  /** A chain of five SparseKernelPivots from a static anchor (a point plan), stepped once. */
+  function pointPlanChain(): Space {
+    const space = new Space({ gravity: [0, -10] });
+    const anchor = space.addBody(new Body({ type: 'static', position: [0, 3] }));
+    const links = [0, 1, 2, 3, 4].map((i) => box(space, i + 0.5, 3, 0.1 * i));
+    space.addConstraint(new SparseKernelPivot(anchor, links[0]!, [0, 0], [-0.4, 0]));
+    for (let i = 1; i < links.length; i++) space.addConstraint(new SparseKernelPivot(links[i - 1]!, links[i]!, [0.4, 0], [-0.4, 0]));
+    space.step(1 / 60);
+    return space;
+  }
+
   it("a point plan's literal-constant loops give the general pair loops' numbers bitwise, zeros of either sign included", () => {
     // solveStiffPoints and warmStartPoints leave out the 0·v and 0·λ terms and fold ±1 (see their
     // comments): here both loops run from the same adversarial numbers and every result is compared.
@@ -449,25 +473,12 @@ describe('UserBatch', () => {
       warmStartPairs(from: number, to: number, sb: unknown): void;
     };
     type Bodies = { count: number; vx: Float64Array; vy: Float64Array; w: Float64Array };
-    const space = new Space({ gravity: [0, -10] });
-    const anchor = space.addBody(new Body({ type: 'static', position: [0, 3] }));
-    const links = [0, 1, 2, 3, 4].map((i) => box(space, i + 0.5, 3, 0.1 * i));
-    space.addConstraint(new SparseKernelPivot(anchor, links[0]!, [0, 0], [-0.4, 0]));
-    for (let i = 1; i < links.length; i++) space.addConstraint(new SparseKernelPivot(links[i - 1]!, links[i]!, [0.4, 0], [-0.4, 0]));
-    space.step(1 / 60);
-    const inner = space as unknown as { _userBatch: Internals; _solverBodies: Bodies };
+    const inner = pointPlanChain() as unknown as { _userBatch: Internals; _solverBodies: Bodies };
     const u = inner._userBatch;
     const sb = inner._solverBodies;
     expect(u.pointPairs && u.stiffPairs).toBe(true);
     expect(u.count).toBe(5);
-    // Values that decide signs and roundings: zeros of both signs, ±1, and numbers of mixed scale.
-    const pick = [0, -0, 0, -0, 1, -1, 0.1, -0.3, 1e-17, -2.5e-9, 7.25, -1234.5];
-    let seed = 12345;
-    const next = (): number => {
-      seed = (Math.imul(seed, 1103515245) + 12345) | 0;
-      const v = pick[(seed >>> 8) % pick.length]!;
-      return (seed >>> 4) % 3 === 0 ? v * (1 + ((seed >>> 16) & 255) / 256) : v;
-    };
+    const next = adversarialNumbers(12345);
     const arrays = (): Float64Array[] => [sb.vx, sb.vy, sb.w, u.accPool, u.slotImp];
     for (let trial = 0; trial < 300; trial++) {
       for (const a of [sb.vx, sb.vy, sb.w]) for (let k = 1; k < sb.count; k++) a[k] = next();
@@ -516,25 +527,13 @@ describe('UserBatch', () => {
       positionPairs(sb: unknown, g: Group): void;
     };
     type Bodies = Record<'invMass' | 'invI' | 'dpx' | 'dpy' | 'dq' | 'dqc' | 'dqs', Float64Array> & { count: number };
-    const space = new Space({ gravity: [0, -10] });
-    const anchor = space.addBody(new Body({ type: 'static', position: [0, 3] }));
-    const links = [0, 1, 2, 3, 4].map((i) => box(space, i + 0.5, 3, 0.1 * i));
-    space.addConstraint(new SparseKernelPivot(anchor, links[0]!, [0, 0], [-0.4, 0]));
-    for (let i = 1; i < links.length; i++) space.addConstraint(new SparseKernelPivot(links[i - 1]!, links[i]!, [0.4, 0], [-0.4, 0]));
-    space.step(1 / 60);
-    const inner = space as unknown as { _userBatch: Internals; _solverBodies: Bodies };
+    const inner = pointPlanChain() as unknown as { _userBatch: Internals; _solverBodies: Bodies };
     const u = inner._userBatch;
     const sb = inner._solverBodies;
     const g = u.groups[0]!;
     const pj = g.arrays.J;
     expect(u.pointPairs).toBe(true);
-    const pick = [0, -0, 0, -0, 1, -1, 0.1, -0.3, 1e-17, -2.5e-9, 7.25, -1234.5];
-    let seed = 777;
-    const next = (): number => {
-      seed = (Math.imul(seed, 1103515245) + 12345) | 0;
-      const v = pick[(seed >>> 8) % pick.length]!;
-      return (seed >>> 4) % 3 === 0 ? v * (1 + ((seed >>> 16) & 255) / 256) : v;
-    };
+    const next = adversarialNumbers(777);
     const same = (name: string, trial: number, a: Float64Array, b: Float64Array): void =>
       a.forEach((x, k) => {
         if (!Object.is(x, b[k])) expect.fail(`${name}, trial ${trial}: [${k}] is ${x}, the general loop's ${b[k]}`);
