@@ -418,30 +418,10 @@ export class UserBatch {
         fillSolverBodyState(st, k * BODY_STATE_STRIDE, sb, k, this.poseLx[i]!, this.poseLy[i]!);
       }
     } else {
-      // (Every kernel reads only the pose fields: see UserBatchKernel.reads.) fillSolverBodyPose's
-      // arithmetic, written here over the arrays themselves: the call read each of them through
-      // `sb` again for every body.
-      const { c0: bc, s0: bs, dqc, dqs, cx, cy, dpx, dpy } = sb;
-      const bodies = this.poseBodies, lx = this.poseLx, ly = this.poseLy;
-      for (let i = 0, count = this.poseBodyCount; i < count; i++) {
-        const k = bodies[i]!;
-        const lcx = lx[i]!;
-        const lcy = ly[i]!;
-        const c00 = bc[k]!;
-        const s00 = bs[k]!;
-        const dc = dqc[k]!;
-        const ds = dqs[k]!;
-        const c = c00 * dc - s00 * ds;
-        const sn = s00 * dc + c00 * ds;
-        const px = cx[k]! + dpx[k]!;
-        const py = cy[k]! + dpy[k]!;
-        const o = k * BODY_STATE_STRIDE;
-        st[o + ST_X] = px - (c * lcx - sn * lcy);
-        st[o + ST_Y] = py - (sn * lcx + c * lcy);
-        st[o + ST_COS] = c;
-        st[o + ST_SIN] = sn;
-        st[o + ST_COMX] = px;
-        st[o + ST_COMY] = py;
+      // (Every kernel reads only the pose fields: see UserBatchKernel.reads.)
+      for (let i = 0; i < this.poseBodyCount; i++) {
+        const k = this.poseBodies[i]!;
+        fillSolverBodyPose(st, k * BODY_STATE_STRIDE, sb, k, this.poseLx[i]!, this.poseLy[i]!);
       }
     }
     for (let i = 0; i < this.outsideCount; i++) {
