@@ -32,7 +32,7 @@ export type {
   SpaceEventHandler,
 } from './space/events.js';
 
-export { Constraint } from './constraint/constraint.js';
+export { BASE_CONSTRAINT_OPTION_KEYS, Constraint } from './constraint/constraint.js';
 export type { ConstraintOptions, BreakReason } from './constraint/constraint.js';
 export { Joint } from './constraint/joint.js';
 export { PivotJoint } from './constraint/joints/pivot-joint.js';

@@ -59,6 +59,14 @@ export interface ConstraintOptions {
   userData?: unknown;
 }
 
+/**
+ * Every key of ConstraintOptions, in one list for the bindings and the symbolic package (JSX props,
+ * option checks). The check below fails to compile until a new option is added here.
+ */
+export const BASE_CONSTRAINT_OPTION_KEYS = ['active', 'stiff', 'frequency', 'damping', 'maxForce', 'maxError', 'breakUnderForce', 'breakUnderError', 'removeOnBreak', 'ignore', 'userData'] as const satisfies readonly (keyof ConstraintOptions)[];
+const everyBaseOptionListed: [Exclude<keyof ConstraintOptions, (typeof BASE_CONSTRAINT_OPTION_KEYS)[number]>] extends [never] ? true : never = true;
+void everyBaseOptionListed;
+
 export type BreakReason = 'force' | 'error';
 
 let nextConstraintId = 1;

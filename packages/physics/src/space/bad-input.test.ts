@@ -73,3 +73,24 @@ describe('bad input', () => {
   it('removing a body that is not there', () => expectRejected(({ space }) => space.removeBody(new Body()), 'removeBody', 'not in this space'));
   it('an unknown event', () => expectRejected(({ space }) => space.on('explode' as 'wake', () => {}), 'Space.on(type)', '"explode"'));
 });
+
+describe('FulcrumInputError fields', () => {
+  it('carries the owner and the property, so nobody parses the message', () => {
+    const cases: [() => unknown, string, string][] = [
+      [() => new Circle({ radius: -1 }), 'Circle', 'radius'],
+      [() => new Body({ position: [NaN, 0] }), 'Body', 'position'],
+      [() => new Space().step(0), 'Space', 'step(dt)'],
+    ];
+    for (const [bad, owner, prop] of cases) {
+      let error: unknown;
+      try {
+        bad();
+      } catch (e) {
+        error = e;
+      }
+      expect(error).toBeInstanceOf(FulcrumInputError);
+      expect((error as FulcrumInputError).owner).toBe(owner);
+      expect((error as FulcrumInputError).prop).toBe(prop);
+    }
+  });
+});

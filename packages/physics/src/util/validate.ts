@@ -7,9 +7,19 @@
 import type { Vec2, Vec2Like } from '../math/vec2.js';
 
 export class FulcrumInputError extends Error {
-  constructor(message: string) {
+  /**
+   * The offending property as the caller wrote it (`'frequency'`, `'anchor1'`, `'step(dt)'`), so
+   * bindings can point at the prop without parsing the message; null where no single property is
+   * at fault (e.g. stepping a space that is already stepping).
+   */
+  readonly prop: string | null;
+  /** The object kind that rejected it ("Body", "PivotJoint", "Space"), or null. */
+  readonly owner: string | null;
+  constructor(message: string, where: { owner?: string; prop?: string } = {}) {
     super(message);
     this.name = 'FulcrumInputError';
+    this.prop = where.prop ?? null;
+    this.owner = where.owner ?? null;
   }
 }
 
@@ -32,7 +42,7 @@ export function describeValue(value: unknown): string {
 }
 
 export function fail(owner: string, prop: string, value: unknown, requirement: string): never {
-  throw new FulcrumInputError(`${owner}.${prop} ${requirement}, got ${describeValue(value)}`);
+  throw new FulcrumInputError(`${owner}.${prop} ${requirement}, got ${describeValue(value)}`, { owner, prop });
 }
 
 export function checkFinite(owner: string, prop: string, value: unknown): number {
