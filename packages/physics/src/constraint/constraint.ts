@@ -21,7 +21,7 @@
  * soft_gamma parameters, see makeSoft).
  */
 import type { Body } from '../body/body.js';
-import { makeSoft, type Softness } from '../contact/contact-solver.js';
+import { makeSoft, type Softness } from './softness.js';
 import type { DebugDraw } from '../debug/debug-draw.js';
 import type { Vec3 } from '../math/vec2.js';
 import type { StepContext } from '../space/step-context.js';

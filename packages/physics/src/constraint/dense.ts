@@ -9,13 +9,47 @@ export const ZERO_PIVOT_EPS = 1e-12;
 const EPS = ZERO_PIVOT_EPS;
 
 /**
+ * The zero-pivot rule, for every solver's blocks: in a block whose largest diagonal entry is
+ * `scale`, a pivot d counts as zero when |d| ≤ ZERO_PIVOT_EPS·scale (ZERO_PIVOT_EPS when the
+ * block is all zero). Its row then gets no impulse.
+ */
+export function zeroPivotTolerance(scale: number): number {
+  return EPS * (scale > 0 ? scale : 1);
+}
+
+/** 1/d, or 0 for a zero pivot (the rule above, in a block of diagonal scale `scale`). */
+export function pivotInverse(d: number, scale: number): number {
+  return Math.abs(d) > zeroPivotTolerance(scale) ? 1 / d : 0;
+}
+
+/**
+ * 1/det K for a symmetric 2 × 2 K = [k11 k12; k12 k22], or 0 where K is singular by the
+ * zero-pivot rule (det ≤ ZERO_PIVOT_EPS·k11·k22): the caller then solves each row on its own
+ * diagonal (pivotInverse(k11, k11), pivotInverse(k22, k22)). K⁻¹ = [k22 −k12; −k12 k11]/det.
+ */
+export function inverseDet2(k11: number, k12: number, k22: number): number {
+  const det = k11 * k22 - k12 * k12;
+  return det > EPS * k11 * k22 && det > 0 ? 1 / det : 0;
+}
+
+/** The factor that brings a vector of squared length n2 within length max: 1, or max/√n2 (a clamp of a block's impulse). */
+export function normClampFactor(n2: number, max: number): number {
+  return n2 > max * max ? max / Math.sqrt(n2) : 1;
+}
+
+/** x clamped to [lo, hi]. */
+export function clamp(x: number, lo: number, hi: number): number {
+  return x < lo ? lo : x > hi ? hi : x;
+}
+
+/**
  * Solve K x = b in place by LDLᵀ (no square roots, so semi-definite K is fine).
  * `K` is n×n row-major and is overwritten by the factorisation; `b` becomes x.
  */
 export function solveSymmetric(K: Float64Array, b: Float64Array, n: number): void {
   if (n === 1) {
     const d = K[0]!;
-    b[0] = Math.abs(d) > EPS * (d !== 0 ? Math.abs(d) : 1) ? b[0]! / d : 0;
+    b[0] = Math.abs(d) > zeroPivotTolerance(Math.abs(d)) ? b[0]! / d : 0;
     return;
   }
   if (n === 2) {
@@ -29,7 +63,7 @@ export function solveSymmetric(K: Float64Array, b: Float64Array, n: number): voi
 export function solveSymmetricLDL(K: Float64Array, b: Float64Array, n: number): void {
   let scale = 0;
   for (let i = 0; i < n; i++) scale = Math.max(scale, Math.abs(K[i * n + i]!));
-  const tol = EPS * (scale > 0 ? scale : 1);
+  const tol = zeroPivotTolerance(scale);
   // Factor: K = L D Lᵀ, L unit lower (stored below the diagonal), D on the diagonal.
   for (let j = 0; j < n; j++) {
     let d = K[j * n + j]!;
@@ -66,7 +100,7 @@ function solve2(K: Float64Array, b: Float64Array): void {
   const k10 = K[2]!;
   const k11 = K[3]!;
   const scale = Math.max(Math.abs(k00), Math.abs(k11));
-  const tol = EPS * (scale > 0 ? scale : 1);
+  const tol = zeroPivotTolerance(scale);
   const l10 = Math.abs(k00) > tol ? k10 / k00 : 0;
   const d1 = k11 - l10 * l10 * k00;
   const y0 = b[0]!;
@@ -84,7 +118,7 @@ function solve2(K: Float64Array, b: Float64Array): void {
 export function factorSymmetric(K: Float64Array, n: number, dinv: Float64Array): void {
   let scale = 0;
   for (let i = 0; i < n; i++) scale = Math.max(scale, Math.abs(K[i * n + i]!));
-  const tol = EPS * (scale > 0 ? scale : 1);
+  const tol = zeroPivotTolerance(scale);
   for (let j = 0; j < n; j++) {
     let d = K[j * n + j]!;
     for (let k = 0; k < j; k++) d -= K[j * n + k]! * K[j * n + k]! * K[k * n + k]!;

@@ -10,8 +10,8 @@
  *   Jᵀλ : vA −= mA⁻¹ λ n, ωA −= iA⁻¹ λ (rA × n); vB += mB⁻¹ λ n, ωB += iB⁻¹ λ (rB × n)
  * Friction uses the tangent t = (n.y, −n.x) in place of n, clamped to ±μ·λn.
  *
- * Softness (Catto's soft step): with ω = 2π·hertz, ζ the damping ratio and h the substep,
- *   a1 = 2ζ + hω, biasRate = ω/a1, massScale = hω·a1/(1 + hω·a1), impulseScale = 1/(1 + hω·a1)
+ * Softness (Catto's soft step, constraint/softness.ts): the normal row is a spring of the space's
+ * contactHertz (twice that against a static or kinematic side),
  *   λ = −normalMass·massScale·(vn + biasRate·s) − impulseScale·λacc
  * The biased solve ("solve") pushes penetration out at a bounded speed; the unbiased solve
  * ("relax") then removes the velocity that push added, so stacks do not gain energy.
@@ -22,29 +22,7 @@ import type { Contact } from './contact.js';
 import type { ContactStore } from './contact-store.js';
 import type { SolverBodies } from '../space/solver-bodies.js';
 import { resized } from '../util/typed-arrays.js';
-
-export interface Softness {
-  biasRate: number;
-  massScale: number;
-  impulseScale: number;
-}
-
-export function makeSoft(hertz: number, zeta: number, h: number, out: Softness): Softness {
-  if (hertz === 0) {
-    out.biasRate = 0;
-    out.massScale = 1;
-    out.impulseScale = 0;
-    return out;
-  }
-  const omega = 2 * Math.PI * hertz;
-  const a1 = 2 * zeta + h * omega;
-  const a2 = h * omega * a1;
-  const a3 = 1 / (1 + a2);
-  out.biasRate = omega / a1;
-  out.massScale = a2 * a3;
-  out.impulseScale = a3;
-  return out;
-}
+import type { Softness } from '../constraint/softness.js';
 
 /** Speed below which a collision does not bounce (m/s). */
 export const RESTITUTION_THRESHOLD = 1;

@@ -2,7 +2,7 @@
  * What a constraint sees of the current step. One object per space, reused every step.
  */
 import type { SolverBodies } from './solver-bodies.js';
-import type { Softness } from '../contact/contact-solver.js';
+import type { Softness } from '../constraint/softness.js';
 
 export interface StepContext {
   /** Full step. */

@@ -25,7 +25,7 @@ import type { PivotBatch } from '../pivot-batch.js';
 import type { Body } from '../../body/body.js';
 import type { Vec3 } from '../../math/vec2.js';
 import type { BreakReason } from '../constraint.js';
-import { makeSoft } from '../../contact/contact-solver.js';
+import { makeSoft } from '../softness.js';
 
 export type PivotJointOptions = AnchoredOptions;
 
