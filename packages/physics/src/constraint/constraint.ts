@@ -69,6 +69,13 @@ void everyBaseOptionListed;
 
 export type BreakReason = 'force' | 'error';
 
+/**
+ * Which solver family takes a constraint for a step (space/solver-families.ts): the joint batch
+ * (typed-array rows of built-in pivots), the user batch (UserConstraints in jacobian form) or one
+ * by one (each constraint solves itself through its _prepare/_warmStart/_solve/_finish).
+ */
+export type SolverFamilyKind = 'joint-batch' | 'user-batch' | 'one-by-one';
+
 let nextConstraintId = 1;
 
 export abstract class Constraint {
@@ -308,6 +315,11 @@ export abstract class Constraint {
 
   /** @internal Extra per-step checks (UserConstraint.validate). */
   protected _validateParameters(): void {}
+
+  /** @internal The solver family that takes this constraint in the next step (see SolverFamilyKind). */
+  _solverFamily(): SolverFamilyKind {
+    return 'one-by-one';
+  }
 
   /**
    * @internal Called once at the start of a step. Returns 'error' when breakUnderError is set and

@@ -42,7 +42,7 @@ import type { Vec2, Vec3 } from '../math/vec2.js';
 import type { StepContext } from '../space/step-context.js';
 import { checkFinite, checkInteger, fail } from '../util/validate.js';
 import { BODY_STATE_STRIDE, clearBodyState, fillBodyState } from './body-state.js';
-import { Constraint, type BreakReason, type ConstraintOptions } from './constraint.js';
+import { Constraint, type SolverFamilyKind, type BreakReason, type ConstraintOptions } from './constraint.js';
 import { factorSymmetric, solveFactored, solveSymmetric } from './dense.js';
 import type { UserBatchKernel } from './batch-kernel.js';
 import { USER_BATCH_MAX_DIM, USER_BATCH_MAX_SLOTS, type UserBatch } from './user-batch.js';
@@ -395,6 +395,11 @@ export class UserConstraint extends Constraint {
   batchParams(out: Float64Array, at: number): void {
     void out;
     void at;
+  }
+
+  /** @internal The user batch when the constraint qualifies (_batchable), else one by one. */
+  override _solverFamily(): SolverFamilyKind {
+    return this._batchable() ? 'user-batch' : 'one-by-one';
   }
 
   /** @internal Whether the space may solve this constraint in the UserBatch (see user-batch.ts). */

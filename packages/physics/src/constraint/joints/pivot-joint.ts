@@ -24,7 +24,7 @@ import type { StepContext } from '../../space/step-context.js';
 import type { PivotBatch } from '../pivot-batch.js';
 import type { Body } from '../../body/body.js';
 import type { Vec3 } from '../../math/vec2.js';
-import type { BreakReason } from '../constraint.js';
+import type { BreakReason, SolverFamilyKind } from '../constraint.js';
 import { makeSoft } from '../softness.js';
 
 export type PivotJointOptions = AnchoredOptions;
@@ -59,8 +59,13 @@ export class PivotJoint extends AnchoredJoint {
 
   // ------------------------------------------------------------------ batch solving
 
-  /** @internal Marks joints the space solves through PivotBatch. */
-  readonly _batchedPivot = true;
+  /**
+   * @internal The joint batch (PivotBatch), except under breakUnderError: the error test runs in
+   * the one-by-one _prepare.
+   */
+  override _solverFamily(): SolverFamilyKind {
+    return this._breakUnderError ? 'one-by-one' : 'joint-batch';
+  }
 
   /**
    * @internal The whole per-step preparation of a batched pivot, written straight into row n:
