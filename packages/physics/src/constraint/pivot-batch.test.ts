@@ -7,10 +7,11 @@ import { Body } from '../body/body.js';
 import { Polygon } from '../shape/polygon.js';
 import { Space } from '../space/space.js';
 import { PivotJoint } from './joints/pivot-joint.js';
+import { setSolverRouting } from '../test-support/solver-routing.js';
 
 function run(batched: boolean, stiff: boolean): number[] {
   const space = new Space({ gravity: [0, -10] });
-  space._batchPivots = batched;
+  setSolverRouting(space, { jointBatch: batched });
   const ground = space.addBody(new Body({ type: 'static' }));
   let prev = ground;
   const links: Body[] = [];
@@ -39,7 +40,7 @@ describe('PivotBatch', () => {
   it('reports the same impulses as the generic path', () => {
     const read = (batched: boolean): number[] => {
       const space = new Space({ gravity: [0, -10] });
-      space._batchPivots = batched;
+      setSolverRouting(space, { jointBatch: batched });
       const pin = space.addBody(new Body({ type: 'static' }));
       const b = space.addBody(new Body({ position: [0.5, -1], shapes: [Polygon.box(0.3, 0.3)] }));
       const j = space.addConstraint(new PivotJoint({ body1: pin, body2: b, anchor2: [-0.5, 1] }));
@@ -57,7 +58,7 @@ describe('PivotBatch', () => {
       // A swinging two-link pendulum: the upper link's velocity changes only through gravity and
       // its two joints, so m Δv = m g dt + Σ linear impulses and I Δω = Σ angular impulses.
       const space = new Space({ gravity: [0, -10] });
-      space._batchPivots = batched;
+      setSolverRouting(space, { jointBatch: batched });
       const pin = space.addBody(new Body({ type: 'static' }));
       const upper = space.addBody(new Body({ position: [0.5, 0], rotation: 0.3, shapes: [Polygon.box(1, 0.2, { offset: [0.05, 0.02] })] }));
       const lower = space.addBody(new Body({ position: [1.5, 0], shapes: [Polygon.box(1, 0.2)] }));

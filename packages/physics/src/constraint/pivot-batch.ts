@@ -4,15 +4,20 @@
  * pass is cache-hostile; here each pass is one scalar loop over flat arrays (the maths is the
  * PivotJoint derivation: C = p2 − p1, 2×2 K, Jᵀλ = ∓λ at r1 / r2).
  *
- * Lifecycle per step: begin() → add(joint) for each prepared pivot → per substep warmStart,
- * solve(useBias), solve(false)×n → solvePosition()×m → store() (impulses back to the joints).
+ * It is the joint-batch solver family (space/solver-families.ts). Lifecycle per step: begin() →
+ * add(joint) for each prepared pivot → per substep warmStart, solve, relax×n → solvePosition×m →
+ * store (the impulses stay in the rows; a joint reads its row when asked).
  * When the space's plan is unchanged (same pivots, same gathered bodies, same substep), the next
  * step calls refresh() instead of begin()/add(): the rows stay, with their warm-start impulses,
  * and only the pose data is recomputed, from the solver arrays.
  */
+import type { BreakReason, Constraint } from './constraint.js';
+import type { ConstraintFamily } from '../space/solver-families.js';
 import type { SolverBodies } from '../space/solver-bodies.js';
 import type { StepContext } from '../space/step-context.js';
 import type { PivotJoint } from './joints/pivot-joint.js';
+import { inverseDet2, normClampFactor, pivotInverse } from './dense.js';
+import { isRigid, passSoftness, softUpdate, type Softness } from './softness.js';
 import { resized } from '../util/typed-arrays.js';
 
 /** Where readRow() puts the impulse a body received (an AnchorSlot). */
@@ -50,7 +55,8 @@ const L_AX = 2, L_AY = 3, L_BX = 4, L_BY = 5;
 /** Soft joints: their own biasRate, massScale, impulseScale, max impulse and max error. */
 const BIAS = 6, MASS = 7, IMP = 8, MAX_IMP = 9, MAX_ERR = 10;
 
-export class PivotBatch {
+export class PivotBatch implements ConstraintFamily {
+  readonly kind = 'joint-batch';
   count = 0;
   private capacity = 0;
   readonly joints: PivotJoint[] = [];
@@ -92,12 +98,19 @@ export class PivotBatch {
     this.softCount = 0;
   }
 
-  /** Gather one prepared pivot (its slots hold this step's start state). */
-  add(j: PivotJoint, ctx: StepContext): void {
+  /** Gather one pivot (routed here by its _solverFamily(); it never breaks while prepared). */
+  add(c: Constraint, ctx: StepContext): BreakReason | null {
+    const j = c as PivotJoint;
     const n = this.count++;
     if (n >= this.capacity) this.reserve(n + 1);
     this.joints.push(j);
     j._fillBatch(this, n, ctx);
+    return null;
+  }
+
+  /** Only a pivot that can break under force has anything to finish. */
+  finishes(c: Constraint): boolean {
+    return c._breakUnderForce;
   }
 
   /**
@@ -122,7 +135,7 @@ export class PivotBatch {
   }
 
   /** Row n starts its step with the warm-start impulse (accX, accY); soft: its spring and limits (else stiff). */
-  startRow(n: number, accX: number, accY: number, soft: { biasRate: number; massScale: number; impulseScale: number } | null, maxImp: number, maxErr: number): void {
+  startRow(n: number, accX: number, accY: number, soft: Softness | null, maxImp: number, maxErr: number): void {
     const d = this.hot;
     const x = this.cold;
     const o = n * HOT;
@@ -173,9 +186,9 @@ export class PivotBatch {
    * from the solver bodies' start state (the same arithmetic as PivotJoint's fillSide, so a
    * refreshed step is bitwise the rebuilt one). Static sides did not move (a move re-plans).
    */
-  refresh(sb: SolverBodies): void {
+  refresh(ctx: StepContext): void {
     this.started = false;
-    const { c0, s0, cx, cy } = sb;
+    const { c0, s0, cx, cy } = ctx.bodies;
     const d = this.hot, x = this.cold, ends = this.ends;
     for (let n = 0; n < this.count; n++) {
       const o = n * HOT;
@@ -221,7 +234,8 @@ export class PivotBatch {
   // code then has no type feedback: the optimised loop bailed out at that line on every call (a
   // deopt loop, 1,000 bailouts per 60 steps of the joint grid). So each pass is a wrapper that does
   // the work before and after, around a method whose loop is its last statement.
-  warmStart(sb: SolverBodies): void {
+  warmStart(ctx: StepContext): void {
+    const sb = ctx.bodies;
     if (this.started) this.endSubstep();
     this.started = true;
     this.warmStartRows(sb);
@@ -260,9 +274,16 @@ export class PivotBatch {
     }
   }
 
-  solve(ctx: StepContext, useBias: boolean): void {
-    const js = ctx.jointSoftness;
-    if (this.softCount === 0 && (!useBias || (js.biasRate === 0 && js.massScale === 1 && js.impulseScale === 0))) this.solveStiffRows(ctx);
+  solve(ctx: StepContext): void {
+    this.pass(ctx, true);
+  }
+
+  relax(ctx: StepContext): void {
+    this.pass(ctx, false);
+  }
+
+  private pass(ctx: StepContext, useBias: boolean): void {
+    if (this.softCount === 0 && (!useBias || isRigid(ctx.jointSoftness))) this.solveStiffRows(ctx);
     else this.solveRows(ctx, useBias);
     const sb = ctx.bodies;
     sb.vx[0] = sb.vy[0] = sb.w[0] = 0;
@@ -271,7 +292,7 @@ export class PivotBatch {
   private solveRows(ctx: StepContext, useBias: boolean): void {
     const sb = ctx.bodies;
     const { vx, vy, w, dqc, dqs, dpx, dpy } = sb;
-    const js = ctx.jointSoftness;
+    const stiff = passSoftness(null, useBias, ctx.jointSoftness);
     const h = ctx.h;
     const d = this.hot, x = this.cold, ends = this.ends;
     for (let n = 0; n < this.count; n++) {
@@ -287,36 +308,20 @@ export class PivotBatch {
       s = dqs[kb]!;
       const rBx = c * d[o + R0_BX] - s * d[o + R0_BY];
       const rBy = s * d[o + R0_BX] + c * d[o + R0_BY];
+      // A soft row's own spring, from its row; a stiff row's coefficients are the pass's.
       const soft = this.soft[n] === 1;
-      let biasRate = 0;
-      let massScale = 1;
-      let impulseScale = 0;
-      if (soft) {
-        biasRate = x[q + BIAS];
-        massScale = x[q + MASS];
-        impulseScale = x[q + IMP];
-      } else if (useBias) {
-        biasRate = js.biasRate;
-        massScale = js.massScale;
-        impulseScale = js.impulseScale;
-      }
+      const biasRate = soft ? x[q + BIAS] : stiff.biasRate;
+      const massScale = soft ? x[q + MASS] : stiff.massScale;
+      const impulseScale = soft ? x[q + IMP] : stiff.impulseScale;
       const mA = d[o + M_A], mB = d[o + M_B], iA = d[o + I_A], iB = d[o + I_B];
       // −K⁻¹ (see solveStiffRows)
       const k11 = mA + mB + iA * rAy * rAy + iB * rBy * rBy;
       const k12 = -iA * rAx * rAy - iB * rBx * rBy;
       const k22 = mA + mB + iA * rAx * rAx + iB * rBx * rBx;
-      let a11: number, a12: number, a22: number;
-      const det = k11 * k22 - k12 * k12;
-      if (det > 1e-12 * k11 * k22 && det > 0) {
-        const inv = 1 / det;
-        a11 = -inv * k22;
-        a12 = inv * k12;
-        a22 = -inv * k11;
-      } else {
-        a11 = k11 > 0 ? -1 / k11 : 0;
-        a12 = 0;
-        a22 = k22 > 0 ? -1 / k22 : 0;
-      }
+      const inv = inverseDet2(k11, k12, k22);
+      const a11 = inv !== 0 ? -inv * k22 : -pivotInverse(k11, k11);
+      const a12 = inv * k12;
+      const a22 = inv !== 0 ? -inv * k11 : -pivotInverse(k22, k22);
       const wB = w[kb]!;
       const eX = vx[kb]! - wB * rBy;
       const eY = vy[kb]! + wB * rBx;
@@ -342,25 +347,19 @@ export class PivotBatch {
           let ey = d[o + C_BY] + dpy[kb]! + rBy - (d[o + C_AY] + dpy[ka]! + rAy);
           const maxErr = x[q + MAX_ERR];
           if (soft && maxErr !== Infinity) {
-            const e = Math.sqrt(ex * ex + ey * ey);
-            if (e > maxErr) {
-              ex *= maxErr / e;
-              ey *= maxErr / e;
-            }
+            const f = normClampFactor(ex * ex + ey * ey, maxErr);
+            ex *= f;
+            ey *= f;
           }
           rx += biasRate * ex;
           ry += biasRate * ey;
         }
-        let nx = oldX + massScale * (a11 * rx + a12 * ry) - impulseScale * oldX;
-        let ny = oldY + massScale * (a12 * rx + a22 * ry) - impulseScale * oldY;
+        let nx = softUpdate(oldX, a11 * rx + a12 * ry, massScale, impulseScale);
+        let ny = softUpdate(oldY, a12 * rx + a22 * ry, massScale, impulseScale);
         if (soft) {
-          const max = x[q + MAX_IMP] * h;
-          const n2 = nx * nx + ny * ny;
-          if (n2 > max * max) {
-            const f = max / Math.sqrt(n2);
-            nx *= f;
-            ny *= f;
-          }
+          const f = normClampFactor(nx * nx + ny * ny, x[q + MAX_IMP] * h);
+          nx *= f;
+          ny *= f;
         }
         d[o + ACC_X] = nx;
         d[o + ACC_Y] = ny;
@@ -413,18 +412,10 @@ export class PivotBatch {
       const k11 = mA + mB + iA * rAy * rAy + iB * rBy * rBy;
       const k12 = -iA * rAx * rAy - iB * rBx * rBy;
       const k22 = mA + mB + iA * rAx * rAx + iB * rBx * rBx;
-      let a11: number, a12: number, a22: number;
-      const det = k11 * k22 - k12 * k12;
-      if (det > 1e-12 * k11 * k22 && det > 0) {
-        const inv = 1 / det;
-        a11 = -inv * k22;
-        a12 = inv * k12;
-        a22 = -inv * k11;
-      } else {
-        a11 = k11 > 0 ? -1 / k11 : 0;
-        a12 = 0;
-        a22 = k22 > 0 ? -1 / k22 : 0;
-      }
+      const inv = inverseDet2(k11, k12, k22);
+      const a11 = inv !== 0 ? -inv * k22 : -pivotInverse(k11, k11);
+      const a12 = inv * k12;
+      const a22 = inv !== 0 ? -inv * k11 : -pivotInverse(k22, k22);
       // dv = (vB + ωB × rB) − (vA + ωA × rA), with A (the body the previous row of a chain wrote)
       // entering last.
       const wB = w[kb]!;
@@ -451,7 +442,8 @@ export class PivotBatch {
   }
 
   /** Position pass for the stiff pivots: K Δ = −C on the position deltas. */
-  solvePosition(sb: SolverBodies): void {
+  solvePosition(ctx: StepContext): void {
+    const sb = ctx.bodies;
     const { dqc, dqs, dpx, dpy } = sb;
     const d = this.hot, ends = this.ends;
     for (let n = 0; n < this.count; n++) {
@@ -473,17 +465,10 @@ export class PivotBatch {
       const k11 = mA + mB + iA * rAy * rAy + iB * rBy * rBy;
       const k12 = -iA * rAx * rAy - iB * rBx * rBy;
       const k22 = mA + mB + iA * rAx * rAx + iB * rBx * rBx;
-      let px: number;
-      let py: number;
-      const det = k11 * k22 - k12 * k12;
-      if (det > 1e-12 * k11 * k22 && det > 0) {
-        const inv = 1 / det;
-        px = -inv * (k22 * ex - k12 * ey);
-        py = -inv * (k11 * ey - k12 * ex);
-      } else {
-        px = k11 > 0 ? -ex / k11 : 0;
-        py = k22 > 0 ? -ey / k22 : 0;
-      }
+      // K Δ = −C; a singular K (both sides fixed about the anchor) solves each axis alone.
+      const inv = inverseDet2(k11, k12, k22);
+      const px = inv !== 0 ? -inv * (k22 * ex - k12 * ey) : -ex * pivotInverse(k11, k11);
+      const py = inv !== 0 ? -inv * (k11 * ey - k12 * ex) : -ey * pivotInverse(k22, k22);
       if (ka > 0) {
         dpx[ka] = dpx[ka]! - mA * px;
         dpy[ka] = dpy[ka]! - mA * py;

@@ -10,7 +10,7 @@
  * impulse λ as
  *
  *   x    = −K⁻¹ (V + biasRate·C)             (the rigid solution, with the spring's bias)
- *   λnew = λold + massScale·x − impulseScale·λold
+ *   λnew = λold − impulseScale·λold + massScale·x
  *
  * massScale 1, impulseScale 0 and biasRate 0 is a rigid row without bias (RIGID). Which of the
  * three sets of coefficients a row uses in a pass is passSoftness's rule: its own spring if it is
@@ -61,9 +61,15 @@ export function isRigid(s: Readonly<Softness>): boolean {
   return s.biasRate === 0 && s.massScale === 1 && s.impulseScale === 0;
 }
 
-/** The soft update of an accumulated impulse: λold + massScale·x − impulseScale·λold. */
+/**
+ * The soft update of an accumulated impulse: λold − impulseScale·λold + massScale·x. The decayed
+ * old impulse is known before the row reads any velocity, so a pass that calls this waits only
+ * on massScale·x and one add (a chain's passes are bound by that wait). A caller whose x is a
+ * scaled velocity error may fold the scale in: softUpdate(old, V + bias, −massScale/K, …) for a
+ * one-row K is the same update.
+ */
 export function softUpdate(old: number, x: number, massScale: number, impulseScale: number): number {
-  return old + massScale * x - impulseScale * old;
+  return old - impulseScale * old + massScale * x;
 }
 
 /**

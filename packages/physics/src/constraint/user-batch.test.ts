@@ -14,6 +14,7 @@ import { BODY_STATE_STRIDE, BodyState } from './body-state.js';
 import { inverse2Diag, inverse2Off } from './dense.js';
 import type { UserBatchKernel } from './batch-kernel.js';
 import { UserConstraint, type UserConstraintHooks, type UserConstraintOptions } from './user-constraint.js';
+import { setSolverRouting, solverInternals } from '../test-support/solver-routing.js';
 
 const noCollide = { filter: { mask: 0 } };
 
@@ -269,7 +270,7 @@ function box(space: Space, x: number, y: number, rotation = 0): Body {
 /** Every kind of batched row: 1, 2 and 3 rows, 2 and 3 bodies, static slots, stiff and soft, force-limited. */
 function mixedScene(batched: boolean) {
   const space = new Space({ gravity: [0, -10] });
-  space._batchUsers = batched;
+  setSolverRouting(space, { userBatch: batched });
   const ground = space.addBody(new Body({ type: 'static', position: [0, 2] }));
   const b = [box(space, 1, 2, 0.2), box(space, 2, 2, -0.1), box(space, 3, 2), box(space, 4, 1.5, 0.4), box(space, 5, 1.5), box(space, 1, 0, 0.3), box(space, 2, -0.5)];
   const ball = space.addBody(new Body({ position: [3, -1], shapes: [new Circle({ radius: 0.2, ...noCollide })] }));
@@ -302,7 +303,7 @@ function snapshot(s: ReturnType<typeof mixedScene>): number[] {
 }
 
 function batchedCount(space: Space): number {
-  return (space as unknown as { _userBatch: { count: number } })._userBatch.count;
+  return solverInternals(space).userBatch.count;
 }
 
 describe('UserBatch', () => {
@@ -370,7 +371,7 @@ describe('UserBatch', () => {
     /** Hook and kernel pivots in a chain from a static anchor, and a kernel pivot to a resting kinematic body. */
     function chain(batched: boolean, jointHertz: number, allKernel: boolean) {
       const space = new Space({ gravity: [0, -10], jointHertz });
-      space._batchUsers = batched;
+      setSolverRouting(space, { userBatch: batched });
       const anchor = space.addBody(new Body({ type: 'static', position: [0, 3] }));
       const rest = space.addBody(new Body({ type: 'kinematic', position: [6, 3] }));
       const links = [0, 1, 2, 3, 4].map((i) => box(space, i + 0.5, 3, 0.1 * i));
@@ -411,7 +412,7 @@ describe('UserBatch', () => {
     // at a time (the trigonometric branch of the turn) as well as by less (the series).
     function scene(batched: boolean) {
       const space = new Space({ gravity: [0, -10] });
-      space._batchUsers = batched;
+      setSolverRouting(space, { userBatch: batched });
       const anchor = space.addBody(new Body({ type: 'static', position: [0, 3] }));
       const links = [box(space, 0.6, 2.1, 1.1), box(space, 1.2, 3.8, -0.9), box(space, 2.6, 2.4, 2.5)];
       const cs: UserConstraint[] = [new SparseKernelPivot(anchor, links[0]!, [0, 0], [-0.4, 0])];
@@ -473,9 +474,9 @@ describe('UserBatch', () => {
       warmStartPairs(from: number, to: number, sb: unknown): void;
     };
     type Bodies = { count: number; vx: Float64Array; vy: Float64Array; w: Float64Array };
-    const inner = pointPlanChain() as unknown as { _userBatch: Internals; _solverBodies: Bodies };
-    const u = inner._userBatch;
-    const sb = inner._solverBodies;
+    const inner = solverInternals(pointPlanChain());
+    const u = inner.userBatch as unknown as Internals;
+    const sb = inner.solverBodies as unknown as Bodies;
     expect(u.pointPairs && u.stiffPairs).toBe(true);
     expect(u.count).toBe(5);
     const next = adversarialNumbers(12345);
@@ -527,9 +528,9 @@ describe('UserBatch', () => {
       positionPairs(sb: unknown, g: Group): void;
     };
     type Bodies = Record<'invMass' | 'invI' | 'dpx' | 'dpy' | 'dq' | 'dqc' | 'dqs', Float64Array> & { count: number };
-    const inner = pointPlanChain() as unknown as { _userBatch: Internals; _solverBodies: Bodies };
-    const u = inner._userBatch;
-    const sb = inner._solverBodies;
+    const inner = solverInternals(pointPlanChain());
+    const u = inner.userBatch as unknown as Internals;
+    const sb = inner.solverBodies as unknown as Bodies;
     const g = u.groups[0]!;
     const pj = g.arrays.J;
     expect(u.pointPairs).toBe(true);
@@ -577,7 +578,7 @@ describe('UserBatch', () => {
   function stepBoth(allStiff: boolean, jointHertz: number, Pivot: typeof KernelPivot): void {
     function scene(batched: boolean) {
       const space = new Space({ gravity: [0, -10], jointHertz });
-      space._batchUsers = batched;
+      setSolverRouting(space, { userBatch: batched });
       const anchor = space.addBody(new Body({ type: 'static', position: [0, 3] }));
       const links = [0, 1, 2, 3].map((i) => box(space, i + 0.5, 3, 0.1 * i));
       const cs: UserConstraint[] = [new Pivot(anchor, links[0]!, [0, 0], [-0.4, 0])];

@@ -19,10 +19,13 @@
  * Restitution is applied once per step, after all substeps, from the pre-step approach speed.
  */
 import type { Contact } from './contact.js';
-import type { ContactStore } from './contact-store.js';
+import { TOUCHING, type ContactStore } from './contact-store.js';
 import type { SolverBodies } from '../space/solver-bodies.js';
+import type { SolverFamily } from '../space/solver-families.js';
+import type { StepContext } from '../space/step-context.js';
 import { resized } from '../util/typed-arrays.js';
-import type { Softness } from '../constraint/softness.js';
+import { makeSoft, oneSidedBias, softUpdate, type Softness } from '../constraint/softness.js';
+import { clamp } from '../constraint/dense.js';
 
 /** Speed below which a collision does not bounce (m/s). */
 export const RESTITUTION_THRESHOLD = 1;
@@ -42,7 +45,8 @@ const R_AX = 0, R_AY = 1, R_BX = 2, R_BY = 3, ADJ_SEP = 4, NORMAL_MASS = 5, TANG
 /** Accumulated impulses, the largest normal impulse of the step, the approach speed before it. */
 const NORMAL_IMPULSE = 7, TANGENT_IMPULSE = 8, MAX_NORMAL_IMPULSE = 9, REL_VEL = 10;
 
-export class ContactSolver {
+/** The contact solver family: every touching solid contact with a body in the solver. */
+export class ContactSolver implements SolverFamily {
   count = 0;
   private capacity = 0;
   /**
@@ -59,6 +63,29 @@ export class ContactSolver {
   readonly staticSoft: Softness = { biasRate: 0, massScale: 1, impulseScale: 0 };
   maxBiasVelocity = CONTACT_PUSH_MAX_VELOCITY;
 
+  /** The contacts' numbers: points and warm-start impulses in, impulses back out (store). */
+  constructor(private readonly target: ContactStore) {}
+
+  /**
+   * Stage 5 for contacts: this step's softness (stiffness capped at a quarter of the substep
+   * rate for stability; twice as stiff against a static or kinematic side), and every touching,
+   * non-sensor contact with a body in the solver.
+   */
+  prepare(contacts: readonly Contact[], sb: SolverBodies, ctx: StepContext, hertz: number, dampingRatio: number): void {
+    const capped = Math.min(hertz, 0.25 * ctx.invH);
+    makeSoft(capped, dampingRatio, ctx.h, this.soft);
+    makeSoft(2 * capped, dampingRatio, ctx.h, this.staticSoft);
+    const store = this.target;
+    const flags = store.flags;
+    this.count = 0;
+    for (let k = 0; k < contacts.length; k++) {
+      if (flags[k] !== TOUCHING) continue; // not touching, or a sensor
+      const c = contacts[k]!;
+      if (c.bodyA._solverIndex < 0 && c.bodyB._solverIndex < 0) continue;
+      this.add(c, k, store, sb);
+    }
+  }
+
   private reserve(n: number): void {
     if (n <= this.capacity) return;
     let cap = Math.max(64, this.capacity);
@@ -70,15 +97,11 @@ export class ContactSolver {
     this.capacity = cap;
   }
 
-  begin(): void {
-    this.count = 0;
-  }
-
   /**
    * Add one touching, non-sensor contact, whose numbers are at slot `s` of `st` (c.index).
    * Body solver indices must be assigned.
    */
-  add(c: Contact, s: number, st: ContactStore, sb: SolverBodies): void {
+  private add(c: Contact, s: number, st: ContactStore, sb: SolverBodies): void {
     const k = this.count++;
     if (k >= this.capacity) this.reserve(k + 1);
     const d = this.data;
@@ -160,8 +183,8 @@ export class ContactSolver {
     }
   }
 
-  warmStart(sb: SolverBodies): void {
-    const { vx, vy, w } = sb;
+  warmStart(ctx: StepContext): void {
+    const { vx, vy, w } = ctx.bodies;
     const d = this.data;
     for (let k = 0, n = this.count; k < n; k++) {
       const o = k * STRIDE;
@@ -197,8 +220,19 @@ export class ContactSolver {
     }
   }
 
+  solve(ctx: StepContext): void {
+    this.pass(ctx.bodies, ctx.invH, true);
+  }
+
+  relax(ctx: StepContext): void {
+    this.pass(ctx.bodies, ctx.invH, false);
+  }
+
+  /** Contacts have no position pass: the soft normal rows push overlap out in the velocity passes. */
+  solvePosition(): void {}
+
   /** One pass over all contacts. useBias = true: "solve"; false: "relax". */
-  solve(sb: SolverBodies, invH: number, useBias: boolean): void {
+  private pass(sb: SolverBodies, invH: number, useBias: boolean): void {
     const { vx, vy, w, dpx, dpy, dqc, dqs } = sb;
     const maxBias = this.maxBiasVelocity;
     const d = this.data;
@@ -228,21 +262,17 @@ export class ContactSolver {
         const dx = dpBx - dpAx + prBx - prAx;
         const dy = dpBy - dpAy + prBy - prAy;
         const s = dx * nx + dy * ny + d[p + ADJ_SEP];
-        let bias = 0;
-        let massScale = 1;
-        let impulseScale = 0;
-        if (s > 0) {
-          bias = s * invH; // speculative: close the gap, no more
-        } else if (useBias) {
-          bias = Math.max(biasRate * s, -maxBias);
-          massScale = softMass;
-          impulseScale = softImpulse;
-        }
+        // A gap closes within the substep, no more; an overlap is pushed out by the spring in the
+        // biased pass (soft), and left alone in the relax pass (rigid, no bias).
+        const spring = s <= 0 && useBias;
+        const bias = s > 0 || useBias ? oneSidedBias(s, invH, biasRate, maxBias) : 0;
+        const gain = -d[p + NORMAL_MASS] * (spring ? softMass : 1);
+        const impulseScale = spring ? softImpulse : 0;
         const rnA = rAx * ny - rAy * nx;
         const rnB = rBx * ny - rBy * nx;
         const vn = (vBx - vAx) * nx + (vBy - vAy) * ny + (wB * rnB - wA * rnA);
         const old = d[p + NORMAL_IMPULSE];
-        const next = Math.max(old - impulseScale * old - d[p + NORMAL_MASS] * massScale * (vn + bias), 0);
+        const next = Math.max(softUpdate(old, vn + bias, gain, impulseScale), 0);
         const impulse = next - old;
         d[p + NORMAL_IMPULSE] = next;
         if (impulse > d[p + MAX_NORMAL_IMPULSE]) d[p + MAX_NORMAL_IMPULSE] = impulse;
@@ -262,21 +292,17 @@ export class ContactSolver {
         const dx = dpBx - dpAx + prBx - prAx;
         const dy = dpBy - dpAy + prBy - prAy;
         const s = dx * nx + dy * ny + d[p + ADJ_SEP];
-        let bias = 0;
-        let massScale = 1;
-        let impulseScale = 0;
-        if (s > 0) {
-          bias = s * invH; // speculative: close the gap, no more
-        } else if (useBias) {
-          bias = Math.max(biasRate * s, -maxBias);
-          massScale = softMass;
-          impulseScale = softImpulse;
-        }
+        // A gap closes within the substep, no more; an overlap is pushed out by the spring in the
+        // biased pass (soft), and left alone in the relax pass (rigid, no bias).
+        const spring = s <= 0 && useBias;
+        const bias = s > 0 || useBias ? oneSidedBias(s, invH, biasRate, maxBias) : 0;
+        const gain = -d[p + NORMAL_MASS] * (spring ? softMass : 1);
+        const impulseScale = spring ? softImpulse : 0;
         const rnA = rAx * ny - rAy * nx;
         const rnB = rBx * ny - rBy * nx;
         const vn = (vBx - vAx) * nx + (vBy - vAy) * ny + (wB * rnB - wA * rnA);
         const old = d[p + NORMAL_IMPULSE];
-        const next = Math.max(old - impulseScale * old - d[p + NORMAL_MASS] * massScale * (vn + bias), 0);
+        const next = Math.max(softUpdate(old, vn + bias, gain, impulseScale), 0);
         const impulse = next - old;
         d[p + NORMAL_IMPULSE] = next;
         if (impulse > d[p + MAX_NORMAL_IMPULSE]) d[p + MAX_NORMAL_IMPULSE] = impulse;
@@ -297,8 +323,7 @@ export class ContactSolver {
         const vt = (vBx - vAx) * ny - (vBy - vAy) * nx + (wB * rtB - wA * rtA);
         const maxF = mu * d[p + NORMAL_IMPULSE];
         const old = d[p + TANGENT_IMPULSE];
-        let next = old - d[p + TANGENT_MASS] * vt;
-        next = next < -maxF ? -maxF : next > maxF ? maxF : next;
+        const next = clamp(old - d[p + TANGENT_MASS] * vt, -maxF, maxF);
         const impulse = next - old;
         d[p + TANGENT_IMPULSE] = next;
         vAx -= mAny * impulse;
@@ -317,8 +342,7 @@ export class ContactSolver {
         const vt = (vBx - vAx) * ny - (vBy - vAy) * nx + (wB * rtB - wA * rtA);
         const maxF = mu * d[p + NORMAL_IMPULSE];
         const old = d[p + TANGENT_IMPULSE];
-        let next = old - d[p + TANGENT_MASS] * vt;
-        next = next < -maxF ? -maxF : next > maxF ? maxF : next;
+        const next = clamp(old - d[p + TANGENT_MASS] * vt, -maxF, maxF);
         const impulse = next - old;
         d[p + TANGENT_IMPULSE] = next;
         vAx -= mAny * impulse;
@@ -342,8 +366,8 @@ export class ContactSolver {
   }
 
   /** Once per step: bounce points that were approaching faster than the threshold. */
-  applyRestitution(sb: SolverBodies): void {
-    const { vx, vy, w } = sb;
+  applyRestitution(ctx: StepContext): void {
+    const { vx, vy, w } = ctx.bodies;
     const d = this.data;
     for (let k = 0, n = this.count; k < n; k++) {
       const o = k * STRIDE;
@@ -388,7 +412,8 @@ export class ContactSolver {
   }
 
   /** Copy accumulated impulses back to the contact store for next step's warm start. */
-  store(st: ContactStore): void {
+  store(): void {
+    const st = this.target;
     const ni = st.normalImpulse;
     const ti = st.tangentImpulse;
     const d = this.data;

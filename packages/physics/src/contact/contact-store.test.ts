@@ -81,8 +81,8 @@ describe('ContactStore', () => {
 
 describe('contacts in the space', () => {
   const internals = (space: Space): { contacts: Contact[]; store: ContactStore } => {
-    const s = space as unknown as { _contacts: Contact[]; _contactStore: ContactStore };
-    return { contacts: s._contacts, store: s._contactStore };
+    const m = (space as unknown as { _contacts: { contacts: Contact[]; store: ContactStore } })._contacts;
+    return { contacts: m.contacts, store: m.store };
   };
   /** Every contact sits at its own index, and the store has one slot per contact. */
   const consistent = (space: Space): void => {

@@ -11,6 +11,7 @@ import { Circle } from '../shape/circle.js';
 import { Polygon } from '../shape/polygon.js';
 import { Space } from './space.js';
 import { hashState } from '../test-support/scenes.js';
+import { solverInternals } from '../test-support/solver-routing.js';
 
 /** A small joint grid (batched pivots, one soft), a distance joint, a user constraint and falling boxes (contacts). */
 function scene(): { space: Space; bodies: Body[]; pivots: PivotJoint[] } {
@@ -54,28 +55,28 @@ describe('step plan cache', () => {
     }
     expect(hashState(cached.bodies)).toBe(hashState(rebuilt.bodies));
     expect(cached.pivots[3]!.impulse()).toEqual(rebuilt.pivots[3]!.impulse());
-    expect(cached.space._planReuses).toBeGreaterThan(190);
-    expect(rebuilt.space._planReuses).toBe(0);
+    expect(solverInternals(cached.space).plan.reuses).toBeGreaterThan(190);
+    expect(solverInternals(rebuilt.space).plan.reuses).toBe(0);
   });
 
   it('a change between steps takes effect at once (anchor, stiffness, removal, a new joint)', () => {
     const { space, bodies, pivots } = scene();
     for (let i = 0; i < 30; i++) space.step(DT);
-    const reuses = space._planReuses;
+    const reuses = solverInternals(space).plan.reuses;
     const p = pivots[0]!;
     p.anchor2 = [-0.3, 0];
     space.step(DT);
-    expect(space._planReuses).toBe(reuses); // re-planned
+    expect(solverInternals(space).plan.reuses).toBe(reuses); // re-planned
     // the pivot now pulls its anchors together at the new place
     for (let i = 0; i < 60; i++) space.step(DT);
     const w1 = p.body1!.localPointToWorld(p.anchor1);
     const w2 = p.body2!.localPointToWorld(p.anchor2);
     expect(Math.hypot(w1.x - w2.x, w1.y - w2.y)).toBeLessThan(0.05);
-    expect(space._planReuses).toBe(reuses + 60);
+    expect(solverInternals(space).plan.reuses).toBe(reuses + 60);
 
     space.removeConstraint(pivots[1]!);
     space.step(DT);
-    expect(space._planReuses).toBe(reuses + 60);
+    expect(solverInternals(space).plan.reuses).toBe(reuses + 60);
     const extra = space.addConstraint(new PivotJoint({ body1: bodies[10]!, body2: bodies[20]!, anchor1: [0, 0], anchor2: [0, 0] }));
     for (let i = 0; i < 120; i++) space.step(DT);
     expect(Math.hypot(bodies[10]!.x - bodies[20]!.x, bodies[10]!.y - bodies[20]!.y)).toBeLessThan(0.05);
@@ -93,6 +94,6 @@ describe('step plan cache', () => {
     for (let i = 0; i < 30; i++) space.step(DT);
     expect(events).toEqual([weak]);
     expect(weak.space).toBe(null);
-    expect(space._planReuses).toBeGreaterThan(20);
+    expect(solverInternals(space).plan.reuses).toBeGreaterThan(20);
   });
 });

@@ -1,0 +1,327 @@
+/**
+ * The contact manager: shapes' broadphase proxies, and the contacts between shapes whose fat
+ * boxes overlap. It creates a contact when the broadphase reports a new pair (stage 2), runs the
+ * narrowphase on each contact with a simulated side (stage 3; begin/end events on a change of
+ * touching; touching a sleeping island wakes it), destroys contacts whose boxes part, and keeps
+ * proxies in step with moving bodies (stage 8). Box2D v3 splits the same job between its
+ * broadphase and its contact module.
+ */
+import type { Body } from '../body/body.js';
+import { BroadPhase } from '../broadphase/broadphase.js';
+import { collideShapes } from '../collision/collide.js';
+import { shouldCollide } from '../collision/filter.js';
+import { Manifold } from '../collision/manifold.js';
+import type { Constraint } from '../constraint/constraint.js';
+import { Contact, pairKey } from '../contact/contact.js';
+import { ContactStore, DOOMED, SENSOR, TOUCHING } from '../contact/contact-store.js';
+import type { Shape } from '../shape/shape.js';
+import type { EventHub } from './events.js';
+
+export interface ContactOwner {
+  /** Wake a sleeping body's island. */
+  wake(body: Body): void;
+  /** A body's neighbourhood changed (a contact it rested on went away). */
+  invalidateBody(body: Body): void;
+  /** The space, to tell its bodies from removed ones. */
+  readonly space: unknown;
+}
+
+export class ContactManager {
+  readonly broadphase = new BroadPhase();
+  /** Every live contact; contact i's numbers are at slot i of `store`. */
+  readonly contacts: Contact[] = [];
+  readonly store = new ContactStore();
+  /** The narrowphase writes here; the store then takes the points and carries the impulses. */
+  private readonly manifold = new Manifold();
+  private readonly byPair = new Map<number, Contact>();
+  private readonly shapeById = new Map<number, Shape>();
+  /** syncShapes's proxy box [minX, minY, maxX, maxY, dx, dy]. */
+  private readonly moveBox = new Float64Array(6);
+  /** How far ahead (s) a re-inserted proxy stretches along its body's motion (set each step). */
+  lookahead = 0;
+  /** Bodies whose inert shapes have not followed them yet (see syncShapes). */
+  private readonly staleInert: Body[] = [];
+  private readonly pairCallback = (a: number, b: number): void => this.addPair(a, b);
+
+  constructor(
+    private readonly events: EventHub,
+    private readonly owner: ContactOwner,
+  ) {}
+
+  // ------------------------------------------------------------------ stages 2 and 3
+
+  /** Stage 2: new overlapping proxy pairs become contacts. */
+  updatePairs(): void {
+    this.broadphase.updatePairs(this.pairCallback);
+  }
+
+  /** Stage 3: the narrowphase for every contact with a simulated side. */
+  collide(): void {
+    const contacts = this.contacts;
+    const store = this.store;
+    const m = this.manifold;
+    let destroyed = false;
+    for (let i = 0; i < contacts.length; i++) {
+      const c = contacts[i]!;
+      const bA = c.bodyA;
+      const bB = c.bodyB;
+      if (!isSimulated(bA) && !isSimulated(bB)) continue;
+      if (!this.broadphase.testOverlap(c.shapeA.proxyId, c.shapeB.proxyId)) {
+        store.flags[i] |= DOOMED; // destroyed below, once the loop is done
+        destroyed = true;
+        continue;
+      }
+      collideShapes(c.shapeA, c.shapeB, m);
+      store.update(i, m);
+      const flags = store.flags[i]!;
+      const sensor = (flags & SENSOR) !== 0;
+      let touching = m.pointCount > 0;
+      if (touching && sensor) touching = minSeparation(m) < 0;
+      if (touching !== ((flags & TOUCHING) !== 0)) {
+        store.flags[i] = flags ^ TOUCHING;
+        this.emitContact(touching ? 'beginContact' : 'endContact', c);
+      }
+      if (touching && !sensor) {
+        if (bA._sleeping) this.owner.wake(bA);
+        if (bB._sleeping) this.owner.wake(bB);
+      }
+    }
+    if (destroyed) this.compact();
+  }
+
+  /** Drop the doomed contacts, keeping the others' order (list and store alike). */
+  private compact(): void {
+    const contacts = this.contacts;
+    const store = this.store;
+    let w = 0;
+    for (let r = 0; r < contacts.length; r++) {
+      const c = contacts[r]!;
+      if ((store.flags[r]! & DOOMED) !== 0) {
+        store.flags[r] &= ~DOOMED;
+        this.detach(c);
+        c.index = -1;
+        continue;
+      }
+      if (w !== r) {
+        store.moveSlot(r, w);
+        c.index = w;
+        contacts[w] = c;
+      }
+      w++;
+    }
+    contacts.length = w;
+    store.truncate(w);
+  }
+
+  private addPair(idA: number, idB: number): void {
+    // Most reported pairs already have their contact (a proxy moved near its old partners):
+    // check that first, before the two shape look-ups.
+    const key = pairKey(idA, idB);
+    if (this.byPair.has(key)) return;
+    const sA = this.shapeById.get(idA);
+    const sB = this.shapeById.get(idB);
+    if (!sA || !sB) return;
+    const bA = sA.body as Body;
+    const bB = sB.body as Body;
+    if (bA === bB) return;
+    if (bA._type !== 'dynamic' && bB._type !== 'dynamic') return;
+    if (!shouldCollide(sA, sB)) return;
+    if (bodiesIgnoreEachOther(bA, bB)) return;
+    // Order shapes by id so the pair's orientation never depends on discovery order.
+    const store = this.store;
+    const c = sA.id < sB.id ? new Contact(sA, sB, bA, bB, key, store) : new Contact(sB, sA, bB, bA, key, store);
+    this.contacts.push(c); // at c.index, the store's new last slot
+    this.byPair.set(key, c);
+    (bA._contacts as Contact[]).push(c);
+    (bB._contacts as Contact[]).push(c);
+  }
+
+  private emitContact(type: 'beginContact' | 'endContact', c: Contact): void {
+    if (!this.events.has(type)) return;
+    this.events.emit({ type, shapeA: c.shapeA, shapeB: c.shapeB, bodyA: c.bodyA, bodyB: c.bodyB });
+  }
+
+  // ------------------------------------------------------------------ destroying contacts
+
+  /** Remove a contact from the map and body lists (not from `contacts`); end event if touching. */
+  private detach(c: Contact): void {
+    this.byPair.delete(c.key);
+    removeFrom(c.bodyA._contacts, c);
+    removeFrom(c.bodyB._contacts, c);
+    const flags = this.store.flags;
+    if ((flags[c.index]! & TOUCHING) !== 0) {
+      flags[c.index] &= ~TOUCHING;
+      this.emitContact('endContact', c);
+    }
+  }
+
+  private destroy(c: Contact): void {
+    // Wake both sides: something they were resting on may be gone.
+    if (c.touching) {
+      this.owner.invalidateBody(c.bodyA);
+      this.owner.invalidateBody(c.bodyB);
+    }
+    this.detach(c);
+    const contacts = this.contacts;
+    const store = this.store;
+    const i = c.index;
+    const last = contacts.pop()!;
+    if (last !== c) {
+      contacts[i] = last;
+      last.index = i;
+      store.moveSlot(contacts.length, i);
+    }
+    store.truncate(contacts.length);
+    c.index = -1;
+  }
+
+  /** Destroy every contact of a shape (shape removed, or its filter changed). */
+  destroyShapeContacts(shape: Shape): void {
+    const body = shape.body as Body | null;
+    if (!body) return;
+    const list = (body._contacts as Contact[]).filter((c) => c.shapeA === shape || c.shapeB === shape);
+    for (const c of list) this.destroy(c);
+  }
+
+  /** A constraint with `ignore` set: its bodies' contacts with each other go. */
+  destroyIgnoredContacts(c: Constraint): void {
+    const bodies = c.bodies;
+    for (const b of bodies) {
+      for (const k of (b._contacts as Contact[]).slice()) {
+        const other = k.bodyA === b ? k.bodyB : k.bodyA;
+        if (bodies.includes(other)) this.destroy(k);
+      }
+    }
+  }
+
+  /** Have the broadphase report these bodies' pairs again (an `ignore` was lifted). */
+  touchBodies(bodies: readonly Body[]): void {
+    for (const b of bodies) {
+      for (const s of b._shapes) {
+        // A body of another space has a proxy there, not here (#21: a foreign id must not reach this tree).
+        if (s.proxyId >= 0 && this.shapeById.get(s.id) === s) this.broadphase.touchProxy(s.proxyId);
+      }
+    }
+  }
+
+  // ------------------------------------------------------------------ proxies
+
+  addProxy(body: Body, s: Shape): void {
+    s.updateWorld(body._x, body._y, body._c, body._s);
+    s.proxyId = this.broadphase.createProxy(s.aabbMinX, s.aabbMinY, s.aabbMaxX, s.aabbMaxY, s.id);
+    s._inert = pairsWithNothing(s);
+    if (s._inert) this.broadphase.setInert(s.proxyId, true);
+    this.shapeById.set(s.id, s);
+  }
+
+  removeProxy(s: Shape): void {
+    this.destroyShapeContacts(s);
+    if (s.proxyId >= 0) this.broadphase.destroyProxy(s.proxyId);
+    s.proxyId = -1;
+    this.shapeById.delete(s.id);
+  }
+
+  /** A body was moved by hand: its shapes and proxies follow at once, and re-pair. */
+  bodyMoved(body: Body): void {
+    for (const s of body._shapes) {
+      s.updateWorld(body._x, body._y, body._c, body._s);
+      this.broadphase.moveProxy(s.proxyId, s.aabbMinX, s.aabbMinY, s.aabbMaxX, s.aabbMaxY);
+      this.broadphase.touchProxy(s.proxyId);
+    }
+  }
+
+  /** A shape's filter or sensor flag changed: re-pair it from scratch. */
+  shapeFilterChanged(shape: Shape): void {
+    // From an up-to-date world cache, which an inert shape's may not be.
+    this.flushInert();
+    this.destroyShapeContacts(shape);
+    if (shape.proxyId >= 0) {
+      shape._inert = pairsWithNothing(shape);
+      this.broadphase.setInert(shape.proxyId, shape._inert);
+      this.broadphase.touchProxy(shape.proxyId);
+    }
+  }
+
+  /**
+   * Stage 8: refresh a moved body's shapes and proxies. A proxy that must be re-inserted is
+   * stretched along the body's motion over `lookahead` seconds (Box2D 2.4's predictive AABBs),
+   * so bodies in steady motion are not re-inserted every step.
+   */
+  syncShapes(b: Body): void {
+    // The numbers go to the broadphase in one array: a call with six doubles boxed each of
+    // them (about half a megabyte per step in the 5050-box pyramid).
+    const box = this.moveBox;
+    const lookahead = this.lookahead;
+    let stale = false;
+    for (const s of b._shapes) {
+      // A shape that pairs with nothing matters only to queries and debug draws: refreshed then.
+      if (s._inert) {
+        stale = true;
+        continue;
+      }
+      s.updateWorld(b._x, b._y, b._c, b._s);
+      box[0] = s.aabbMinX;
+      box[1] = s.aabbMinY;
+      box[2] = s.aabbMaxX;
+      box[3] = s.aabbMaxY;
+      box[4] = b._vx * lookahead;
+      box[5] = b._vy * lookahead;
+      this.broadphase.moveProxyBox(s.proxyId, box);
+    }
+    if (stale && !b._inertStale) {
+      b._inertStale = true;
+      this.staleInert.push(b);
+    }
+  }
+
+  /** Bring the inert shapes of bodies that moved up to date (world cache and tree proxy). */
+  flushInert(): void {
+    const list = this.staleInert;
+    for (let i = 0; i < list.length; i++) {
+      const b = list[i]!;
+      b._inertStale = false;
+      if (b._space !== this.owner.space) continue;
+      for (const s of b._shapes) {
+        if (!s._inert || s.proxyId < 0) continue;
+        s.updateWorld(b._x, b._y, b._c, b._s);
+        this.broadphase.moveProxy(s.proxyId, s.aabbMinX, s.aabbMinY, s.aabbMaxX, s.aabbMaxY);
+      }
+    }
+    list.length = 0;
+  }
+
+  shapeFromProxy(proxy: number): Shape | undefined {
+    return this.shapeById.get(this.broadphase.getUserData(proxy));
+  }
+}
+
+function isSimulated(b: Body): boolean {
+  return !b._sleeping && b._type !== 'static';
+}
+
+function minSeparation(m: Manifold): number {
+  let s = Infinity;
+  for (let i = 0; i < m.pointCount; i++) s = Math.min(s, m.separation[i]!);
+  return s;
+}
+
+function bodiesIgnoreEachOther(a: Body, b: Body): boolean {
+  for (const c of a._constraints as Constraint[]) {
+    if (c._ignore && c.bodies.includes(b)) return true;
+  }
+  return false;
+}
+
+function removeFrom(list: unknown[], item: unknown): void {
+  const i = list.indexOf(item);
+  if (i >= 0) list.splice(i, 1);
+}
+
+/**
+ * A shape whose filter rejects every other filter never forms a pair: mask 0 or category 0,
+ * unless a positive group (which always collides within the group) overrides the bits.
+ */
+function pairsWithNothing(s: Shape): boolean {
+  const f = s.filter;
+  return (f.mask === 0 || f.category === 0) && f.group <= 0;
+}

@@ -1,0 +1,64 @@
+/**
+ * The space's settings: SpaceOptions, their defaults and their checks. One object per space,
+ * read by the step's stages and written only by Space's validated setters.
+ */
+import type { Vec2Like } from '../math/vec2.js';
+import { checkBoolean, checkInteger, checkNonNegative, checkPositive, checkVec2, fail } from '../util/validate.js';
+
+export interface SpaceOptions {
+  /** m/s². Default (0, 0), as Nape. */
+  gravity?: Vec2Like;
+  /** Seconds every body of an island must be at rest before it sleeps. Default 0.5. */
+  sleepDelay?: number;
+  /** Speed (m/s) under which a body counts as at rest; applied to |v| and to |ω|·extent. Default 0.05. */
+  sleepThreshold?: number;
+  /** Turn sleeping off for the whole space. Default true. */
+  allowSleep?: boolean;
+  /** Contact stiffness (Hz) and damping ratio of the soft contact solver. Defaults 30 and 10. */
+  contactHertz?: number;
+  contactDampingRatio?: number;
+  /**
+   * Relax passes over the joints in every substep (default 2). Joints are cheap next to
+   * contacts, and long chains need the iterations: Gauss-Seidel moves an impulse about one
+   * joint per pass.
+   */
+  jointIterations?: number;
+  /**
+   * 0 (default, Nape's semantics): stiff joints are rigid velocity constraints with no bias, and
+   * the position passes remove drift. > 0: stiff joints also remove drift softly in the biased
+   * pass, with this stiffness (Hz) and `jointDampingRatio` (default 2), as Box2D v3 does.
+   */
+  jointHertz?: number;
+  jointDampingRatio?: number;
+}
+
+export interface SpaceSettings {
+  gx: number;
+  gy: number;
+  sleepDelay: number;
+  sleepThreshold: number;
+  allowSleep: boolean;
+  contactHertz: number;
+  contactDamping: number;
+  jointIterations: number;
+  jointHertz: number;
+  jointDamping: number;
+}
+
+/** Validate every option first, so a bad one leaves nothing half-built. */
+export function readSpaceOptions(options: SpaceOptions): SpaceSettings {
+  if (options === null || typeof options !== 'object') fail('Space', 'options', options, 'must be an object');
+  const g = options.gravity !== undefined ? checkVec2('Space', 'gravity', options.gravity) : { x: 0, y: 0 };
+  return {
+    gx: g.x,
+    gy: g.y,
+    sleepDelay: options.sleepDelay !== undefined ? checkNonNegative('Space', 'sleepDelay', options.sleepDelay) : 0.5,
+    sleepThreshold: options.sleepThreshold !== undefined ? checkNonNegative('Space', 'sleepThreshold', options.sleepThreshold) : 0.05,
+    allowSleep: options.allowSleep !== undefined ? checkBoolean('Space', 'allowSleep', options.allowSleep) : true,
+    contactHertz: options.contactHertz !== undefined ? checkPositive('Space', 'contactHertz', options.contactHertz) : 30,
+    contactDamping: options.contactDampingRatio !== undefined ? checkNonNegative('Space', 'contactDampingRatio', options.contactDampingRatio) : 10,
+    jointIterations: options.jointIterations !== undefined ? checkInteger('Space', 'jointIterations', options.jointIterations, 1, 1000) : 2,
+    jointHertz: options.jointHertz !== undefined ? checkNonNegative('Space', 'jointHertz', options.jointHertz) : 0,
+    jointDamping: options.jointDampingRatio !== undefined ? checkNonNegative('Space', 'jointDampingRatio', options.jointDampingRatio) : 2,
+  };
+}

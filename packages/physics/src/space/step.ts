@@ -1,0 +1,220 @@
+/**
+ * One step of a space, as a list of stages (packages/physics/README.md lists the same):
+ *
+ *   1. begin       the step context: dt, the substep h, the stiff joints' softness for h
+ *   2. broadphase  new overlapping proxy pairs become contacts            (ContactManager)
+ *   3. narrowphase contacts with a simulated side; touching wakes islands (ContactManager);
+ *                  a changed plan first wakes islands a constraint links to an awake body
+ *   4. gather      awake dynamic and moving kinematic bodies into the solver arrays (SolverBodies)
+ *   5. prepare     contacts into the contact solver; constraints into their families (StepPlan)
+ *   6. substeps    × velocityIterations: integrate velocities; warm start, solve (biased) each
+ *                  family; integrate positions; relax the constraint families × jointIterations,
+ *                  then the contacts
+ *   7. restitution contacts that approached fast enough bounce, once per step
+ *   8. positions   × positionIterations: each family's position pass (stiff joints only)
+ *   9. store       each family keeps its impulses for the next step's warm start
+ *  10. write back  solver arrays to the bodies; moved bodies' shapes and proxies follow
+ *  11. finish      constraints' break tests (maxForce, maxError)
+ *  12. sleep       islands at rest for sleepDelay fall asleep                (Islands)
+ *
+ * Every family (solver-families.ts) takes stages 6, 8 and 9 the same way, so this file knows
+ * nothing of what a family solves.
+ */
+import type { Body } from '../body/body.js';
+import type { BreakReason, Constraint } from '../constraint/constraint.js';
+import { makeSoft } from '../constraint/softness.js';
+import { PivotBatch } from '../constraint/pivot-batch.js';
+import { UserBatch } from '../constraint/user-batch.js';
+import { ContactSolver } from '../contact/contact-solver.js';
+import type { ContactManager } from './contact-manager.js';
+import type { Islands } from './islands.js';
+import type { SpaceSettings } from './settings.js';
+import { OneByOneFamily, UserBatchFamily, type ConstraintFamily, type SolverFamily } from './solver-families.js';
+import { SolverBodies } from './solver-bodies.js';
+import type { StepContext } from './step-context.js';
+import { StepPlan } from './step-plan.js';
+
+/** What a step reads of its space; the arrays are the space's own, changed in place between steps. */
+export interface StepWorld {
+  readonly bodies: readonly Body[];
+  readonly constraints: readonly Constraint[];
+  readonly settings: SpaceSettings;
+  readonly contacts: ContactManager;
+  readonly islands: Islands;
+  /** The space's break sequence (hook, event, removal or deactivation). */
+  breakConstraint(c: Constraint, reason: BreakReason): void;
+}
+
+export class StepPipeline {
+  readonly bodies = new SolverBodies();
+  readonly ctx: StepContext;
+  readonly contactSolver: ContactSolver;
+  readonly jointBatch = new PivotBatch();
+  readonly userBatch = new UserBatch();
+  readonly oneByOne = new OneByOneFamily();
+  readonly plan: StepPlan;
+  /** The constraint families in solve order, then every family with the contacts last. */
+  private readonly constraintFamilies: readonly ConstraintFamily[];
+  private readonly families: readonly SolverFamily[];
+  /** Set in write back: some body has rested long enough that its island might sleep. */
+  private sleepCandidate = false;
+
+  constructor(private readonly world: StepWorld) {
+    this.ctx = { dt: 0, h: 0, invH: 0, substeps: 0, bodies: this.bodies, jointSoftness: { biasRate: 0, massScale: 1, impulseScale: 0 }, poseEpoch: 0 };
+    this.contactSolver = new ContactSolver(world.contacts.store);
+    // User constraints first: a joint written as a UserConstraint is then solved where the
+    // built-in one would be, before the pivots.
+    this.constraintFamilies = [new UserBatchFamily(this.userBatch), this.oneByOne, this.jointBatch];
+    this.families = [...this.constraintFamilies, this.contactSolver];
+    this.plan = new StepPlan(this.constraintFamilies, (c, reason) => world.breakConstraint(c, reason));
+  }
+
+  run(dt: number, substeps: number, positionIterations: number): void {
+    const w = this.world;
+    const ctx = this.ctx;
+    this.begin(dt, substeps);
+    w.contacts.updatePairs();
+    w.contacts.collide();
+    if (!this.plan.steady) w.islands.wakeMixed(w.constraints);
+    const order = this.gather();
+    this.prepare(order);
+    for (let i = 0; i < substeps; i++) this.substep();
+    this.contactSolver.applyRestitution(ctx);
+    for (let i = 0; i < positionIterations; i++) this.positionPass();
+    this.store();
+    this.writeBack(dt);
+    this.finish();
+    this.sleep();
+  }
+
+  /** 1. The step context; stiff joints' softness (jointHertz 0: no bias, the position passes remove drift). */
+  private begin(dt: number, substeps: number): void {
+    const ctx = this.ctx;
+    const s = this.world.settings;
+    const h = dt / substeps;
+    ctx.dt = dt;
+    ctx.h = h;
+    ctx.invH = 1 / h;
+    ctx.substeps = substeps;
+    ctx.poseEpoch++;
+    makeSoft(Math.min(s.jointHertz, 0.25 * ctx.invH), s.jointDamping, h, ctx.jointSoftness);
+  }
+
+  /**
+   * 4. The awake dynamic bodies and moving kinematic ones into the solver arrays; returns a hash
+   * of their ids in order (the plan indexes them). Its own method, whose loop V8 optimises within
+   * a few steps: inside a method that runs once per step, the loop ran unoptimised for ~200 steps.
+   */
+  private gather(): number {
+    const sb = this.bodies;
+    const s = this.world.settings;
+    sb.reset();
+    const gx = s.gx;
+    const gy = s.gy;
+    let order = 0;
+    for (const b of this.world.bodies) {
+      b._solverIndex = -1;
+      if (b._sleeping) continue;
+      if (b._type === 'dynamic' || (b._type === 'kinematic' && (b._vx !== 0 || b._vy !== 0 || b._w !== 0))) {
+        sb.add(b, gx, gy);
+        order = (Math.imul(order, 0x01000193) ^ b.id) | 0;
+      }
+    }
+    return order;
+  }
+
+  /** 5. Contacts into the contact solver, constraints into their families. */
+  private prepare(order: number): void {
+    const w = this.world;
+    this.contactSolver.prepare(w.contacts.contacts, this.bodies, this.ctx, w.settings.contactHertz, w.settings.contactDamping);
+    this.plan.prepare(w.constraints, this.ctx, order, this.bodies.count);
+  }
+
+  /** 6. One substep. */
+  private substep(): void {
+    const ctx = this.ctx;
+    const sb = this.bodies;
+    const families = this.families;
+    sb.integrateVelocities(ctx.h);
+    for (let f = 0; f < families.length; f++) families[f]!.warmStart(ctx);
+    for (let f = 0; f < families.length; f++) families[f]!.solve(ctx);
+    sb.integratePositions(ctx.h);
+    ctx.poseEpoch++;
+    // Joints are cheap next to contacts, and chains need the passes: the contacts relax once.
+    const joints = this.constraintFamilies;
+    for (let j = 0, n = this.world.settings.jointIterations; j < n; j++) {
+      for (let f = 0; f < joints.length; f++) joints[f]!.relax(ctx);
+    }
+    this.contactSolver.relax(ctx);
+  }
+
+  /** 8. One position pass over every family. */
+  private positionPass(): void {
+    const families = this.families;
+    for (let f = 0; f < families.length; f++) families[f]!.solvePosition(this.ctx);
+  }
+
+  /** 9. Every family keeps its impulses. */
+  private store(): void {
+    this.ctx.poseEpoch++;
+    const families = this.families;
+    for (let f = 0; f < families.length; f++) families[f]!.store(this.ctx);
+  }
+
+  /** 10. Solver arrays back to the bodies; a body that moved takes its shapes and proxies along. */
+  private writeBack(dt: number): void {
+    const sb = this.bodies;
+    const s = this.world.settings;
+    const contacts = this.world.contacts;
+    const thr2 = s.sleepThreshold * s.sleepThreshold;
+    const allowSleep = s.allowSleep;
+    const delay = s.sleepDelay;
+    let candidate = false;
+    contacts.lookahead = 2 * dt;
+    for (let i = 1; i < sb.count; i++) {
+      const b = sb.bodies[i]!;
+      const vx = sb.vx[i]!;
+      const vy = sb.vy[i]!;
+      const w = sb.w[i]!;
+      const moved = sb.dpx[i] !== 0 || sb.dpy[i] !== 0 || sb.dq[i] !== 0;
+      if (moved) {
+        sb.writeState(i);
+        contacts.syncShapes(b);
+      } else {
+        b._vx = vx;
+        b._vy = vy;
+        b._w = w;
+      }
+      if (b._type === 'dynamic') {
+        const rim = w * b._maxExtent;
+        if (allowSleep && vx * vx + vy * vy <= thr2 && rim * rim <= thr2) {
+          b._sleepTime += dt;
+          if (b._sleepTime >= delay) candidate = true;
+        } else b._sleepTime = 0;
+      }
+    }
+    this.sleepCandidate = candidate;
+  }
+
+  /** 11. Break tests (a batched pivot has nothing to finish unless it can break). */
+  private finish(): void {
+    const finishers = this.plan.finishers;
+    for (let i = 0; i < finishers.length; i++) {
+      const c = finishers[i]!;
+      const reason = c._finish(this.ctx);
+      if (reason === null) continue;
+      this.world.breakConstraint(c, reason);
+      this.plan.finished(c);
+      this.oneByOne.remove(c);
+      i--;
+    }
+  }
+
+  /** 12. An island sleeps only when all its bodies rested for sleepDelay: if none did, none can. */
+  private sleep(): void {
+    const s = this.world.settings;
+    if (!s.allowSleep || !this.sleepCandidate) return;
+    const contacts = this.world.contacts;
+    this.world.islands.sleepRested(this.bodies, contacts.contacts, contacts.store.flags, this.plan.active, s.sleepDelay);
+  }
+}
