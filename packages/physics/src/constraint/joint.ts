@@ -28,7 +28,8 @@ import type { StepContext } from '../space/step-context.js';
 import { fail } from '../util/validate.js';
 import { AnchorSlot } from './anchor-slot.js';
 import { Constraint, type BreakReason } from './constraint.js';
-import { solveSymmetric } from './dense.js';
+import { clamp, normClampFactor, solveSymmetric } from './dense.js';
+import { oneSidedBias, passSoftness, softUpdate } from './softness.js';
 import { checkLimits } from './limits.js';
 
 export const ROW_EQUALITY = 0;
@@ -250,21 +251,13 @@ export abstract class Joint extends Constraint {
     let m = 0;
     for (let r = 0; r < dim; r++) if (this.rowKind[r] === ROW_EQUALITY) this.eqRows[m++] = r;
     if (m > 0) {
-      let biasRate = 0;
-      let massScale = 1;
-      let impulseScale = 0;
+      const { biasRate, massScale, impulseScale } = passSoftness(soft ? this._soft : null, useBias, ctx.jointSoftness);
+      // A soft block's spring sees its error clamped to maxError (Nape).
       let errScale = 1;
-      if (soft) {
-        ({ biasRate, massScale, impulseScale } = this._soft);
-        // Clamp the error used for the spring bias to maxError (Nape).
-        if (this._maxError !== Infinity) {
-          let e2 = 0;
-          for (let a = 0; a < m; a++) e2 += this.rowC[this.eqRows[a]!]! ** 2;
-          const e = Math.sqrt(e2);
-          if (e > this._maxError) errScale = this._maxError / e;
-        }
-      } else if (useBias) {
-        ({ biasRate, massScale, impulseScale } = ctx.jointSoftness);
+      if (soft && this._maxError !== Infinity) {
+        let e2 = 0;
+        for (let a = 0; a < m; a++) e2 += this.rowC[this.eqRows[a]!]! ** 2;
+        errScale = normClampFactor(e2, this._maxError);
       }
       const rhs = this.rhs;
       for (let a = 0; a < m; a++) {
@@ -276,15 +269,15 @@ export abstract class Joint extends Constraint {
       let n2 = 0;
       for (let a = 0; a < m; a++) {
         const r = this.eqRows[a]!;
-        const next = this.acc[r]! + massScale * rhs[a]! - impulseScale * this.acc[r]!;
+        const next = softUpdate(this.acc[r]!, rhs[a]!, massScale, impulseScale);
         lam[r] = next;
         n2 += next * next;
       }
       // Soft rows cannot exceed maxForce (a vector clamp over the block).
-      const clamp = soft && n2 > maxImpulse * maxImpulse ? maxImpulse / Math.sqrt(n2) : 1;
+      const f = soft ? normClampFactor(n2, maxImpulse) : 1;
       for (let a = 0; a < m; a++) {
         const r = this.eqRows[a]!;
-        const next = lam[r]! * clamp;
+        const next = lam[r]! * f;
         lam[r] = next - this.acc[r]!;
         this.acc[r] = next;
       }
@@ -298,8 +291,7 @@ export abstract class Joint extends Constraint {
         const k = this.kEntry(r, r);
         if (k <= 0) continue;
         const old = this.acc[r]!;
-        let next = old - (this.rowVelocity(ctx, r) - this.rowC[r]!) / k;
-        next = next < -maxImpulse ? -maxImpulse : next > maxImpulse ? maxImpulse : next;
+        const next = clamp(old - (this.rowVelocity(ctx, r) - this.rowC[r]!) / k, -maxImpulse, maxImpulse);
         this.applyRow(ctx, r, next - old);
         this.acc[r] = next;
       } else if (kind === ROW_LIMIT) {
@@ -344,23 +336,14 @@ export abstract class Joint extends Constraint {
     const k = this.kEntry(r, r);
     if (k <= 0) return accOld;
     const cdot = sign * this.rowVelocity(ctx, r);
-    let bias = 0;
-    let massScale = 1;
-    let impulseScale = 0;
-    if (C > 0) {
-      bias = C * ctx.invH; // not reached: may close the gap, no more
-    } else if (!this._stiff) {
-      const s = this._soft;
-      bias = s.biasRate * Math.max(C, -this._maxError);
-      massScale = s.massScale;
-      impulseScale = s.impulseScale;
-    } else if (useBias) {
-      const s = ctx.jointSoftness;
-      bias = s.biasRate * C;
-      massScale = s.massScale;
-      impulseScale = s.impulseScale;
-    }
-    let next = Math.max(accOld - (massScale * (cdot + bias)) / k - impulseScale * accOld, 0);
+    // Not reached (C > 0): the gap may close within the substep, no more, rigidly. Reached: the
+    // pass's softness, a soft joint's push capped by maxError.
+    const sp = passSoftness(this._stiff ? null : this._soft, useBias, ctx.jointSoftness);
+    const reached = C <= 0;
+    const bias = oneSidedBias(C, ctx.invH, sp.biasRate, this._stiff ? Infinity : sp.biasRate * this._maxError);
+    const massScale = reached ? sp.massScale : 1;
+    const impulseScale = reached ? sp.impulseScale : 0;
+    let next = Math.max(softUpdate(accOld, cdot + bias, -massScale / k, impulseScale), 0);
     if (!this._stiff) next = Math.min(next, this._maxForce * ctx.h);
     this.applyRow(ctx, r, sign * (next - accOld));
     return next;
