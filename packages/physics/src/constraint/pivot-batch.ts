@@ -19,6 +19,12 @@ import type { PivotJoint } from './joints/pivot-joint.js';
 import { inverseDet2, normClampFactor, pivotInverse } from './dense.js';
 import { isRigid, passSoftness, softUpdate, type Softness } from './softness.js';
 import { resized } from '../util/typed-arrays.js';
+import { solveStiffPivotRows } from './pivot-batch-stiff.js';
+import * as L from './pivot-rows.js';
+
+// The layout as this module's own constants: an imported binding read in a hot loop is loaded
+// (and checked for initialisation) at every use, which cost the 200-link chain 11–16%.
+const ACC_X = L.ACC_X, ACC_Y = L.ACC_Y, BIAS = L.BIAS, C_AX = L.C_AX, C_AY = L.C_AY, C_BX = L.C_BX, C_BY = L.C_BY, COLD = L.COLD, HOT = L.HOT, I_A = L.I_A, I_B = L.I_B, IMP = L.IMP, L_AX = L.L_AX, L_AY = L.L_AY, L_BX = L.L_BX, L_BY = L.L_BY, M_A = L.M_A, M_B = L.M_B, MASS = L.MASS, MAX_ERR = L.MAX_ERR, MAX_IMP = L.MAX_IMP, R0_AX = L.R0_AX, R0_AY = L.R0_AY, R0_BX = L.R0_BX, R0_BY = L.R0_BY, STEP_X = L.STEP_X, STEP_Y = L.STEP_Y, SUM_LA = L.SUM_LA, SUM_LB = L.SUM_LB;
 
 /** Where readRow() puts the impulse a body received (an AnchorSlot). */
 export interface BodyImpulse {
@@ -26,34 +32,6 @@ export interface BodyImpulse {
   iy: number;
   iz: number;
 }
-
-/**
- * Row layout. Each row's numbers sit together (array of structures): a pass then reads one
- * stream through one base pointer instead of some twenty arrays, which measured about 14% faster
- * per row. `hot` holds what every velocity pass reads (two cache lines per row); `cold` what
- * the step's start and end, and soft joints, need.
- */
-const HOT = 16;
-const M_A = 0, M_B = 1, I_A = 2, I_B = 3;
-/** Anchors relative to the centre of mass at the step's start, world frame. */
-const R0_AX = 4, R0_AY = 5, R0_BX = 6, R0_BY = 7;
-/** Accumulated impulse (warm start). */
-const ACC_X = 8, ACC_Y = 9;
-/**
- * Angular impulse applied to A and B this step (for bodyImpulse), summed per pass: r changes from
- * pose to pose. The linear one needs no sum of its own: the impulses of a substep add up to acc
- * at its end, so over the step they add up to the step impulse.
- */
-const SUM_LA = 10, SUM_LB = 11;
-/** Centres of mass at the step's start. */
-const C_AX = 12, C_AY = 13, C_BX = 14, C_BY = 15;
-const COLD = 12;
-/** Impulse of the step so far. */
-const STEP_X = 0, STEP_Y = 1;
-/** Anchors relative to the centre of mass, in body frame (what refresh() rotates). */
-const L_AX = 2, L_AY = 3, L_BX = 4, L_BY = 5;
-/** Soft joints: their own biasRate, massScale, impulseScale, max impulse and max error. */
-const BIAS = 6, MASS = 7, IMP = 8, MAX_IMP = 9, MAX_ERR = 10;
 
 export class PivotBatch implements ConstraintFamily {
   readonly kind = 'joint-batch';
@@ -68,7 +46,7 @@ export class PivotBatch implements ConstraintFamily {
   private cold = new Float64Array(0);
   /** Substep midpoint marker: false until the first warm start of the step. */
   private started = false;
-  /** Soft rows in the plan (none: the passes without bias take solveStiffRows). */
+  /** Soft rows in the plan (none: the passes without bias take solveStiffPivotRows). */
   private softCount = 0;
 
   constructor() {
@@ -283,7 +261,7 @@ export class PivotBatch implements ConstraintFamily {
   }
 
   private pass(ctx: StepContext, useBias: boolean): void {
-    if (this.softCount === 0 && (!useBias || isRigid(ctx.jointSoftness))) this.solveStiffRows(ctx);
+    if (this.softCount === 0 && (!useBias || isRigid(ctx.jointSoftness))) solveStiffPivotRows(this.hot, this.ends, this.count, ctx.bodies);
     else this.solveRows(ctx, useBias);
     const sb = ctx.bodies;
     sb.vx[0] = sb.vy[0] = sb.w[0] = 0;
@@ -314,7 +292,7 @@ export class PivotBatch implements ConstraintFamily {
       const massScale = soft ? x[q + MASS] : stiff.massScale;
       const impulseScale = soft ? x[q + IMP] : stiff.impulseScale;
       const mA = d[o + M_A], mB = d[o + M_B], iA = d[o + I_A], iB = d[o + I_B];
-      // −K⁻¹ (see solveStiffRows)
+      // −K⁻¹ (see pivot-batch-stiff.ts)
       const k11 = mA + mB + iA * rAy * rAy + iB * rBy * rBy;
       const k12 = -iA * rAx * rAy - iB * rBx * rBy;
       const k22 = mA + mB + iA * rAx * rAx + iB * rBx * rBx;
@@ -333,7 +311,7 @@ export class PivotBatch implements ConstraintFamily {
       let px: number;
       let py: number;
       if (!soft && biasRate === 0 && massScale === 1 && impulseScale === 0) {
-        // A stiff row without bias: solveStiffRows' arithmetic, so a plan's stiff rows give the
+        // A stiff row without bias: solveStiffPivotRows' arithmetic, so a plan's stiff rows give the
         // same bits whether or not it also holds soft ones.
         px = a11 * dvx + a12 * dvy;
         py = a12 * dvx + a22 * dvy;
@@ -366,68 +344,6 @@ export class PivotBatch implements ConstraintFamily {
         px = nx - oldX;
         py = ny - oldY;
       }
-      const la = rAx * py - rAy * px;
-      const lb = rBx * py - rBy * px;
-      d[o + SUM_LA] = d[o + SUM_LA] + la;
-      d[o + SUM_LB] = d[o + SUM_LB] + lb;
-      vx[ka] = vx[ka]! - mA * px;
-      vy[ka] = vy[ka]! - mA * py;
-      w[ka] = wA - iA * la;
-      vx[kb] = vx[kb]! + mB * px;
-      vy[kb] = vy[kb]! + mB * py;
-      w[kb] = wB + iB * lb;
-    }
-  }
-
-  /**
-   * solveRows for a plan of stiff rows in a pass without bias (the usual case: jointHertz 0), with
-   * the soft and bias branches taken out; the results are bitwise solveRows'.
-   *
-   * A chain's passes are bound by latency: each row waits for the velocities the row before
-   * wrote to their shared body. So that wait is kept short. K⁻¹ is formed as coefficients
-   * before the velocities are read (the impulse is then one multiply-add from the velocity
-   * error), the velocity error takes the body written last as late as it can, and the impulse
-   * is applied as it is, not as the difference of two accumulated impulses. Against the
-   * nested form (−K⁻¹ as a product of 1/det, the error summed body by body, the impulse
-   * recovered from the accumulator), a 200-link chain's step is about 5% faster.
-   */
-  private solveStiffRows(ctx: StepContext): void {
-    const { vx, vy, w, dqc, dqs } = ctx.bodies;
-    const d = this.hot, ends = this.ends;
-    for (let n = 0; n < this.count; n++) {
-      const o = n * HOT;
-      const ka = ends[2 * n];
-      const kb = ends[2 * n + 1];
-      let c = dqc[ka]!;
-      let s = dqs[ka]!;
-      const rAx = c * d[o + R0_AX] - s * d[o + R0_AY];
-      const rAy = s * d[o + R0_AX] + c * d[o + R0_AY];
-      c = dqc[kb]!;
-      s = dqs[kb]!;
-      const rBx = c * d[o + R0_BX] - s * d[o + R0_BY];
-      const rBy = s * d[o + R0_BX] + c * d[o + R0_BY];
-      const mA = d[o + M_A], mB = d[o + M_B], iA = d[o + I_A], iB = d[o + I_B];
-      // The impulse is −K⁻¹ dv; a11, a12, a22 are −K⁻¹'s entries (K symmetric). A singular K
-      // (both sides static about the anchor) falls back to the diagonal.
-      const k11 = mA + mB + iA * rAy * rAy + iB * rBy * rBy;
-      const k12 = -iA * rAx * rAy - iB * rBx * rBy;
-      const k22 = mA + mB + iA * rAx * rAx + iB * rBx * rBx;
-      const inv = inverseDet2(k11, k12, k22);
-      const a11 = inv !== 0 ? -inv * k22 : -pivotInverse(k11, k11);
-      const a12 = inv * k12;
-      const a22 = inv !== 0 ? -inv * k11 : -pivotInverse(k22, k22);
-      // dv = (vB + ωB × rB) − (vA + ωA × rA), with A (the body the previous row of a chain wrote)
-      // entering last.
-      const wB = w[kb]!;
-      const eX = vx[kb]! - wB * rBy;
-      const eY = vy[kb]! + wB * rBx;
-      const wA = w[ka]!;
-      const dvx = eX - vx[ka]! + wA * rAy;
-      const dvy = eY - vy[ka]! - wA * rAx;
-      const px = a11 * dvx + a12 * dvy;
-      const py = a12 * dvx + a22 * dvy;
-      d[o + ACC_X] = d[o + ACC_X] + px;
-      d[o + ACC_Y] = d[o + ACC_Y] + py;
       const la = rAx * py - rAy * px;
       const lb = rBx * py - rBy * px;
       d[o + SUM_LA] = d[o + SUM_LA] + la;
