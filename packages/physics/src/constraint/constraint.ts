@@ -344,6 +344,15 @@ export abstract class Constraint {
     void sink;
   }
 
+  /**
+   * @internal Nape's force break test, for every constraint: breakUnderForce is set and the
+   * impulse of the step's last substep (its squared norm over the rows, `impulse2`) exceeds maxForce·h.
+   */
+  protected _exceedsMaxForce(impulse2: number, h: number): boolean {
+    const limit = this._maxForce * h;
+    return this._breakUnderForce && impulse2 > limit * limit;
+  }
+
   /** @internal Refresh this step's spring softness and rescale warm starting if dt changed. */
   protected _beginStep(ctx: StepContext): number {
     makeSoft(this._frequency, this._damping, ctx.h, this._soft);

@@ -466,8 +466,7 @@ export abstract class Joint extends Constraint {
     if (this._breakUnderForce) {
       let n2 = 0;
       for (let r = 0; r < dim; r++) n2 += (this.acc[r]! + this.accLo[r]! - this.accHi[r]!) ** 2;
-      const limit = this._maxForce * ctx.h;
-      if (n2 > limit * limit) return 'force';
+      if (this._exceedsMaxForce(n2, ctx.h)) return 'force';
     }
     if (this._breakUnderError) {
       this.refresh(ctx);
