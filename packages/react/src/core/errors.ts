@@ -32,13 +32,13 @@ export function describeValue(value: unknown, depth = 0): string {
 /** A component received a prop it cannot use. Names the component, the prop and the value. */
 export class FulcrumPropError extends FulcrumInputError {
   readonly component: string;
-  readonly prop: string;
+  override readonly prop: string;
   readonly value: unknown;
   /** What is wrong with it (the engine's message, when the engine rejected it). */
   readonly reason: string;
 
   constructor(component: string, prop: string, value: unknown, reason: string) {
-    super(`<${component}> prop ${prop}={${describeValue(value)}} is invalid: ${reason}`);
+    super(`<${component}> prop ${prop}={${describeValue(value)}} is invalid: ${reason}`, { owner: component, prop });
     this.name = 'FulcrumPropError';
     this.component = component;
     this.prop = prop;
