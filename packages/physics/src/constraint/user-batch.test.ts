@@ -18,19 +18,6 @@ import { setSolverRouting, solverInternals } from '../test-support/solver-routin
 
 const noCollide = { filter: { mask: 0 } };
 
-/**
- * A deterministic stream of numbers that decide signs and roundings: zeros of both signs, ±1, and
- * numbers of mixed scale (some scaled off their round values).
- */
-function adversarialNumbers(seed: number): () => number {
-  const pick = [0, -0, 0, -0, 1, -1, 0.1, -0.3, 1e-17, -2.5e-9, 7.25, -1234.5];
-  return () => {
-    seed = (Math.imul(seed, 1103515245) + 12345) | 0;
-    const v = pick[(seed >>> 8) % pick.length]!;
-    return (seed >>> 4) % 3 === 0 ? v * (1 + ((seed >>> 16) & 255) / 256) : v;
-  };
-}
-
 /** World anchor and its offset from the centre of mass, from slot `slot` of the packed state. */
 function anchorIn(st: Float64Array, slot: number, ax: number, ay: number): { px: number; py: number; rx: number; ry: number } {
   return anchorAt(st, slot * BODY_STATE_STRIDE, ax, ay);
@@ -138,9 +125,8 @@ class SparseKernelPivot extends KernelPivot {
 }
 
 /**
- * PIVOT_KERNEL declaring only three of J's constant entries: not a point constraint's set, so the
- * plan is not a point plan, and the batch unpacks the kernel's packed J (nine entries) into J's
- * rows after every call.
+ * PIVOT_KERNEL declaring only three of J's constant entries: the batch unpacks the kernel's packed
+ * J (nine entries) into J's rows after every call.
  */
 const SOME_CONSTANTS: [number, number][] = [[0, -1], [4, 0], [10, 1]];
 const SOME_VARIABLE = Array.from({ length: 12 }, (_, q) => q).filter((q) => !SOME_CONSTANTS.some(([i]) => i === q));
@@ -402,12 +388,11 @@ describe('UserBatch', () => {
   });
 
   it("a kernel that leaves J's constant entries to the batch (constantJacobian) steps bitwise like the hooks, through a re-plan", () => {
-    // (All stiff, the plan takes the point-constraint loops: J's constants as literals, the rest of
-    // J and K's factors in one block per row; with joint bias, the biased pass row by row.)
+    // (All stiff: the pair loops; with joint bias, the biased pass row by row.)
     for (const [allStiff, jointHertz] of [[false, 0], [true, 0], [true, 30]] as const) stepBoth(allStiff, jointHertz, SparseKernelPivot);
   });
 
-  it("a point plan's position passes turn bodies bitwise as rotate() does, turns past the series' range included", () => {
+  it("kernel rows' position passes turn bodies bitwise like the one-by-one path, turns past the series' range included", () => {
     // Links that start far off their pivots: the position passes turn them by more than 1/8 rad
     // at a time (the trigonometric branch of the turn) as well as by less (the series).
     function scene(batched: boolean) {
@@ -441,138 +426,9 @@ describe('UserBatch', () => {
     for (const [allStiff, jointHertz] of [[true, 0], [false, 0], [true, 30]] as const) stepBoth(allStiff, jointHertz, PartlyConstantPivot);
   });
 
-  it('a point plan\'s position passes hand the kernel the whole current state of both bodies (rotation and velocities too)', () => {
+  it('the position passes hand a kernel the whole current state of both bodies (rotation and velocities too)', () => {
     // (Its kernel declares the fields it reads, rotation and velocities among them; or declares none.)
     for (const Probe of [ProbePivot, ProbePivotAll]) for (const jointHertz of [0, 30]) stepBoth(true, jointHertz, Probe);
-  });
-
-  /** A chain of five SparseKernelPivots from a static anchor (a point plan), stepped once. */
-  function pointPlanChain(): Space {
-    const space = new Space({ gravity: [0, -10] });
-    const anchor = space.addBody(new Body({ type: 'static', position: [0, 3] }));
-    const links = [0, 1, 2, 3, 4].map((i) => box(space, i + 0.5, 3, 0.1 * i));
-    space.addConstraint(new SparseKernelPivot(anchor, links[0]!, [0, 0], [-0.4, 0]));
-    for (let i = 1; i < links.length; i++) space.addConstraint(new SparseKernelPivot(links[i - 1]!, links[i]!, [0.4, 0], [-0.4, 0]));
-    space.step(1 / 60);
-    return space;
-  }
-
-  it("a point plan's literal-constant loops give the general pair loops' numbers bitwise, zeros of either sign included", () => {
-    // solveStiffPoints and warmStartPoints leave out the 0·v and 0·λ terms and fold ±1 (see their
-    // comments): here both loops run from the same adversarial numbers and every result is compared.
-    type Internals = {
-      count: number;
-      pointPairs: boolean;
-      stiffPairs: boolean;
-      pointHot: Float64Array;
-      jPool: Float64Array;
-      accPool: Float64Array;
-      slotImp: Float64Array;
-      solveStiffPoints(sb: unknown): void;
-      solvePairs(from: number, to: number, sb: unknown, biasRate: number, massScale: number, impulseScale: number, e: number, maxImp: number, point: boolean): void;
-      warmStartPoints(sb: unknown): void;
-      warmStartPairs(from: number, to: number, sb: unknown): void;
-    };
-    type Bodies = { count: number; vx: Float64Array; vy: Float64Array; w: Float64Array };
-    const inner = solverInternals(pointPlanChain());
-    const u = inner.userBatch as unknown as Internals;
-    const sb = inner.solverBodies as unknown as Bodies;
-    expect(u.pointPairs && u.stiffPairs).toBe(true);
-    expect(u.count).toBe(5);
-    const next = adversarialNumbers(12345);
-    const arrays = (): Float64Array[] => [sb.vx, sb.vy, sb.w, u.accPool, u.slotImp];
-    for (let trial = 0; trial < 300; trial++) {
-      for (const a of [sb.vx, sb.vy, sb.w]) for (let k = 1; k < sb.count; k++) a[k] = next();
-      for (let i = 0; i < 2 * u.count; i++) u.accPool[i] = next();
-      for (let i = 0; i < 6 * u.count; i++) u.slotImp[i] = next();
-      for (let n = 0; n < u.count; n++) {
-        for (let j = 0; j < 7; j++) u.pointHot[8 * n + j] = next();
-        // The general loops read J's variable entries from the pool: the same four numbers.
-        [2, 5, 8, 11].forEach((e, j) => (u.jPool[12 * n + e] = u.pointHot[8 * n + j]!));
-      }
-      const start = arrays().map((a) => a.slice());
-      const run = (f: () => void): Float64Array[] => {
-        arrays().forEach((a, i) => a.set(start[i]!));
-        f();
-        return arrays().map((a) => a.slice());
-      };
-      for (const [name, literal, general] of [
-        ['solve', () => u.solveStiffPoints(sb), () => u.solvePairs(0, u.count, sb, 0, 1, 0, 1, -1, true)],
-        ['warm start', () => u.warmStartPoints(sb), () => u.warmStartPairs(0, u.count, sb)],
-      ] as const) {
-        const a = run(literal);
-        const b = run(general);
-        a.forEach((arr, i) => arr.forEach((x, k) => {
-          if (!Object.is(x, b[i]![k])) expect.fail(`${name}, trial ${trial}: array ${i} [${k}] is ${x}, the general loop's ${b[i]![k]}`);
-        }));
-      }
-    }
-  });
-
-  it("a point plan's literal-constant factorisation and position pass give the general loops' numbers bitwise", () => {
-    // factorPoints and positionPoints fold J's constants and leave out the terms they zero (see
-    // their comments); factorPairs and positionPairs read all of J from the rows. Both run here from
-    // the same adversarial numbers (J, masses, poses), and every result is compared.
-    type Group = { arrays: { J: Float64Array } };
-    type Internals = {
-      count: number;
-      pointPairs: boolean;
-      groups: Group[];
-      pointHot: Float64Array;
-      jPool: Float64Array;
-      kPool: Float64Array;
-      dinvPool: Float64Array;
-      factorPoints(sb: unknown): void;
-      factorPairs(sb: unknown): void;
-      positionPoints(sb: unknown, g: Group): void;
-      positionPairs(sb: unknown, g: Group): void;
-    };
-    type Bodies = Record<'invMass' | 'invI' | 'dpx' | 'dpy' | 'dq' | 'dqc' | 'dqs', Float64Array> & { count: number };
-    const inner = solverInternals(pointPlanChain());
-    const u = inner.userBatch as unknown as Internals;
-    const sb = inner.solverBodies as unknown as Bodies;
-    const g = u.groups[0]!;
-    const pj = g.arrays.J;
-    expect(u.pointPairs).toBe(true);
-    const next = adversarialNumbers(777);
-    const same = (name: string, trial: number, a: Float64Array, b: Float64Array): void =>
-      a.forEach((x, k) => {
-        if (!Object.is(x, b[k])) expect.fail(`${name}, trial ${trial}: [${k}] is ${x}, the general loop's ${b[k]}`);
-      });
-    for (let trial = 0; trial < 300; trial++) {
-      // Masses: zeros (a body that does not move or turn) among them; body 0 stays massless.
-      for (let k = 1; k < sb.count; k++) {
-        sb.invMass[k] = Math.abs(next());
-        sb.invI[k] = Math.abs(next());
-      }
-      // factorisation: the kernel's packed J, copied into the rows beside the constants.
-      for (let n = 0; n < u.count; n++) [2, 5, 8, 11].forEach((e, j) => (u.jPool[12 * n + e] = pj[4 * n + j] = next()));
-      u.factorPoints(sb);
-      u.factorPairs(sb);
-      const fromFactors = new Float64Array(7 * u.count);
-      const literal = new Float64Array(7 * u.count);
-      for (let n = 0; n < u.count; n++) {
-        const l10 = u.kPool[4 * n + 2]!;
-        const r1 = u.dinvPool[2 * n + 1]!;
-        const m01 = inverse2Off(l10, r1);
-        fromFactors.set([pj[4 * n]!, pj[4 * n + 1]!, pj[4 * n + 2]!, pj[4 * n + 3]!, inverse2Diag(l10, u.dinvPool[2 * n]!, m01), m01, r1], 7 * n);
-        literal.set(u.pointHot.subarray(8 * n, 8 * n + 7), 7 * n);
-      }
-      same('factorisation', trial, literal, fromFactors);
-      // position pass: the poses moved and turned by adversarial amounts (cos and sin of the
-      // turn as given: the pass only composes them).
-      const poses = [sb.dpx, sb.dpy, sb.dq, sb.dqc, sb.dqs];
-      for (const a of poses) for (let k = 1; k < sb.count; k++) a[k] = next();
-      const start = poses.map((a) => a.slice());
-      const run = (f: () => void): Float64Array[] => {
-        poses.forEach((a, i) => a.set(start[i]!));
-        f();
-        return poses.map((a) => a.slice());
-      };
-      const a = run(() => u.positionPoints(sb, g));
-      const b = run(() => u.positionPairs(sb, g));
-      a.forEach((arr, i) => same(`position pass, array ${i}`, trial, arr, b[i]!));
-    }
   });
 
   function stepBoth(allStiff: boolean, jointHertz: number, Pivot: typeof KernelPivot): void {

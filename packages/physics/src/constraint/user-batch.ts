@@ -17,10 +17,11 @@
  * solvePosition()×m → store(). A constraint reads its row back only when asked.
  */
 import type { Body } from '../body/body.js';
-import { SMALL_TURN, type SolverBodies } from '../space/solver-bodies.js';
+import type { SolverBodies } from '../space/solver-bodies.js';
 import type { StepContext } from '../space/step-context.js';
 import { BODY_STATE_STRIDE, BodyState, fillBodyState, fillSolverBodyPose, fillSolverBodyState } from './body-state.js';
-import { factorSymmetric, inverse2Diag, inverse2Off, solveFactored, solveSymmetric, ZERO_PIVOT_EPS } from './dense.js';
+import { factorSymmetric, inverse2Diag, inverse2Off, normClampFactor, pivotInverse, solveFactored, solveSymmetric, zeroPivotTolerance } from './dense.js';
+import { softUpdate } from './softness.js';
 import type { UserConstraint } from './user-constraint.js';
 import { KernelGroup, type UserBatchKernel } from './batch-kernel.js';
 import { grown } from '../util/typed-arrays.js';
@@ -29,44 +30,12 @@ import { grown } from '../util/typed-arrays.js';
 export const USER_BATCH_MAX_DIM = 8;
 export const USER_BATCH_MAX_SLOTS = 4;
 
-/**
- * The constant entries of a point constraint's J (a pivot's: C = p2 − p1, two rows, two bodies),
- * J = [−1 0 · 1 0 ·; 0 −1 · 0 1 ·]. A plan whose one kernel declares them (constantJacobian) is
- * solved without reading them (solvePairs' `point`).
- */
-const POINT_CONSTANTS: readonly (readonly [number, number])[] = [[0, -1], [1, 0], [3, 1], [4, 0], [6, 0], [7, -1], [9, 0], [10, 1]];
-
-/**
- * A point plan's row block (pointHot, PAIR_HOT numbers per row): J's four variable entries (the θ
- * columns, J[2], J[5], J[8], J[11]) and K⁻¹'s three entries (formed from K's factors as
- * dense.ts's solveFactored forms them). The velocity passes read one cache line per row from it
- * instead of J's twelve numbers and K's four: J's row is refreshed five times a step but read in
- * sixteen passes.
- */
-const PAIR_HOT = 8;
-const H_A2 = 0, H_B2 = 1, H_C2 = 2, H_D2 = 3, H_M00 = 4, H_M01 = 5, H_M11 = 6;
-
 /** `kernel` reads one of these BodyState fields (UserBatchKernel.reads; absent: all of them). */
 function readsAny(kernel: UserBatchKernel, ...fields: number[]): boolean {
   return kernel.reads === undefined || fields.some((f) => kernel.reads!.includes(f));
 }
 
-/**
- * `constants` declares every entry of POINT_CONSTANTS (Object.is: a −0 is not a 0) and no other,
- * so the kernel's packed J is J[2], J[5], J[8], J[11] (see UserBatchKernel.constantJacobian).
- */
-function declaresPointConstants(constants: UserBatchKernel['constantJacobian']): boolean {
-  if (constants === undefined) return false;
-  if (!constants.every(([index]) => POINT_CONSTANTS.some(([i]) => i === index))) return false;
-  return POINT_CONSTANTS.every(([index, value]) => constants.some(([i, v]) => i === index && Object.is(v, value)));
-}
 
-/** BodyState's offsets, as plain constants for the position passes' inline refresh. */
-const ST_X = BodyState.x, ST_Y = BodyState.y, ST_ROT = BodyState.rotation, ST_COS = BodyState.cos, ST_SIN = BodyState.sin;
-const ST_VX = BodyState.vx, ST_VY = BodyState.vy, ST_W = BodyState.angularVel, ST_COMX = BodyState.comX, ST_COMY = BodyState.comY;
-
-/** dense.ts's zero-pivot threshold, for the inlined factorisations. */
-const EPS = ZERO_PIVOT_EPS;
 
 export class UserBatch {
   count = 0;
@@ -139,12 +108,6 @@ export class UserBatch {
   private laidOut = false;
   /** Every row of this plan is a stiff two-row, two-body row (pivots): the passes take one loop. */
   private stiffPairs = false;
-  /**
-   * ... and one kernel serves them all and declares POINT_CONSTANTS: the passes take J's constants
-   * as known values, and read the rest of J and K's factors from pointHot (PAIR_HOT), not the pools.
-   */
-  private pointPairs = false;
-  private pointHot = new Float64Array(0);
   /** Row n's J as a view into jPool, which the jacobian hook fills in place (made once per plan). */
   private readonly jViews: Float64Array[] = [];
   private jTotal = 0;
@@ -288,7 +251,6 @@ export class UserBatch {
    */
   private layoutKernels(sb: SolverBodies): void {
     this.laidOut = true;
-    this.pointPairs = false;
     this.stiffPairs = true;
     for (let n = 0; n < this.count; n++) {
       if (this.dim[n] !== 2 || this.slots[n] !== 2 || this.soft[n] !== 0) this.stiffPairs = false;
@@ -336,9 +298,6 @@ export class UserBatch {
     for (const g of this.groups) this.layoutGroup(g);
     this.statesAngle = this.groups.some((g) => readsAny(g.kernel, BodyState.rotation));
     this.statesVelocity = this.groups.some((g) => readsAny(g.kernel, BodyState.vx, BodyState.vy, BodyState.angularVel));
-    const only = this.groups.length === 1 ? this.groups[0]! : null;
-    this.pointPairs = this.stiffPairs && only !== null && only.count === this.count && declaresPointConstants(only.kernel.constantJacobian);
-    if (this.pointPairs) this.pointHot = grown(this.pointHot, PAIR_HOT * this.count);
   }
 
   /**
@@ -570,8 +529,7 @@ export class UserBatch {
     const sb = ctx.bodies;
     if (!this.laidOut) this.layoutKernels(sb);
     this.poseJacobians(sb);
-    if (this.pointPairs) this.factorPoints(sb);
-    else if (this.stiffPairs) this.factorPairs(sb);
+    if (this.stiffPairs) this.factorPairs(sb);
     else this.factorRows(sb);
   }
 
@@ -596,7 +554,7 @@ export class UserBatch {
       const k11 = 0 + (m0 * (c0 * c0 + c1 * c1) + i0 * c2 * c2) + (m1 * (c3 * c3 + c4 * c4) + i1 * c5 * c5);
       if (!Number.isFinite(d0) || !Number.isFinite(k11)) this.reportBadJacobian(n);
       const scale = Math.max(Math.abs(d0), Math.abs(k11));
-      const tol = EPS * (scale > 0 ? scale : 1);
+      const tol = zeroPivotTolerance(scale);
       const nz0 = Math.abs(d0) > tol;
       const l10 = nz0 ? k01 / d0 : 0;
       const d1 = k11 - l10 * l10 * d0;
@@ -610,52 +568,12 @@ export class UserBatch {
     }
   }
 
-  /**
-   * factorPairs for a point plan, into pointHot: J's variable entries and K⁻¹'s (solveFactored's
-   * n = 2 case). J's constants are literals and K's terms in them are folded, the same numbers
-   * bitwise (user-batch.test.ts runs both loops from adversarial numbers): m·((−1)² + 0²) is m;
-   * m·((−1)·0 + 0·(−1)) is −0, which the next sum drops; the other body's m·(1·0 + 0·1) is +0,
-   * which turns a −0 product into +0, as the `0 +` in front of the first one does.
-   */
-  private factorPoints(sb: SolverBodies): void {
-    const pj = this.groups[0]!.arrays!.J;
-    const hot = this.pointHot;
-    const slotK = this.slotK;
-    const { invMass, invI } = sb;
-    for (let n = 0; n < this.count; n++) {
-      const kA = slotK[2 * n]!;
-      const kB = slotK[2 * n + 1]!;
-      const m0 = invMass[kA]!, m1 = invMass[kB]!, i0 = invI[kA]!, i1 = invI[kB]!;
-      const a2 = pj[4 * n]!, a5 = pj[4 * n + 1]!, c2 = pj[4 * n + 2]!, c5 = pj[4 * n + 3]!;
-      const d0 = m0 + i0 * a2 * a2 + (m1 + i1 * a5 * a5);
-      const k01 = 0 + i0 * a2 * c2 + i1 * a5 * c5;
-      const k11 = m0 + i0 * c2 * c2 + (m1 + i1 * c5 * c5);
-      if (!Number.isFinite(d0) || !Number.isFinite(k11)) this.reportBadJacobian(n);
-      const scale = Math.max(Math.abs(d0), Math.abs(k11));
-      const tol = EPS * (scale > 0 ? scale : 1);
-      const nz0 = Math.abs(d0) > tol;
-      const l10 = nz0 ? k01 / d0 : 0;
-      const d1 = k11 - l10 * l10 * d0;
-      const r0 = nz0 ? 1 / d0 : 0;
-      const r1 = Math.abs(d1) > tol ? 1 / d1 : 0;
-      const m01 = inverse2Off(l10, r1);
-      const h = PAIR_HOT * n;
-      hot[h + H_A2] = a2;
-      hot[h + H_B2] = a5;
-      hot[h + H_C2] = c2;
-      hot[h + H_D2] = c5;
-      hot[h + H_M00] = inverse2Diag(l10, r0, m01);
-      hot[h + H_M01] = m01;
-      hot[h + H_M11] = r1;
-    }
-  }
-
   /** factorSymmetric of the 2×2 K in the scratch, scalarised (the same operations in the same order), into the pools. */
   private factor2(ko: number, vo: number): void {
     const K = this.K;
     const d0 = K[0]!;
     const scale = Math.max(Math.abs(d0), Math.abs(K[3]!));
-    const tol = EPS * (scale > 0 ? scale : 1);
+    const tol = zeroPivotTolerance(scale);
     const nz0 = Math.abs(d0) > tol;
     const l10 = nz0 ? K[2]! / d0 : 0;
     const d1 = K[3]! - l10 * l10 * d0;
@@ -679,9 +597,8 @@ export class UserBatch {
       if (dim === 1) {
         // factorSymmetric for one row.
         const d = K[0]!;
-        const a = Math.abs(d);
         this.kPool[ko] = d;
-        this.dinvPool[vo] = a > EPS * (a > 0 ? a : 1) ? 1 / d : 0;
+        this.dinvPool[vo] = pivotInverse(d, Math.abs(d));
       } else if (dim === 2) {
         this.factor2(ko, vo);
       } else {
@@ -715,12 +632,10 @@ export class UserBatch {
     }
     if (this.groups.length === 0) return;
     this.fillPoseStates(sb);
-    // (A point plan's passes read J in its packed form, never J's rows in the pool.)
-    const rowsOfJ = !this.pointPairs;
     for (const g of this.groups) {
       if (g.count === 0) continue;
       g.kernel.jacobian(0, g.count, g.arrays!);
-      this.copyOut(g, 0, g.count, rowsOfJ, false);
+      this.copyOut(g, 0, g.count, true, false);
       if (!g.anySoft) continue;
       g.kernel.position(0, g.count, g.arrays!);
       this.copyOut(g, 0, g.count, false, true);
@@ -782,10 +697,6 @@ export class UserBatch {
 
   /** (The loop is the method's last statement: see PivotBatch.warmStart.) */
   private warmStartRows(sb: SolverBodies): void {
-    if (this.pointPairs) {
-      this.warmStartPoints(sb);
-      return;
-    }
     if (this.stiffPairs) {
       this.warmStartPairs(0, this.count, sb);
       return;
@@ -827,44 +738,6 @@ export class UserBatch {
       }
     }
   }
-  /** warmStartPairs for a point plan: J's constants as literals (see solveStiffPoints), the rest from pointHot. */
-  private warmStartPoints(sb: SolverBodies): void {
-    const { vx, vy, w, invMass, invI } = sb;
-    const hot = this.pointHot;
-    const imp = this.slotImp;
-    const acc = this.accPool;
-    for (let n = 0; n < this.count; n++) {
-      const s0 = 2 * n;
-      const h = PAIR_HOT * n;
-      const l0 = acc[2 * n]!;
-      const l1 = acc[2 * n + 1]!;
-      // (0 + −1·l0 + 0·l1 is 0 − l0 for a finite l1: see solveStiffPoints.)
-      const oxA = 0 - l0;
-      const oyA = 0 - l1;
-      const ozA = 0 + hot[h + H_A2]! * l0 + hot[h + H_C2]! * l1;
-      const oxB = 0 + l0;
-      const oyB = 0 + l1;
-      const ozB = 0 + hot[h + H_B2]! * l0 + hot[h + H_D2]! * l1;
-      const si = 3 * s0;
-      imp[si] = imp[si]! + oxA;
-      imp[si + 1] = imp[si + 1]! + oyA;
-      imp[si + 2] = imp[si + 2]! + ozA;
-      imp[si + 3] = imp[si + 3]! + oxB;
-      imp[si + 4] = imp[si + 4]! + oyB;
-      imp[si + 5] = imp[si + 5]! + ozB;
-      // (Body 0, the stand-in for bodies outside the solver, has no mass: see solveStiffPoints.)
-      const kA = this.slotK[s0]!;
-      const kB = this.slotK[s0 + 1]!;
-      const mA = invMass[kA]!, mB = invMass[kB]!;
-      vx[kA] = vx[kA]! + mA * oxA;
-      vy[kA] = vy[kA]! + mA * oyA;
-      w[kA] = w[kA]! + invI[kA]! * ozA;
-      vx[kB] = vx[kB]! + mB * oxB;
-      vy[kB] = vy[kB]! + mB * oyB;
-      w[kB] = w[kB]! + invI[kB]! * ozB;
-    }
-  }
-
   private endSubstep(): void {
     for (let i = 0; i < this.vTotal; i++) this.stepPool[i] = this.stepPool[i]! + this.accPool[i]!;
   }
@@ -886,8 +759,7 @@ export class UserBatch {
       // Stiff pivots without a velocity bias: one loop, no per-row choices.
       const massScale = useBias ? js.massScale : 1;
       const impulseScale = useBias ? js.impulseScale : 0;
-      if (this.pointPairs && massScale === 1 && impulseScale === 0) this.solveStiffPoints(sb);
-      else this.solvePairs(0, this.count, sb, 0, massScale, impulseScale, 1, -1, this.pointPairs);
+      this.solvePairs(0, this.count, sb, 0, massScale, impulseScale, 1, -1);
       return;
     }
     const { vx, vy, w } = sb;
@@ -936,7 +808,7 @@ export class UserBatch {
         }
       }
       if (dim === 2 && slots === 2) {
-        this.solvePairs(n, n + 1, sb, biasRate, massScale, impulseScale, e, soft ? this.maxImp[n]! * ctx.h : -1, this.pointPairs);
+        this.solvePairs(n, n + 1, sb, biasRate, massScale, impulseScale, e, soft ? this.maxImp[n]! * ctx.h : -1);
         continue;
       }
       // rhs = −(J v + bias)
@@ -962,16 +834,13 @@ export class UserBatch {
       let n2 = 0;
       for (let r = 0; r < dim; r++) {
         const old = acc[vo + r]!;
-        const t = old + massScale * rhs[r]! - impulseScale * old;
+        const t = softUpdate(old, rhs[r]!, massScale, impulseScale);
         rhs[r] = t;
         n2 += t * t;
       }
       if (soft) {
-        const max = this.maxImp[n]! * ctx.h;
-        if (n2 > max * max) {
-          const f = max / Math.sqrt(n2);
-          for (let r = 0; r < dim; r++) rhs[r] = rhs[r]! * f;
-        }
+        const f = normClampFactor(n2, this.maxImp[n]! * ctx.h);
+        if (f !== 1) for (let r = 0; r < dim; r++) rhs[r] = rhs[r]! * f;
       }
       for (let r = 0; r < dim; r++) {
         const t = rhs[r]!;
@@ -987,10 +856,9 @@ export class UserBatch {
    * the same operations in the same order as the general loop (the `0 +` too, for signed zeros),
    * so the result is bitwise the same. maxImp < 0: no force limit (stiff).
    */
-  private solvePairs(from: number, to: number, sb: SolverBodies, biasRate: number, massScale: number, impulseScale: number, e: number, maxImp: number, point: boolean): void {
+  private solvePairs(from: number, to: number, sb: SolverBodies, biasRate: number, massScale: number, impulseScale: number, e: number, maxImp: number): void {
     const { vx, vy, w } = sb;
     const p = this.jPool;
-    const hot = this.pointHot;
     const imp = this.slotImp;
     // (Offsets as in warmStartPairs.)
     const jo0 = this.jOff[from]!, vo0 = this.vOff[from]!, so0 = this.sOff[from]!, ko0 = this.kOff[from]!;
@@ -1001,13 +869,8 @@ export class UserBatch {
       const kA = this.slotK[s0]!;
       const kB = this.slotK[s0 + 1]!;
       const vxA = vx[kA]!, vyA = vy[kA]!, wA = w[kA]!, vxB = vx[kB]!, vyB = vy[kB]!, wB = w[kB]!;
-      // A point plan's constant entries (POINT_CONSTANTS) are not read, and the rest of J and K's
-      // factors come from one cache line of pointHot.
-      const h = PAIR_HOT * n;
-      const a0 = point ? -1 : p[jo]!, a1 = point ? 0 : p[jo + 1]!, a2 = point ? hot[h + H_A2]! : p[jo + 2]!;
-      const b0 = point ? 1 : p[jo + 3]!, b1 = point ? 0 : p[jo + 4]!, b2 = point ? hot[h + H_B2]! : p[jo + 5]!;
-      const c0 = point ? 0 : p[jo + 6]!, c1 = point ? -1 : p[jo + 7]!, c2 = point ? hot[h + H_C2]! : p[jo + 8]!;
-      const d0 = point ? 0 : p[jo + 9]!, d1 = point ? 1 : p[jo + 10]!, d2 = point ? hot[h + H_D2]! : p[jo + 11]!;
+      const a0 = p[jo]!, a1 = p[jo + 1]!, a2 = p[jo + 2]!, b0 = p[jo + 3]!, b1 = p[jo + 4]!, b2 = p[jo + 5]!;
+      const c0 = p[jo + 6]!, c1 = p[jo + 7]!, c2 = p[jo + 8]!, d0 = p[jo + 9]!, d1 = p[jo + 10]!, d2 = p[jo + 11]!;
       const v0 = 0 + (a0 * vxA + a1 * vyA + a2 * wA) + (b0 * vxB + b1 * vyB + b2 * wB);
       const v1 = 0 + (c0 * vxA + c1 * vyA + c2 * wA) + (d0 * vxB + d1 * vyB + d2 * wB);
       let be0 = 0;
@@ -1021,17 +884,10 @@ export class UserBatch {
       // x = K⁻¹ (−(V + bias)) through K⁻¹'s entries (solveFactored's n = 2 case)
       const y0 = -(v0 + be0);
       const y1 = -(v1 + be1);
-      let m00: number, m01: number, m11: number;
-      if (point) {
-        m00 = hot[h + H_M00]!;
-        m01 = hot[h + H_M01]!;
-        m11 = hot[h + H_M11]!;
-      } else {
-        m11 = this.dinvPool[vo + 1]!;
-        const l10 = this.kPool[ko0 + 4 * (n - from) + 2]!;
-        m01 = inverse2Off(l10, m11);
-        m00 = inverse2Diag(l10, this.dinvPool[vo]!, m01);
-      }
+      const m11 = this.dinvPool[vo + 1]!;
+      const l10 = this.kPool[ko0 + 4 * (n - from) + 2]!;
+      const m01 = inverse2Off(l10, m11);
+      const m00 = inverse2Diag(l10, this.dinvPool[vo]!, m01);
       const x0 = m00 * y0 + m01 * y1;
       const x1 = m01 * y0 + m11 * y1;
       const old0 = this.accPool[vo]!;
@@ -1045,15 +901,12 @@ export class UserBatch {
         this.accPool[vo] = old0 + x0;
         this.accPool[vo + 1] = old1 + x1;
       } else {
-        let t0 = old0 + massScale * x0 - impulseScale * old0;
-        let t1 = old1 + massScale * x1 - impulseScale * old1;
+        let t0 = softUpdate(old0, x0, massScale, impulseScale);
+        let t1 = softUpdate(old1, x1, massScale, impulseScale);
         if (maxImp >= 0) {
-          const n2 = 0 + t0 * t0 + t1 * t1;
-          if (n2 > maxImp * maxImp) {
-            const f = maxImp / Math.sqrt(n2);
-            t0 = t0 * f;
-            t1 = t1 * f;
-          }
+          const f = normClampFactor(0 + t0 * t0 + t1 * t1, maxImp);
+          t0 = t0 * f;
+          t1 = t1 * f;
         }
         l0 = t0 - old0;
         l1 = t1 - old1;
@@ -1089,66 +942,6 @@ export class UserBatch {
       }
     }
   }
-  /**
-   * solvePairs for a point plan's stiff unbiased passes (massScale 1, impulseScale 0, no bias, no
-   * force limit), with every such number a literal: the compiler folds the products by ±1 and by
-   * the mass scale, which shortens the chain of dependent operations from one row to the next
-   * (rows that share a body follow one another, so a pass waits on that chain). It is bitwise
-   * solvePairs' result for finite velocities and impulses. The terms 0·v and 0·λ are left out: a
-   * sum that starts with `0 +` (or ends with `+ 0`) is never −0, and adding ±0 to a number leaves
-   * it as it is, so such a term can only change the sign of a zero that the `0 +` then clears.
-   * The sums keep solvePairs' rounding: the same two real operands at each addition.
-   */
-  private solveStiffPoints(sb: SolverBodies): void {
-    const { vx, vy, w, invMass, invI } = sb;
-    const hot = this.pointHot;
-    const imp = this.slotImp;
-    const acc = this.accPool;
-    for (let n = 0; n < this.count; n++) {
-      const vo = 2 * n;
-      const s0 = 2 * n;
-      const h = PAIR_HOT * n;
-      const kA = this.slotK[s0]!;
-      const kB = this.slotK[s0 + 1]!;
-      const vxA = vx[kA]!, vyA = vy[kA]!, wA = w[kA]!, vxB = vx[kB]!, vyB = vy[kB]!, wB = w[kB]!;
-      const a2 = hot[h + H_A2]!, b2 = hot[h + H_B2]!, c2 = hot[h + H_C2]!, d2 = hot[h + H_D2]!;
-      // J = [−1 0 a2 1 0 b2; 0 −1 c2 0 1 d2] (POINT_CONSTANTS). V = J v (solvePairs: `0 + (…) + (…)`,
-      // whose zero sign the `+ 0` below clears), y = −(V + 0).
-      const y0 = -((a2 * wA - vxA) + (vxB + b2 * wB) + 0);
-      const y1 = -((c2 * wA - vyA) + (vyB + d2 * wB) + 0);
-      const m01 = hot[h + H_M01]!;
-      // The impulse is x = K⁻¹ y itself (a stiff row: see UserConstraint._solve).
-      const l0 = hot[h + H_M00]! * y0 + m01 * y1;
-      const l1 = m01 * y0 + hot[h + H_M11]! * y1;
-      acc[vo] = acc[vo]! + l0;
-      acc[vo + 1] = acc[vo + 1]! + l1;
-      // Jᵀλ: (0 + −1·l0 + 0·l1) is 0 − l0, and so on (a +0 where l0 is a zero).
-      const oxA = 0 - l0;
-      const oyA = 0 - l1;
-      const ozA = 0 + a2 * l0 + c2 * l1;
-      const oxB = 0 + l0;
-      const oyB = 0 + l1;
-      const ozB = 0 + b2 * l0 + d2 * l1;
-      const si = 3 * s0;
-      imp[si] = imp[si]! + oxA;
-      imp[si + 1] = imp[si + 1]! + oyA;
-      imp[si + 2] = imp[si + 2]! + ozA;
-      imp[si + 3] = imp[si + 3]! + oxB;
-      imp[si + 4] = imp[si + 4]! + oyB;
-      imp[si + 5] = imp[si + 5]! + ozB;
-      // Body 0 stands in for the bodies outside the solver: it has no mass, so the writes leave
-      // it at rest (v + 0·x is v for a finite impulse), and solve() clears it anyway. Unguarded
-      // writes are 7% cheaper than a branch per body.
-      const mA = invMass[kA]!, mB = invMass[kB]!;
-      vx[kA] = vxA + mA * oxA;
-      vy[kA] = vyA + mA * oyA;
-      w[kA] = wA + invI[kA]! * ozA;
-      vx[kB] = vxB + mB * oxB;
-      vy[kB] = vyB + mB * oyB;
-      w[kB] = wB + invI[kB]! * ozB;
-    }
-  }
-
   /** rhs ← K⁻¹ rhs with row n's factors (dense.ts's solveFactored, inlined for 1 and 2 rows). */
   private solveRow(n: number, dim: number, vo: number): void {
     const rhs = this.rhs;
@@ -1186,24 +979,6 @@ export class UserBatch {
   private solvePositionRows(ctx: StepContext): void {
     const sb = ctx.bodies;
     if (!this.laidOut) this.layoutKernels(sb);
-    const g = this.groups.length === 1 ? this.groups[0]! : null;
-    if (this.stiffPairs && g !== null && g.count === this.count) {
-      // A position pass does not change velocities: they are written here, once, and positionPairs
-      // refreshes only each row's two poses.
-      const st = this.poseStates;
-      if (this.statesVelocity) {
-        for (let i = 0; i < this.poseBodyCount; i++) {
-          const k = this.poseBodies[i]!;
-          const o = k * BODY_STATE_STRIDE;
-          st[o + ST_VX] = sb.vx[k]!;
-          st[o + ST_VY] = sb.vy[k]!;
-          st[o + ST_W] = sb.w[k]!;
-        }
-      }
-      if (this.pointPairs) this.positionPoints(sb, g);
-      else this.positionPairs(sb, g);
-      return;
-    }
     const rhs = this.rhs;
     const pool = this.jPool;
     for (let n = 0; n < this.count; n++) {
@@ -1249,222 +1024,6 @@ export class UserBatch {
         sb.dpx[k] = sb.dpx[k]! + m * ox;
         sb.dpy[k] = sb.dpy[k]! + m * oy;
         if (ii !== 0 && oz !== 0) sb.rotate(k, ii * oz);
-      }
-    }
-  }
-
-  /**
-   * solvePositionRows for a plan of stiff two-row, two-body rows that all share one kernel
-   * (symbolic pivots): the same operations, without the per-row choices.
-   */
-  private positionPairs(sb: SolverBodies, g: KernelGroup): void {
-    // (The group is the whole plan: its constraint i is row n, on the pools in place.)
-    const kernel = g.kernel;
-    const a = g.arrays!;
-    const C = this.errPool;
-    const p = this.jPool;
-    // (A packed J is unpacked into the row after each call.)
-    const unpack = g.varIndex !== null;
-    const both = kernel.positionAndJacobian !== undefined;
-    const st = this.poseStates;
-    const angle = this.statesAngle;
-    const { c0: bc, s0: bs, dqc, dqs, cx, cy, dpx, dpy, a0: ba, dq: bq } = sb;
-    // (Offsets as in warmStartPairs: the plan is all pair rows.)
-    for (let n = 0; n < this.count; n++) {
-      const jo = 12 * n;
-      const s0 = 2 * n;
-      const vo = 2 * n;
-      // The two bodies' poses: fillSolverBodyState's arithmetic (bitwise), written here rather than
-      // called, because with the call the kernel and both turns no longer fit V8's inlining budget
-      // for this loop (then all three were calls; inline, the pass is 12% cheaper).
-      for (let j = 0; j < 2; j++) {
-        const k = this.slotK[s0 + j]!;
-        if (k <= 0) continue;
-        const o = this.slotState[s0 + j]!;
-        const lcx = this.slotLx[s0 + j]!;
-        const lcy = this.slotLy[s0 + j]!;
-        const c00 = bc[k]!;
-        const s00 = bs[k]!;
-        const dc = dqc[k]!;
-        const ds = dqs[k]!;
-        const c = c00 * dc - s00 * ds;
-        const sn = s00 * dc + c00 * ds;
-        const px = cx[k]! + dpx[k]!;
-        const py = cy[k]! + dpy[k]!;
-        st[o + ST_X] = px - (c * lcx - sn * lcy);
-        st[o + ST_Y] = py - (sn * lcx + c * lcy);
-        if (angle) st[o + ST_ROT] = ba[k]! + bq[k]!;
-        st[o + ST_COS] = c;
-        st[o + ST_SIN] = sn;
-        st[o + ST_COMX] = px;
-        st[o + ST_COMY] = py;
-      }
-      if (both) kernel.positionAndJacobian!(n, n + 1, a);
-      else {
-        kernel.position(n, n + 1, a);
-        kernel.jacobian(n, n + 1, a);
-      }
-      if (unpack) this.copyOut(g, n, n + 1, true, false);
-      const c0 = C[vo]!;
-      const c1 = C[vo + 1]!;
-      if (!Number.isFinite(c0) || !Number.isFinite(c1)) this.checkPosition(n, C, vo);
-      // K (pairK's arithmetic), then solveSymmetric's n = 2 case on −C, then movePair's move.
-      const kA = this.slotK[s0]!;
-      const kB = this.slotK[s0 + 1]!;
-      const m0 = sb.invMass[kA]!, i0 = sb.invI[kA]!, m1 = sb.invMass[kB]!, i1 = sb.invI[kB]!;
-      const a0 = p[jo]!, a1 = p[jo + 1]!, a2 = p[jo + 2]!, a3 = p[jo + 3]!, a4 = p[jo + 4]!, a5 = p[jo + 5]!;
-      const b0 = p[jo + 6]!, b1 = p[jo + 7]!, b2 = p[jo + 8]!, b3 = p[jo + 9]!, b4 = p[jo + 10]!, b5 = p[jo + 11]!;
-      const k00 = 0 + (m0 * (a0 * a0 + a1 * a1) + i0 * a2 * a2) + (m1 * (a3 * a3 + a4 * a4) + i1 * a5 * a5);
-      const k10 = 0 + (m0 * (a0 * b0 + a1 * b1) + i0 * a2 * b2) + (m1 * (a3 * b3 + a4 * b4) + i1 * a5 * b5);
-      const k11 = 0 + (m0 * (b0 * b0 + b1 * b1) + i0 * b2 * b2) + (m1 * (b3 * b3 + b4 * b4) + i1 * b5 * b5);
-      if (!Number.isFinite(k00) || !Number.isFinite(k11)) this.reportBadJacobian(n);
-      const scale = Math.max(Math.abs(k00), Math.abs(k11));
-      const tol = EPS * (scale > 0 ? scale : 1);
-      const l10 = Math.abs(k00) > tol ? k10 / k00 : 0;
-      const d1 = k11 - l10 * l10 * k00;
-      const y0 = -c0;
-      const y1 = -c1 - l10 * y0;
-      const l1 = Math.abs(d1) > tol ? y1 / d1 : 0;
-      const z0 = Math.abs(k00) > tol ? y0 / k00 : 0;
-      const l0 = z0 - l10 * l1;
-      // Move both bodies, then turn them: movePair's arithmetic, with rotate()'s written here.
-      // (With the kernel inlined, rotate() calls no longer fit V8's inlining budget for this
-      // loop, and they cost about 12% of the pass. A body's move and its turn touch different
-      // arrays, so moving both first leaves every result as it was.)
-      let turnA = 0, turnB = 0;
-      if (kA > 0) {
-        const ox = 0 + a0 * l0 + b0 * l1;
-        const oy = 0 + a1 * l0 + b1 * l1;
-        const oz = 0 + a2 * l0 + b2 * l1;
-        sb.dpx[kA] = sb.dpx[kA]! + m0 * ox;
-        sb.dpy[kA] = sb.dpy[kA]! + m0 * oy;
-        if (i0 !== 0 && oz !== 0) turnA = i0 * oz;
-      }
-      if (kB > 0) {
-        const ox = 0 + a3 * l0 + b3 * l1;
-        const oy = 0 + a4 * l0 + b4 * l1;
-        const oz = 0 + a5 * l0 + b5 * l1;
-        sb.dpx[kB] = sb.dpx[kB]! + m1 * ox;
-        sb.dpy[kB] = sb.dpy[kB]! + m1 * oy;
-        if (i1 !== 0 && oz !== 0) turnB = i1 * oz;
-      }
-      for (let j = 0; j < 2; j++) {
-        const da = j === 0 ? turnA : turnB;
-        if (da === 0) continue;
-        const k = j === 0 ? kA : kB;
-        const q = bq[k]! + da;
-        bq[k] = q;
-        if (da < SMALL_TURN && da > -SMALL_TURN) {
-          const d2 = da * da;
-          const d4 = d2 * d2;
-          const cd = 1 - 0.5 * d2 + d4 * (1 / 24 - (1 / 720) * d2 + d4 * (1 / 40320 - (1 / 3628800) * d2));
-          const sd = da * (1 - (1 / 6) * d2 + d4 * (1 / 120 - (1 / 5040) * d2 + d4 * (1 / 362880 - (1 / 39916800) * d2)));
-          const c = dqc[k]!;
-          const s = dqs[k]!;
-          dqc[k] = c * cd - s * sd;
-          dqs[k] = s * cd + c * sd;
-        } else {
-          dqc[k] = Math.cos(q);
-          dqs[k] = Math.sin(q);
-        }
-      }
-    }
-  }
-
-  /**
-   * positionPairs for a point plan: J's constants as literals, K and the moves without the terms
-   * they zero (the same numbers bitwise: see factorPoints and solveStiffPoints). The poses and the
-   * turns repeat positionPairs' inline code: as calls (even to one module-level function for both
-   * loops) they push the kernel out of V8's inlining budget, and the pass is 12% slower.
-   */
-  private positionPoints(sb: SolverBodies, g: KernelGroup): void {
-    const kernel = g.kernel;
-    const a = g.arrays!;
-    const C = this.errPool;
-    const pj = a.J;
-    const both = kernel.positionAndJacobian !== undefined;
-    const st = this.poseStates;
-    const angle = this.statesAngle;
-    const { c0: bc, s0: bs, dqc, dqs, cx, cy, dpx, dpy, a0: ba, dq: bq, invMass, invI } = sb;
-    for (let n = 0; n < this.count; n++) {
-      const s0 = 2 * n;
-      for (let j = 0; j < 2; j++) {
-        const k = this.slotK[s0 + j]!;
-        if (k <= 0) continue;
-        const o = this.slotState[s0 + j]!;
-        const lcx = this.slotLx[s0 + j]!;
-        const lcy = this.slotLy[s0 + j]!;
-        const c00 = bc[k]!;
-        const s00 = bs[k]!;
-        const dc = dqc[k]!;
-        const ds = dqs[k]!;
-        const c = c00 * dc - s00 * ds;
-        const sn = s00 * dc + c00 * ds;
-        const px = cx[k]! + dpx[k]!;
-        const py = cy[k]! + dpy[k]!;
-        st[o + ST_X] = px - (c * lcx - sn * lcy);
-        st[o + ST_Y] = py - (sn * lcx + c * lcy);
-        if (angle) st[o + ST_ROT] = ba[k]! + bq[k]!;
-        st[o + ST_COS] = c;
-        st[o + ST_SIN] = sn;
-        st[o + ST_COMX] = px;
-        st[o + ST_COMY] = py;
-      }
-      if (both) kernel.positionAndJacobian!(n, n + 1, a);
-      else {
-        kernel.position(n, n + 1, a);
-        kernel.jacobian(n, n + 1, a);
-      }
-      const c0 = C[s0]!;
-      const c1 = C[s0 + 1]!;
-      if (!Number.isFinite(c0) || !Number.isFinite(c1)) this.checkPosition(n, C, s0);
-      const kA = this.slotK[s0]!;
-      const kB = this.slotK[s0 + 1]!;
-      const m0 = invMass[kA]!, i0 = invI[kA]!, m1 = invMass[kB]!, i1 = invI[kB]!;
-      const a2 = pj[4 * n]!, a5 = pj[4 * n + 1]!, b2 = pj[4 * n + 2]!, b5 = pj[4 * n + 3]!;
-      const k00 = m0 + i0 * a2 * a2 + (m1 + i1 * a5 * a5);
-      const k10 = 0 + i0 * a2 * b2 + i1 * a5 * b5;
-      const k11 = m0 + i0 * b2 * b2 + (m1 + i1 * b5 * b5);
-      if (!Number.isFinite(k00) || !Number.isFinite(k11)) this.reportBadJacobian(n);
-      const scale = Math.max(Math.abs(k00), Math.abs(k11));
-      const tol = EPS * (scale > 0 ? scale : 1);
-      const l10 = Math.abs(k00) > tol ? k10 / k00 : 0;
-      const d1 = k11 - l10 * l10 * k00;
-      const y0 = -c0;
-      const y1 = -c1 - l10 * y0;
-      const l1 = Math.abs(d1) > tol ? y1 / d1 : 0;
-      const z0 = Math.abs(k00) > tol ? y0 / k00 : 0;
-      const l0 = z0 - l10 * l1;
-      // Moves: Jᵀλ's linear parts are 0 − λ and 0 + λ (solveStiffPoints). Body 0, the stand-in
-      // for the bodies outside the solver, has no mass or inertia: the unguarded writes leave it
-      // where it is, and it never turns.
-      dpx[kA] = dpx[kA]! + m0 * (0 - l0);
-      dpy[kA] = dpy[kA]! + m0 * (0 - l1);
-      dpx[kB] = dpx[kB]! + m1 * (0 + l0);
-      dpy[kB] = dpy[kB]! + m1 * (0 + l1);
-      const ozA = 0 + a2 * l0 + b2 * l1;
-      const ozB = 0 + a5 * l0 + b5 * l1;
-      const turnA = i0 !== 0 && ozA !== 0 ? i0 * ozA : 0;
-      const turnB = i1 !== 0 && ozB !== 0 ? i1 * ozB : 0;
-      for (let j = 0; j < 2; j++) {
-        const da = j === 0 ? turnA : turnB;
-        if (da === 0) continue;
-        const k = j === 0 ? kA : kB;
-        const q = bq[k]! + da;
-        bq[k] = q;
-        if (da < SMALL_TURN && da > -SMALL_TURN) {
-          const d2 = da * da;
-          const d4 = d2 * d2;
-          const cd = 1 - 0.5 * d2 + d4 * (1 / 24 - (1 / 720) * d2 + d4 * (1 / 40320 - (1 / 3628800) * d2));
-          const sd = da * (1 - (1 / 6) * d2 + d4 * (1 / 120 - (1 / 5040) * d2 + d4 * (1 / 362880 - (1 / 39916800) * d2)));
-          const c = dqc[k]!;
-          const s = dqs[k]!;
-          dqc[k] = c * cd - s * sd;
-          dqs[k] = s * cd + c * sd;
-        } else {
-          dqc[k] = Math.cos(q);
-          dqs[k] = Math.sin(q);
-        }
       }
     }
   }

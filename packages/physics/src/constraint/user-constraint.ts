@@ -43,7 +43,8 @@ import type { StepContext } from '../space/step-context.js';
 import { checkFinite, checkInteger, fail } from '../util/validate.js';
 import { BODY_STATE_STRIDE, clearBodyState, fillBodyState } from './body-state.js';
 import { Constraint, type SolverFamilyKind, type BreakReason, type ConstraintOptions } from './constraint.js';
-import { factorSymmetric, solveFactored, solveSymmetric } from './dense.js';
+import { factorSymmetric, normClampFactor, solveFactored, solveSymmetric } from './dense.js';
+import { passSoftness, softUpdate } from './softness.js';
 import type { UserBatchKernel } from './batch-kernel.js';
 import { USER_BATCH_MAX_DIM, USER_BATCH_MAX_SLOTS, type UserBatch } from './user-batch.js';
 
@@ -849,21 +850,8 @@ export class UserConstraint extends Constraint {
   _solve(ctx: StepContext, useBias: boolean): void {
     const n = this.dimensions;
     this.ensurePose(ctx);
-    let biasRate = 0;
-    let massScale = 1;
-    let impulseScale = 0;
     const soft = !this._stiff && !this.velocityOnly;
-    if (soft) {
-      const sp = this._soft;
-      biasRate = sp.biasRate;
-      massScale = sp.massScale;
-      impulseScale = sp.impulseScale;
-    } else if (useBias && !this.velocityOnly) {
-      const sp = ctx.jointSoftness;
-      biasRate = sp.biasRate;
-      massScale = sp.massScale;
-      impulseScale = sp.impulseScale;
-    }
+    const { biasRate, massScale, impulseScale } = passSoftness(soft ? this._soft : null, useBias && !this.velocityOnly, ctx.jointSoftness);
     const be = this.w.biasErr;
     if (biasRate !== 0) {
       const err = this.positionError();
@@ -898,16 +886,13 @@ export class UserConstraint extends Constraint {
       return;
     }
     const trial = this.w.trial;
-    for (let r = 0; r < n; r++) trial[r] = this.jAcc[r]! + massScale * rhs[r]! - impulseScale * this.jAcc[r]!;
+    for (let r = 0; r < n; r++) trial[r] = softUpdate(this.jAcc[r]!, rhs[r]!, massScale, impulseScale);
     this.clamp(trial);
     if (soft || this.velocityOnly) {
-      const max = this._maxForce * ctx.h;
       let n2 = 0;
       for (let r = 0; r < n; r++) n2 += trial[r]! * trial[r]!;
-      if (n2 > max * max) {
-        const s = max / Math.sqrt(n2);
-        for (let r = 0; r < n; r++) trial[r] = trial[r]! * s;
-      }
+      const f = normClampFactor(n2, this._maxForce * ctx.h);
+      if (f !== 1) for (let r = 0; r < n; r++) trial[r] = trial[r]! * f;
     }
     for (let r = 0; r < n; r++) {
       delta[r] = trial[r]! - this.jAcc[r]!;
