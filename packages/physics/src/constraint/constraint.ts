@@ -50,12 +50,15 @@ export interface ConstraintOptions {
   maxForce?: number;
   /** Error a soft constraint corrects at once; the break threshold with breakUnderError. */
   maxError?: number;
+  /** Break (see removeOnBreak) when the force needed exceeds maxForce (default false). */
   breakUnderForce?: boolean;
+  /** Break (see removeOnBreak) when the error exceeds maxError (default false). */
   breakUnderError?: boolean;
   /** On breaking, leave the space (default) or only deactivate. */
   removeOnBreak?: boolean;
   /** The constraint's bodies do not collide with each other. */
   ignore?: boolean;
+  /** Anything of the caller's; the engine never reads it. */
   userData?: unknown;
 }
 

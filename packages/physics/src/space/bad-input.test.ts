@@ -7,6 +7,12 @@ import { Body } from '../body/body.js';
 import { Circle } from '../shape/circle.js';
 import { Polygon } from '../shape/polygon.js';
 import { Capsule } from '../shape/capsule.js';
+import { DistanceJoint } from '../constraint/joints/distance-joint.js';
+import { LineJoint } from '../constraint/joints/line-joint.js';
+import { PivotJoint } from '../constraint/joints/pivot-joint.js';
+import { PulleyJoint } from '../constraint/joints/pulley-joint.js';
+import { WeldJoint } from '../constraint/joints/weld-joint.js';
+import { UserConstraint } from '../constraint/user-constraint.js';
 import { FulcrumInputError } from '../util/validate.js';
 import { Space } from './space.js';
 import { allFinite, groundBody } from '../test-support/scenes.js';
@@ -80,6 +86,23 @@ describe('FulcrumInputError fields', () => {
       [() => new Circle({ radius: -1 }), 'Circle', 'radius'],
       [() => new Body({ position: [NaN, 0] }), 'Body', 'position'],
       [() => new Space().step(0), 'Space', 'step(dt)'],
+      [() => new PivotJoint({ anchor1: [NaN, 0] }), 'PivotJoint', 'anchor1'],
+      [() => new LineJoint({ direction: [0, 0] }), 'LineJoint', 'direction'],
+      [() => new DistanceJoint({ jointMin: 2, jointMax: 1 }), 'DistanceJoint', 'jointMin'],
+      [() => new PulleyJoint({ ratio: Infinity }), 'PulleyJoint', 'ratio'],
+      [() => (new WeldJoint().frequency = -1), 'WeldJoint', 'frequency'],
+      [() => (new Circle({ radius: 1 }).filter = { mask: 0.5 }), 'Circle', 'filter.mask'],
+      [
+        () => {
+          // A hook that moves a body while the space steps: the locked space names the property.
+          const { space, ball } = scene();
+          const hooks = { position: (err: Float64Array) => ((ball.rotation = 1), (err[0] = 0)), jacobian: (J: Float64Array) => J.fill(0) };
+          space.addConstraint(new UserConstraint({ dimensions: 1, bodies: [ball], hooks }));
+          space.step(1 / 60);
+        },
+        'Body',
+        'rotation',
+      ],
     ];
     for (const [bad, owner, prop] of cases) {
       let error: unknown;

@@ -309,9 +309,12 @@ export class Space implements BodySpaceLink, ConstraintSpaceLink {
   /** @internal */
   _assertUnlocked(what: string): void {
     if (this._locked) {
+      // `what` is "Owner.prop" (Body.position, PivotJoint.active) or "Owner something" (PivotJoint body).
+      const dot = /^(\w+)\.(\w+)$/.exec(what);
       throw new FulcrumInputError(
         `${what} cannot be changed while the space is stepping (called from inside a constraint hook?); ` +
           'change it from an event handler or between steps',
+        dot ? { owner: dot[1]!, prop: dot[2]! } : { owner: /^\w+/.exec(what)?.[0] ?? 'Space' },
       );
     }
   }

@@ -15,9 +15,11 @@ import type { AnchorSlot } from '../anchor-slot.js';
 import { checkLimits, TwoBodyJoint, type TwoBodyOptions } from './two-body-joint.js';
 
 export interface AngleJointOptions extends TwoBodyOptions {
+  /** Lower limit of ratio·θ2 − θ1, radians (−Infinity allowed). Default 0. */
   jointMin?: number;
+  /** Upper limit of ratio·θ2 − θ1, radians (+Infinity allowed); at least jointMin. Default 0. */
   jointMax?: number;
-  /** Default 1. */
+  /** The limits apply to ratio·θ2 − θ1. Default 1. */
   ratio?: number;
 }
 

@@ -15,7 +15,9 @@ import { ROW_SLACK } from '../joint.js';
 import { AnchoredJoint, checkLimits, type AnchoredOptions } from './two-body-joint.js';
 
 export interface DistanceJointOptions extends AnchoredOptions {
+  /** Least distance between the anchors, metres (≥ 0). Default 0. */
   jointMin?: number;
+  /** Greatest distance between the anchors, metres (+Infinity allowed); at least jointMin. Default jointMin. */
   jointMax?: number;
 }
 

@@ -24,9 +24,9 @@ import { AnchoredJoint, checkLimits, type AnchoredOptions } from './two-body-joi
 export interface LineJointOptions extends AnchoredOptions {
   /** Direction of the line in body1's local frame; must be non-zero. Default (1, 0). */
   direction?: Vec2Like;
-  /** Default −Infinity. */
+  /** Least signed distance of anchor2 along the line from anchor1, metres. Default −Infinity. */
   jointMin?: number;
-  /** Default +Infinity. */
+  /** Greatest signed distance of anchor2 along the line from anchor1, metres; at least jointMin. Default +Infinity. */
   jointMax?: number;
 }
 

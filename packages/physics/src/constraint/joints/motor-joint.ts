@@ -15,7 +15,7 @@ import { TwoBodyJoint, type TwoBodyOptions } from './two-body-joint.js';
 export interface MotorJointOptions extends TwoBodyOptions {
   /** Target value of ratio·ω2 − ω1 (rad/s). Default 0. */
   rate?: number;
-  /** Default 1. */
+  /** The motor drives ratio·ω2 − ω1. Default 1. */
   ratio?: number;
 }
 

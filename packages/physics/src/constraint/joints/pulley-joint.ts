@@ -21,17 +21,27 @@ import { Joint } from '../joint.js';
 import { checkLimits } from './two-body-joint.js';
 
 export interface PulleyJointOptions extends ConstraintOptions {
+  /** Body of the first segment's start (anchor1). */
   body1?: Body | null;
+  /** Body of the first segment's end (anchor2); must differ from body1. */
   body2?: Body | null;
+  /** Body of the second segment's start (anchor3); may be body1 or body2. */
   body3?: Body | null;
+  /** Body of the second segment's end (anchor4); must differ from body3. */
   body4?: Body | null;
+  /** Anchor on body1, in body1's local frame. Default (0, 0). */
   anchor1?: Vec2Like;
+  /** Anchor on body2, in body2's local frame. Default (0, 0). */
   anchor2?: Vec2Like;
+  /** Anchor on body3, in body3's local frame. Default (0, 0). */
   anchor3?: Vec2Like;
+  /** Anchor on body4, in body4's local frame. Default (0, 0). */
   anchor4?: Vec2Like;
+  /** Least value of |a1a2| + ratio·|a3a4|, metres (≥ 0). Default 0. */
   jointMin?: number;
+  /** Greatest value of |a1a2| + ratio·|a3a4|, metres (+Infinity allowed); at least jointMin. Default jointMin. */
   jointMax?: number;
-  /** Default 1. */
+  /** The limits apply to |a1a2| + ratio·|a3a4|. Default 1. */
   ratio?: number;
 }
 

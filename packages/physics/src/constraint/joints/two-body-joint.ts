@@ -9,7 +9,9 @@ import type { ConstraintOptions } from '../constraint.js';
 import { Joint } from '../joint.js';
 
 export interface TwoBodyOptions extends ConstraintOptions {
+  /** The first body (null: not set yet; the constraint cannot step until it is). */
   body1?: Body | null;
+  /** The second body; must differ from body1. */
   body2?: Body | null;
 }
 
