@@ -282,7 +282,8 @@ function summarizeSettings(id, s) {
     case 'p2':
       return `${s.call}: ${s.solver} iterations ${s.iterations} (tolerance ${s.tolerance}), equation stiffness ${s.equationStiffness}, relaxation ${s.equationRelaxation}`;
     case 'rapier':
-      return `${s.call}: numSolverIterations ${s.numSolverIterations}, numInternalPgsIterations ${s.numInternalPgsIterations}`;
+    case 'rapier-simd':
+      return `${s.call}: numSolverIterations ${s.numSolverIterations}, numInternalPgsIterations ${s.numInternalPgsIterations}${s.build ? ` (${s.build})` : ''}`;
     case 'box2d':
       return `${s.call}: velocityIterations ${s.velocityIterations}, positionIterations ${s.positionIterations} (${s.build})`;
     default:

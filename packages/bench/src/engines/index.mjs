@@ -6,6 +6,8 @@ export const ENGINES = [
   { id: 'matter', label: 'matter-js', pkg: 'matter-js', scenes: ['A', 'B', 'C', 'D'] },
   { id: 'p2', label: 'p2-es', pkg: 'p2-es', scenes: ['A', 'B', 'C', 'D'] },
   { id: 'rapier', label: 'Rapier', pkg: '@dimforge/rapier2d-compat', scenes: ['A', 'B', 'C', 'D'] },
+  // The SIMD build as a peer of its own: 0.19.3, the newest SIMD release on the registry (rapier is 0.21.0).
+  { id: 'rapier-simd', label: 'Rapier SIMD', pkg: '@dimforge/rapier2d-simd-compat', scenes: ['A', 'B', 'C', 'D'] },
   { id: 'box2d', label: 'box2d-wasm', pkg: 'box2d-wasm', scenes: ['A', 'B', 'C', 'D'] },
 ];
 
