@@ -19,7 +19,7 @@ import { derive, type Derivation } from './derive.js';
 import type { Expr } from './expr/expr.js';
 import { check, type CheckedProgram } from './lang/checker.js';
 import { ScalarGraph } from './scalar/ir.js';
-import { compileBulkKernel, compileBulkKernel2, compileKernel, constantOutputs, fieldsRead, interpretBulkKernel, interpretBulkKernel2, interpretKernel, kernelSource, type BulkLayout, type FunctionFactory, type Kernel } from './scalar/kernel.js';
+import { compileBulkKernel, compileBulkKernel2, compileKernel, constantOutputs, interpretBulkKernel, interpretBulkKernel2, interpretKernel, kernelSource, type BulkLayout, type FunctionFactory, type Kernel } from './scalar/kernel.js';
 import { Lowering } from './scalar/lower.js';
 
 /** How kernels are run: a compiled JavaScript function, the interpreter, or compiled when allowed. */
@@ -124,7 +124,6 @@ export class CompiledProgram {
       batch: {
         paramCount: this.checked.paramCount,
         constantJacobian: constantOutputs(this.graph, jacobian),
-        reads: fieldsRead(this.graph, this.mainOutputs),
         jacobian: compileBulkKernel(this.graph, jacobian, 'J', this.bulkLayout(), 'symbolicBulkJacobian', factory),
         position: compileBulkKernel(this.graph, values, 'C', this.bulkLayout(), 'symbolicBulkValues', factory),
         positionAndJacobian: compileBulkKernel2(this.graph, this.mainOutputs, this.rows, this.bulkLayout(), 'symbolicBulkMain', factory),
@@ -143,7 +142,6 @@ export class CompiledProgram {
       batch: {
         paramCount: this.checked.paramCount,
         constantJacobian: constantOutputs(this.graph, jacobian),
-        reads: fieldsRead(this.graph, this.mainOutputs),
         jacobian: interpretBulkKernel(this.graph, jacobian, 'J', this.bulkLayout()),
         position: interpretBulkKernel(this.graph, values, 'C', this.bulkLayout()),
         positionAndJacobian: interpretBulkKernel2(this.graph, this.mainOutputs, this.rows, this.bulkLayout()),

@@ -14,8 +14,7 @@
  * - its J (dim × 3·slots, row-major) goes to `J[i·dim·3·slots …]`, or only J's entries that are
  *   not constant, packed, when the kernel declares its constants (see constantJacobian);
  * - its C (dim numbers) goes to `C[i·dim …]`.
- * A state holds every BodyState field, current at the pose, but for the fields no kernel of the
- * step reads (see UserBatchKernel.reads).
+ * A state holds every BodyState field, current at the pose.
  */
 export interface BatchArrays {
   states: Float64Array;
@@ -48,15 +47,6 @@ export interface UserBatchKernel {
    * its kernel writes four numbers per constraint, at J[4i …]).
    */
   readonly constantJacobian?: ReadonlyArray<readonly [index: number, value: number]>;
-  /**
-   * Optional: the BodyState fields the kernel reads, say [BodyState.x, BodyState.y, BodyState.cos,
-   * BodyState.sin, BodyState.comX, BodyState.comY] for a constraint on positions. When every
-   * kernel of a step declares its fields, the batch keeps only those current in `states` (the
-   * origin, cos/sin and centre of mass always; the rotation angle and the velocities only if some
-   * kernel reads them), which spares it writing the others at every pose and in every position
-   * pass. The fields a kernel does not declare hold unspecified numbers. Absent: every field.
-   */
-  readonly reads?: ReadonlyArray<number>;
 }
 
 /** The rows of one plan that share a kernel (and a shape: row count and slot count). */

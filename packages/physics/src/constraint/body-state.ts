@@ -67,8 +67,7 @@ export function fillSolverBodyState(state: Float64Array, base: number, sb: Solve
 }
 
 /**
- * fillSolverBodyState's pose fields only: the origin, cos/sin and the world centre of mass (what a
- * constraint on positions reads: see UserBatchKernel.reads).
+ * fillSolverBodyState's pose fields: the origin, cos/sin and the world centre of mass.
  */
 export function fillSolverBodyPose(state: Float64Array, base: number, sb: SolverBodies, k: number, lcx: number, lcy: number): void {
   const c0 = sb.c0[k]!;

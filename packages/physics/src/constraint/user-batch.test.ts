@@ -97,12 +97,9 @@ class KernelPivot extends UserConstraint {
  * jacobian() writes only the four that depend on the state, packed.
  */
 const PIVOT_CONSTANTS: [number, number][] = [[0, -1], [1, 0], [3, 1], [4, 0], [6, 0], [7, -1], [9, 0], [10, 1]];
-const POSE_FIELDS = [BodyState.x, BodyState.y, BodyState.cos, BodyState.sin, BodyState.comX, BodyState.comY];
 const SPARSE_PIVOT_KERNEL: UserBatchKernel = {
   paramCount: 4,
   constantJacobian: PIVOT_CONSTANTS,
-  // (It reads the pose fields only: the batch may leave the angle and the velocities stale.)
-  reads: POSE_FIELDS,
   // (J packed: only its entries 2, 5, 8 and 11, at 4i.)
   jacobian(from, to, { states, slotState, params, J }) {
     for (let i = from; i < to; i++) {
@@ -161,7 +158,6 @@ function probeTerms(st: Float64Array, o1: number, o2: number): [number, number] 
 }
 const PROBE_KERNEL: UserBatchKernel = {
   ...SPARSE_PIVOT_KERNEL,
-  reads: [...POSE_FIELDS, BodyState.rotation, BodyState.vx, BodyState.vy, BodyState.angularVel],
   position(from, to, a) {
     PIVOT_KERNEL.position(from, to, a);
     for (let i = from; i < to; i++) {
@@ -188,14 +184,6 @@ class ProbePivot extends KernelPivot {
   }
   override batchKernel(): UserBatchKernel {
     return PROBE_KERNEL;
-  }
-}
-
-/** The probe with no `reads`: the batch must then keep every field current. */
-const PROBE_KERNEL_ALL: UserBatchKernel = { ...PROBE_KERNEL, reads: undefined };
-class ProbePivotAll extends ProbePivot {
-  override batchKernel(): UserBatchKernel {
-    return PROBE_KERNEL_ALL;
   }
 }
 
@@ -427,8 +415,7 @@ describe('UserBatch', () => {
   });
 
   it('the position passes hand a kernel the whole current state of both bodies (rotation and velocities too)', () => {
-    // (Its kernel declares the fields it reads, rotation and velocities among them; or declares none.)
-    for (const Probe of [ProbePivot, ProbePivotAll]) for (const jointHertz of [0, 30]) stepBoth(true, jointHertz, Probe);
+    for (const jointHertz of [0, 30]) stepBoth(true, jointHertz, ProbePivot);
   });
 
   function stepBoth(allStiff: boolean, jointHertz: number, Pivot: typeof KernelPivot): void {
@@ -555,8 +542,6 @@ describe('UserBatch', () => {
       [{ ...SPARSE_PIVOT_KERNEL, constantJacobian: [[0, -1], [12, 1]] }, /batchKernel\(\)\.constantJacobian\[1\] must start with an entry index of J, an integer in \[0, 12\) \(got \[12, 1\]\)/],
       [{ ...SPARSE_PIVOT_KERNEL, constantJacobian: [[3, NaN]] }, /batchKernel\(\)\.constantJacobian\[0\] must end with a finite value \(got \[3, NaN\]\)/],
       [{ ...SPARSE_PIVOT_KERNEL, constantJacobian: 'all' as unknown as [] }, /batchKernel\(\)\.constantJacobian must be an array of \[index, value\] pairs or absent \(got all\)/],
-      [{ ...SPARSE_PIVOT_KERNEL, reads: [BodyState.x, 10] }, /batchKernel\(\)\.reads\[1\] must be a BodyState field, an integer in \[0, 10\) \(got 10\)/],
-      [{ ...SPARSE_PIVOT_KERNEL, reads: 'pose' as unknown as [] }, /batchKernel\(\)\.reads must be an array of BodyState fields or absent \(got pose\)/],
     ];
     for (const [kernel, message] of cases) {
       class Wrong extends KernelPivot {

@@ -19,7 +19,7 @@
 import type { Body } from '../body/body.js';
 import type { SolverBodies } from '../space/solver-bodies.js';
 import type { StepContext } from '../space/step-context.js';
-import { BODY_STATE_STRIDE, BodyState, fillBodyState, fillSolverBodyPose, fillSolverBodyState } from './body-state.js';
+import { BODY_STATE_STRIDE, fillBodyState, fillSolverBodyState } from './body-state.js';
 import { factorSymmetric, inverse2Diag, inverse2Off, normClampFactor, pivotInverse, solveFactored, solveSymmetric, zeroPivotTolerance } from './dense.js';
 import { softUpdate } from './softness.js';
 import type { UserConstraint } from './user-constraint.js';
@@ -29,13 +29,6 @@ import { grown } from '../util/typed-arrays.js';
 /** The largest row count and slot count a batched constraint may have (the scratch sizes). */
 export const USER_BATCH_MAX_DIM = 8;
 export const USER_BATCH_MAX_SLOTS = 4;
-
-/** `kernel` reads one of these BodyState fields (UserBatchKernel.reads; absent: all of them). */
-function readsAny(kernel: UserBatchKernel, ...fields: number[]): boolean {
-  return kernel.reads === undefined || fields.some((f) => kernel.reads!.includes(f));
-}
-
-
 
 export class UserBatch {
   count = 0;
@@ -97,12 +90,6 @@ export class UserBatch {
   private outsideCount = 0;
   /** Rows of this plan without a kernel (their hooks are called one by one). */
   private hookRowCount = 0;
-  /**
-   * Some kernel of this plan reads the rotation angle, or the velocities (UserBatchKernel.reads):
-   * the states keep those current too; the pose fields they always keep.
-   */
-  private statesAngle = true;
-  private statesVelocity = true;
   private seen = new Uint8Array(0);
   /** The kernel layout (group rows, slotState, poseBodies) belongs to this plan. */
   private laidOut = false;
@@ -296,8 +283,6 @@ export class UserBatch {
     }
     this.poseStates = grown(this.poseStates, (base + this.outsideCount) * BODY_STATE_STRIDE);
     for (const g of this.groups) this.layoutGroup(g);
-    this.statesAngle = this.groups.some((g) => readsAny(g.kernel, BodyState.rotation));
-    this.statesVelocity = this.groups.some((g) => readsAny(g.kernel, BodyState.vx, BodyState.vy, BodyState.angularVel));
   }
 
   /**
@@ -371,17 +356,9 @@ export class UserBatch {
   /** The body states kernel rows read, at the current pose (each body once). */
   private fillPoseStates(sb: SolverBodies): void {
     const st = this.poseStates;
-    if (this.statesAngle || this.statesVelocity) {
-      for (let i = 0; i < this.poseBodyCount; i++) {
-        const k = this.poseBodies[i]!;
-        fillSolverBodyState(st, k * BODY_STATE_STRIDE, sb, k, this.poseLx[i]!, this.poseLy[i]!);
-      }
-    } else {
-      // (Every kernel reads only the pose fields: see UserBatchKernel.reads.)
-      for (let i = 0; i < this.poseBodyCount; i++) {
-        const k = this.poseBodies[i]!;
-        fillSolverBodyPose(st, k * BODY_STATE_STRIDE, sb, k, this.poseLx[i]!, this.poseLy[i]!);
-      }
+    for (let i = 0; i < this.poseBodyCount; i++) {
+      const k = this.poseBodies[i]!;
+      fillSolverBodyState(st, k * BODY_STATE_STRIDE, sb, k, this.poseLx[i]!, this.poseLy[i]!);
     }
     for (let i = 0; i < this.outsideCount; i++) {
       const s = this.outsideSlots[i]!;

@@ -1062,15 +1062,6 @@ function checkBatchKernel(label: string, k: unknown, jSize: number): void {
   }
   const both = kernel.positionAndJacobian;
   if (both !== undefined && typeof both !== 'function') throw new Error(`${what}.positionAndJacobian must be a function or absent (got ${String(both)})`);
-  const reads = kernel.reads;
-  if (reads !== undefined) {
-    if (!Array.isArray(reads)) throw new Error(`${what}.reads must be an array of BodyState fields or absent (got ${String(reads)})`);
-    reads.forEach((f: unknown, i) => {
-      if (typeof f !== 'number' || !Number.isInteger(f) || f < 0 || f >= BODY_STATE_STRIDE) {
-        throw new Error(`${what}.reads[${i}] must be a BodyState field, an integer in [0, ${BODY_STATE_STRIDE}) (got ${String(f)})`);
-      }
-    });
-  }
   const constants = kernel.constantJacobian;
   if (constants === undefined) return;
   if (!Array.isArray(constants)) throw new Error(`${what}.constantJacobian must be an array of [index, value] pairs or absent (got ${String(constants)})`);

@@ -97,13 +97,6 @@ export function constantOutputs(g: ScalarGraph, outputs: readonly number[]): [nu
   return out;
 }
 
-/** The BodyState fields (of any slot) the program computing `outputs` reads, in order (UserBatchKernel.reads). */
-export function fieldsRead(g: ScalarGraph, outputs: readonly number[]): number[] {
-  const fields = new Set<number>();
-  for (const id of g.schedule(outputs)) if (g.op[id] === Op.STATE) fields.add(g.value[id]! % BODY_STATE_STRIDE);
-  return [...fields].sort((x, y) => x - y);
-}
-
 /** The body slots whose state the program computing `outputs` reads. */
 function slotsRead(g: ScalarGraph, outputs: readonly number[]): number[] {
   const slots = new Set<number>();
