@@ -634,7 +634,6 @@ export class UserBatch {
     const jo = this.jOff[n]!;
     const s0 = this.sOff[n]!;
     const pool = this.jPool;
-    const { vx, vy, w } = sb;
     for (let j = 0; j < slots; j++) {
       let ox = 0, oy = 0, oz = 0;
       for (let r = 0; r < dim; r++) {
@@ -644,17 +643,23 @@ export class UserBatch {
         oy += pool[i + 1]! * l;
         oz += pool[i + 2]! * l;
       }
-      const si = 3 * (s0 + j);
-      this.slotImp[si] = this.slotImp[si]! + ox;
-      this.slotImp[si + 1] = this.slotImp[si + 1]! + oy;
-      this.slotImp[si + 2] = this.slotImp[si + 2]! + oz;
-      const k = this.slotK[s0 + j]!;
-      if (k <= 0) continue;
-      const m = sb.invMass[k]!;
-      vx[k] = vx[k]! + m * ox;
-      vy[k] = vy[k]! + m * oy;
-      w[k] = w[k]! + sb.invI[k]! * oz;
+      this.applySlotImpulse(sb, s0 + j, ox, oy, oz);
     }
+  }
+
+  /** Add an impulse (ox, oy, oz) to slot s: to its body impulse sum, and to its body's velocity if it is in the solver. */
+  private applySlotImpulse(sb: SolverBodies, s: number, ox: number, oy: number, oz: number): void {
+    const imp = this.slotImp;
+    const si = 3 * s;
+    imp[si] = imp[si]! + ox;
+    imp[si + 1] = imp[si + 1]! + oy;
+    imp[si + 2] = imp[si + 2]! + oz;
+    const k = this.slotK[s]!;
+    if (k <= 0) return;
+    const m = sb.invMass[k]!;
+    sb.vx[k] = sb.vx[k]! + m * ox;
+    sb.vy[k] = sb.vy[k]! + m * oy;
+    sb.w[k] = sb.w[k]! + sb.invI[k]! * oz;
   }
 
   warmStart(ctx: StepContext): void {
@@ -686,9 +691,7 @@ export class UserBatch {
 
   /** applyToVelocities of the accumulated impulse for two-row, two-body rows [from, to), unrolled. */
   private warmStartPairs(from: number, to: number, sb: SolverBodies): void {
-    const { vx, vy, w } = sb;
     const p = this.jPool;
-    const imp = this.slotImp;
     // Pair rows laid out one after another have regular offsets: from row `from`'s, by 12, 2, 2.
     const jo0 = this.jOff[from]!, vo0 = this.vOff[from]!, so0 = this.sOff[from]!;
     for (let n = from; n < to; n++) {
@@ -702,16 +705,7 @@ export class UserBatch {
         const ox = 0 + p[i]! * l0 + p[i + 6]! * l1;
         const oy = 0 + p[i + 1]! * l0 + p[i + 7]! * l1;
         const oz = 0 + p[i + 2]! * l0 + p[i + 8]! * l1;
-        const si = 3 * (s0 + j);
-        imp[si] = imp[si]! + ox;
-        imp[si + 1] = imp[si + 1]! + oy;
-        imp[si + 2] = imp[si + 2]! + oz;
-        const k = this.slotK[s0 + j]!;
-        if (k <= 0) continue;
-        const m = sb.invMass[k]!;
-        vx[k] = vx[k]! + m * ox;
-        vy[k] = vy[k]! + m * oy;
-        w[k] = w[k]! + sb.invI[k]! * oz;
+        this.applySlotImpulse(sb, s0 + j, ox, oy, oz);
       }
     }
   }
