@@ -48,6 +48,11 @@ function npmConfigFallbacks(values, positionals) {
     );
 }
 
+/** A --scenes item as its SCENE_IDS spelling, case-insensitively ('j-user' → 'J-user'). */
+function sceneId(s) {
+  return SCENE_IDS.find((id) => id.toLowerCase() === s.toLowerCase()) ?? s;
+}
+
 function parseOptions(argv) {
   const { values, positionals } = parseArgs({
     args: argv,
@@ -82,7 +87,7 @@ function parseOptions(argv) {
   };
   const quick = values.quick;
   const engines = list(values.engines, ENGINE_IDS, (s) => s.toLowerCase());
-  const scenes = list(values.scenes, SCENE_IDS, (s) => s.toUpperCase());
+  const scenes = list(values.scenes, SCENE_IDS, sceneId);
   const subset = engines.length !== ENGINE_IDS.length || scenes.length !== SCENE_IDS.length;
   const defaultOut = quick ? 'results/quick.json' : subset ? 'results/partial.json' : 'results/latest.json';
   return {
@@ -214,6 +219,8 @@ function timeCell(r) {
 function qualityCell(r) {
   if (!r || r.status !== 'ok' || !r.quality) return r ? timeCell(r) : '';
   const q = r.quality;
+  if ('worstViolation' in q) return `viol. ${fmtLen(q.worstViolation)} m`;
+  if ('worstAngle' in q) return `${fmtLen(q.worstSeparation)} m, ${fmtLen(q.worstAngle)} rad`;
   if ('worstSeparation' in q) return `${fmtLen(q.worstSeparation)} m`;
   return `Δy ${fmtSigned(q.topDy)} ${q.stands ? 'stands' : 'FALLS'}`;
 }
@@ -233,7 +240,10 @@ function report(doc) {
   const rows = doc.config.scenes.map((s) => [`${s} ${doc.scenes[s].title}`, ...engines.map((e) => timeCell(byKey.get(`${s}/${e}`)))]);
   out.push(table(['scene', ...labels], rows));
   out.push('');
-  out.push('quality after all steps: A/B top box Δy (stands: |Δx| and |Δy| < 1 m; Δx is in the JSON); C–I worst joint-anchor separation');
+  out.push(
+    'quality after all steps: A/B top box Δy (stands: |Δx| and |Δy| < 1 m; Δx is in the JSON); C–I worst joint-anchor separation; ' +
+      'J worst violation of [0.9, 1.1] m; K worst anchor separation, worst relative angle',
+  );
   const qrows = doc.config.scenes.map((s) => [s, ...engines.map((e) => qualityCell(byKey.get(`${s}/${e}`)))]);
   out.push(table(['scene', ...labels], qrows));
   const peers = engines.filter((e) => e !== 'fulcrum');
@@ -251,6 +261,10 @@ function report(doc) {
   if (pr.I) vs.push(`I vs C: the same UserConstraint pivots through their hooks alone take ${x('I')}`);
   if (pr.F) vs.push(`F vs C: SymbolicConstraint pivots take ${x('F')} the time of PivotJoints (joint grid; the target is at most 2x)`);
   if (pr.H) vs.push(`H vs G: SymbolicConstraint pivots take ${x('H')} the time of PivotJoints (chain; the issue's target is at most 2x)`);
+  if (pr['J-user']) vs.push(`J-user vs J: UserConstraint distance limits take ${x('J-user')} the time of DistanceJoints (issue 20's target is at most 2x)`);
+  if (pr['J-sym']) vs.push(`J-sym vs J: SymbolicConstraint distance limits take ${x('J-sym')} the time of DistanceJoints (target at most 2x)`);
+  if (pr['K-user']) vs.push(`K-user vs K: UserConstraint welds (with their bulk kernel) take ${x('K-user')} the time of WeldJoints (target at most 2x)`);
+  if (pr['K-sym']) vs.push(`K-sym vs K: SymbolicConstraint welds take ${x('K-sym')} the time of WeldJoints (target at most 2x)`);
   if (vs.length) out.push(`\n${vs.join('\n')}\n(each ratio is taken within a repetition, from two runs back to back; median [min–max] over the repetitions)`);
   out.push('');
   out.push('engine settings (each engine’s defaults; friction 0.6, restitution 0, density 1, no damping, sleeping off):');
@@ -296,7 +310,7 @@ function summarizeSettings(id, s) {
 async function main() {
   const opt = parseOptions(process.argv.slice(2));
   const pairs = sweepOrder(opt.scenes, opt.engines);
-  if (!pairs.length) throw new Error('no (engine, scene) pair to run: scenes E to H are Fulcrum only');
+  if (!pairs.length) throw new Error('no (engine, scene) pair to run: scenes E to K-sym are Fulcrum only');
 
   const started = Date.now();
   const git = gitInfo(); // at the start: the build that runs is the tree as it is now
@@ -348,6 +362,9 @@ async function main() {
       maxMs: ok.length ? Math.max(...medians) : null,
       spreadMs: ok.length ? Math.max(...medians) - Math.min(...medians) : null,
       quality: first?.quality ?? null,
+      // The constraint the scene ran (and, for Fulcrum, the solver family that took it).
+      ...(first?.settings?.joint ? { joint: first.settings.joint } : {}),
+      ...(first?.settings?.solverFamily ? { solverFamily: first.settings.solverFamily } : {}),
       qualityConsistent: ok.every((r) => JSON.stringify(r.quality) === JSON.stringify(first.quality)),
       runs: rs.map((r) =>
         r.status === 'ok'

@@ -8,16 +8,24 @@
 //   joints[k] = { a, b, anchorA: [x, y], anchorB: [x, y] }  body indices and body-local anchors (y up)
 //   jointKind = 'pivot' (native revolute/pivot) | 'user' (Fulcrum UserConstraint with a bulk kernel)
 //               | 'user-hooks' (the same UserConstraint without it) | 'symbolic' (@fulcrum/symbolic)
+//               | 'distance' | 'distance-user' | 'distance-sym' (scene J: a distance limit, three ways)
+//               | 'weld' | 'weld-user' | 'weld-sym' (scene K: a weld, three ways)
+//   limits    = [jointMin, jointMax] of the distance joints (scene J)
+//   measure   = 'distance' (J: worst violation of the limits) | 'weld' (K: anchor gap and angle error);
+//               absent: anchor separation (C to I) or the pyramid's top box (A, B)
 //   top       = index of the pyramid's top box (scenes A and B)
 // Every shape has density 1, friction 0.6, restitution 0; y points up; bodies start at rest, angle 0.
 
 /** Problem sizes: the full benchmark and the `--quick` smoke run. */
 export const SIZES = {
-  full: { A: { rows: 20 }, B: { rows: 100 }, C: { n: 100 }, D: { links: 200 }, G: { links: 1000 } },
-  quick: { A: { rows: 20 }, B: { rows: 20 }, C: { n: 20 }, D: { links: 40 }, G: { links: 100 } },
+  full: { A: { rows: 20 }, B: { rows: 100 }, C: { n: 100 }, D: { links: 200 }, G: { links: 1000 }, J: { n: 100 }, K: { n: 100 } },
+  quick: { A: { rows: 20 }, B: { rows: 20 }, C: { n: 20 }, D: { links: 40 }, G: { links: 100 }, J: { n: 20 }, K: { n: 20 } },
 };
 
-export const SCENE_IDS = ['A', 'B', 'C', 'D', 'E', 'F', 'G', 'H', 'I'];
+export const SCENE_IDS = ['A', 'B', 'C', 'D', 'E', 'F', 'G', 'H', 'I', 'J', 'J-user', 'J-sym', 'K', 'K-user', 'K-sym'];
+
+/** Scene J's distance limits (m), between body centres 1 m apart at rest. */
+export const J_LIMITS = [0.9, 1.1];
 
 /** One-line descriptions (the README has the long form). */
 export const SCENE_INFO = {
@@ -30,6 +38,21 @@ export const SCENE_INFO = {
   G: 'scene D with 1000 links (built-in PivotJoints); Fulcrum only, the reference for H',
   H: 'scene G with every pivot written as a @fulcrum/symbolic SymbolicConstraint; Fulcrum only',
   I: 'scene E without the bulk kernel: the UserConstraint hooks alone, called per constraint; Fulcrum only',
+  J:
+    "scene C's grid with each pivot a DistanceJoint, jointMin 0.9 m, jointMax 1.1 m, anchored at the body centres " +
+    "((0, 0) / (0, 0), 1 m apart at rest; C's anchors coincide at rest, where [0.9, 1.1] would push the bodies apart): " +
+    'one inequality row per joint, slack at rest, active as the grid sags; quality: worst violation of [0.9, 1.1]; Fulcrum only',
+  'J-user':
+    'scene J with each joint a UserConstraint subclass (UserDistance: C = |p2 - p1|, J = [-n, -(r1 x n), n, r2 x n], ' +
+    'a limit row through prepare/velocity/clamp hooks, so solved one by one); Fulcrum only',
+  'J-sym': "scene J with each joint a @fulcrum/symbolic SymbolicConstraint from the seed's examples.DISTANCE; Fulcrum only",
+  K:
+    "scene C's grid with each pivot a WeldJoint at C's anchors ((0.5, 0) / (-0.5, 0) and (0, -0.5) / (0, 0.5)): " +
+    'three equality rows per joint; quality: worst anchor separation and worst relative angle; Fulcrum only',
+  'K-user':
+    'scene K with each weld a UserConstraint subclass in Jacobian form (UserWeld: C = (p2 + r2) - (p1 + r1), θ2 - θ1 - phase; ' +
+    'position + jacobian hooks and their bulk kernel); Fulcrum only',
+  'K-sym': "scene K with each weld a @fulcrum/symbolic SymbolicConstraint from the seed's examples.WELD; Fulcrum only",
 };
 
 export function pyramid(id, rows) {
@@ -52,8 +75,11 @@ export function pyramid(id, rows) {
   };
 }
 
-/** Box2D v3's joint_grid: body (i, j) at (i, -j); index i * n + j; the 7 middle bodies of row j = 0 are static. */
-export function jointGrid(id, n, jointKind) {
+/**
+ * Box2D v3's joint_grid: body (i, j) at (i, -j); index i * n + j; the 7 middle bodies of row j = 0 are static.
+ * `centres`: every joint anchored at the two body centres (scene J) instead of the shared edge point.
+ */
+export function jointGrid(id, n, jointKind, { centres = false } = {}) {
   const bodies = [];
   const lo = Math.floor(n / 2) - 3;
   const hi = Math.floor(n / 2) + 3;
@@ -67,12 +93,33 @@ export function jointGrid(id, n, jointKind) {
   for (let i = 0; i < n; i++) {
     for (let j = 0; j < n; j++) {
       const k = i * n + j;
-      if (i + 1 < n) joints.push({ a: k, b: (i + 1) * n + j, anchorA: [0.5, 0], anchorB: [-0.5, 0] });
-      if (j + 1 < n) joints.push({ a: k, b: k + 1, anchorA: [0, -0.5], anchorB: [0, 0.5] });
+      if (i + 1 < n) joints.push({ a: k, b: (i + 1) * n + j, anchorA: centres ? [0, 0] : [0.5, 0], anchorB: centres ? [0, 0] : [-0.5, 0] });
+      if (j + 1 < n) joints.push({ a: k, b: k + 1, anchorA: centres ? [0, 0] : [0, -0.5], anchorB: centres ? [0, 0] : [0, 0.5] });
     }
   }
-  const how = { pivot: 'pivots', user: 'UserConstraint pivots', 'user-hooks': 'UserConstraint pivots, hooks only', symbolic: 'SymbolicConstraint pivots' }[jointKind];
+  const how = {
+    pivot: 'pivots',
+    user: 'UserConstraint pivots',
+    'user-hooks': 'UserConstraint pivots, hooks only',
+    symbolic: 'SymbolicConstraint pivots',
+    distance: 'DistanceJoints [0.9, 1.1] m',
+    'distance-user': 'UserConstraint distance limits',
+    'distance-sym': 'SymbolicConstraint distance limits',
+    weld: 'WeldJoints',
+    'weld-user': 'UserConstraint welds',
+    'weld-sym': 'SymbolicConstraint welds',
+  }[jointKind];
   return { id, title: `joint grid ${n}x${n} (${joints.length} ${how})`, bodies, joints, jointKind };
+}
+
+/** Scene J (and its two rewrites): scene C's grid, each joint a distance limit between the body centres. */
+export function distanceGrid(id, n, jointKind) {
+  return { ...jointGrid(id, n, jointKind, { centres: true }), limits: [...J_LIMITS], measure: 'distance' };
+}
+
+/** Scene K (and its two rewrites): scene C's grid, each joint a weld at C's anchors. */
+export function weldGrid(id, n, jointKind) {
+  return { ...jointGrid(id, n, jointKind), measure: 'weld' };
 }
 
 /** Horizontal chain: body 0 is the static anchor at the origin (no shape), link k is body k + 1. */
@@ -109,6 +156,18 @@ export function buildScene(id, sizes) {
       return chain('H', sizes.G.links, 'symbolic');
     case 'I':
       return jointGrid('I', sizes.C.n, 'user-hooks');
+    case 'J':
+      return distanceGrid('J', sizes.J.n, 'distance');
+    case 'J-user':
+      return distanceGrid('J-user', sizes.J.n, 'distance-user');
+    case 'J-sym':
+      return distanceGrid('J-sym', sizes.J.n, 'distance-sym');
+    case 'K':
+      return weldGrid('K', sizes.K.n, 'weld');
+    case 'K-user':
+      return weldGrid('K-user', sizes.K.n, 'weld-user');
+    case 'K-sym':
+      return weldGrid('K-sym', sizes.K.n, 'weld-sym');
     default:
       throw new Error(`unknown scene ${JSON.stringify(id)} (expected one of ${SCENE_IDS.join(', ')})`);
   }
@@ -136,8 +195,45 @@ export function worstSeparation(spec, pose) {
   return worst;
 }
 
-/** Quality metrics after the run: pyramid top displacement (A, B) or worst anchor separation (C–I). */
+/**
+ * Scene J's figure: the anchor distance d of every joint against [lo, hi]; the worst violation
+ * max(lo − d, d − hi, 0) over the joints (m), and the shortest and longest d.
+ */
+export function limitViolation(spec, pose) {
+  const [lo, hi] = spec.limits;
+  let worst = 0;
+  let min = Infinity;
+  let max = 0;
+  for (const j of spec.joints) {
+    const p = worldPoint(pose(j.a), j.anchorA);
+    const q = worldPoint(pose(j.b), j.anchorB);
+    const d = Math.hypot(q[0] - p[0], q[1] - p[1]);
+    if (Number.isNaN(d)) return { worstViolation: NaN, minDistance: NaN, maxDistance: NaN };
+    worst = Math.max(worst, lo - d, d - hi);
+    if (d < min) min = d;
+    if (d > max) max = d;
+  }
+  return { worstViolation: worst, minDistance: min, maxDistance: max };
+}
+
+/** Scene K's figures: the worst anchor separation (m) and the worst |θ2 − θ1| (rad, the welds' phase is 0). */
+export function weldError(spec, pose) {
+  let angle = 0;
+  for (const j of spec.joints) {
+    const e = Math.abs(pose(j.b)[2] - pose(j.a)[2]);
+    if (Number.isNaN(e)) return { worstSeparation: NaN, worstAngle: NaN };
+    if (e > angle) angle = e;
+  }
+  return { worstSeparation: worstSeparation(spec, pose), worstAngle: angle };
+}
+
+/**
+ * Quality metrics after the run: pyramid top displacement (A, B), worst anchor separation (C–I),
+ * worst limit violation (J), worst anchor separation and angle (K).
+ */
 export function measureQuality(spec, pose) {
+  if (spec.measure === 'distance') return limitViolation(spec, pose);
+  if (spec.measure === 'weld') return weldError(spec, pose);
   if (spec.top !== undefined) {
     const b = spec.bodies[spec.top];
     const p = pose(spec.top);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ENGINES } from './engines/index.mjs';
-import { SCENE_IDS, SIZES, buildScene, measureQuality, median, worldPoint, worstSeparation } from './scenes.mjs';
+import { J_LIMITS, SCENE_IDS, SIZES, buildScene, limitViolation, measureQuality, median, weldError, worldPoint, worstSeparation } from './scenes.mjs';
 
 /** Poses of the spec itself (every body where it starts, angle 0). */
 const startPose = (spec) => (k) => [spec.bodies[k].x, spec.bodies[k].y, 0];
@@ -59,11 +59,38 @@ describe('scene specs at full size', () => {
     }
   });
 
+  it("J: scene C's grid and neighbour pairs, each a distance limit [0.9, 1.1] m between the body centres", () => {
+    const c = buildScene('C', SIZES.full);
+    for (const [id, kind] of [['J', 'distance'], ['J-user', 'distance-user'], ['J-sym', 'distance-sym']]) {
+      const s = buildScene(id, SIZES.full);
+      expect(s.jointKind).toBe(kind);
+      expect(s.bodies).toEqual(c.bodies);
+      expect(s.joints.map((j) => [j.a, j.b])).toEqual(c.joints.map((j) => [j.a, j.b]));
+      expect(s.joints.every((j) => j.anchorA.every((v) => v === 0) && j.anchorB.every((v) => v === 0))).toBe(true);
+      expect(s.limits).toEqual([0.9, 1.1]);
+      // At rest the neighbours are 1 m apart: every limit is slack, nothing violated.
+      expect(measureQuality(s, startPose(s))).toEqual({ worstViolation: 0, minDistance: 1, maxDistance: 1 });
+    }
+    expect(J_LIMITS).toEqual([0.9, 1.1]);
+  });
+
+  it("K: scene C's grid, pairs and anchors, each joint a weld", () => {
+    const c = buildScene('C', SIZES.full);
+    for (const [id, kind] of [['K', 'weld'], ['K-user', 'weld-user'], ['K-sym', 'weld-sym']]) {
+      const s = buildScene(id, SIZES.full);
+      expect(s.jointKind).toBe(kind);
+      expect(s.bodies).toEqual(c.bodies);
+      expect(s.joints).toEqual(c.joints);
+      expect(measureQuality(s, startPose(s))).toEqual({ worstSeparation: 0, worstAngle: 0 });
+    }
+  });
+
   it('quick sizes are small', () => {
     expect(buildScene('B', SIZES.quick).bodies.length - 1).toBe(210);
     expect(buildScene('C', SIZES.quick).joints).toHaveLength(760);
     expect(buildScene('D', SIZES.quick).joints).toHaveLength(40);
     expect(buildScene('H', SIZES.quick).joints).toHaveLength(100);
+    for (const id of ['J', 'J-user', 'J-sym', 'K', 'K-user', 'K-sym']) expect(buildScene(id, SIZES.quick).joints).toHaveLength(760);
   });
 
   it('every scene builds, and every engine runs A–D', () => {
@@ -84,6 +111,27 @@ describe('measurement', () => {
     const pose = (k) => (k === 3 ? [s.bodies[3].x + 0.1, 0, 0] : startPose(s)(k));
     expect(worstSeparation(s, pose)).toBeCloseTo(0.1, 12);
     expect(worstSeparation(s, (k) => (k === 5 ? [NaN, 0, 0] : startPose(s)(k)))).toBeNaN();
+  });
+
+  it('J: the worst violation of [0.9, 1.1] on either side, with the shortest and longest anchor distance', () => {
+    const s = buildScene('J', SIZES.quick);
+    const at = (k, dx, dy) => (q) => (q === k ? [s.bodies[k].x + dx, s.bodies[k].y + dy, 0.3] : startPose(s)(q));
+    // Body 21 (i = 1, j = 1) moved 0.15 m right: 1.15 m to its left neighbour, 0.85 m to its right one.
+    const q = limitViolation(s, at(21, 0.15, 0));
+    expect(q.worstViolation).toBeCloseTo(0.05, 12);
+    expect(q.minDistance).toBeCloseTo(0.85, 12);
+    expect(q.maxDistance).toBeCloseTo(1.15, 12);
+    // Inside the limits: no violation (the angle does not matter with centre anchors).
+    expect(limitViolation(s, at(21, 0.05, 0)).worstViolation).toBe(0);
+    expect(limitViolation(s, at(21, NaN, 0)).worstViolation).toBeNaN();
+  });
+
+  it('K: the worst anchor separation and the worst relative angle', () => {
+    const s = buildScene('K', SIZES.quick);
+    const turned = (q) => (q === 21 ? [s.bodies[21].x, s.bodies[21].y, 0.02] : startPose(s)(q));
+    const q = weldError(s, turned);
+    expect(q.worstAngle).toBeCloseTo(0.02, 15);
+    expect(q.worstSeparation).toBeCloseTo(0.5 * Math.hypot(1 - Math.cos(0.02), Math.sin(0.02)), 12);
   });
 
   it('pyramid quality: top displacement and "stands"', () => {

@@ -4,11 +4,12 @@ import { median } from './scenes.mjs';
 
 /**
  * Fulcrum-only scenes and the scene each is measured against (issue targets: E ≤ 1.5× C, F ≤ 2× C,
- * H ≤ 2× G; I has none). Their pairs run right after the reference's Fulcrum pair, and the ratio
- * is taken within each repetition: the host drifts over minutes, so two runs seconds apart compare
- * more fairly than two medians taken a minute or more apart.
+ * H ≤ 2× G; I has none; issue 20: each of J-user, J-sym ≤ 2× J and K-user, K-sym ≤ 2× K). Their
+ * pairs run right after the reference's Fulcrum pair, and the ratio is taken within each
+ * repetition: the host drifts over minutes, so two runs seconds apart compare more fairly than two
+ * medians taken a minute or more apart.
  */
-export const FULCRUM_REFERENCE = { E: 'C', F: 'C', I: 'C', H: 'G' };
+export const FULCRUM_REFERENCE = { E: 'C', F: 'C', I: 'C', H: 'G', 'J-user': 'J', 'J-sym': 'J', 'K-user': 'K', 'K-sym': 'K' };
 
 /** The sweep's (scene, engine) pairs: scene by scene, each Fulcrum-only scene after its reference's Fulcrum pair. */
 export function sweepOrder(scenes, engines) {

@@ -15,6 +15,13 @@ describe('sweepOrder', () => {
     expect(order).toHaveLength(2 * 3 + 5);
   });
 
+  it('runs J-user and J-sym after J, K-user and K-sym after K', () => {
+    const order = sweepOrder(['C', 'J', 'J-user', 'J-sym', 'K', 'K-user', 'K-sym'], ['fulcrum', 'rapier']).map(key);
+    expect(order).toEqual(['C/fulcrum', 'C/rapier', 'J/fulcrum', 'J-user/fulcrum', 'J-sym/fulcrum', 'K/fulcrum', 'K-user/fulcrum', 'K-sym/fulcrum']);
+    expect(FULCRUM_REFERENCE['J-sym']).toBe('J');
+    expect(FULCRUM_REFERENCE['K-user']).toBe('K');
+  });
+
   it('keeps a Fulcrum-only scene whose reference is not in the sweep', () => {
     expect(sweepOrder(['E', 'A'], ['fulcrum', 'matter']).map(key)).toEqual(['E/fulcrum', 'A/fulcrum', 'A/matter']);
   });
