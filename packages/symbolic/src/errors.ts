@@ -11,6 +11,10 @@
  *
  * Misuse of the JavaScript API (unknown names, non-finite values) is not about the source and
  * throws @fulcrum/physics' FulcrumInputError instead, like the rest of the engine.
+ *
+ * Like FulcrumInputError, every error names the option at fault in `.prop` (`'source'` for the
+ * source's own errors, `'scalars.length'` for a limit that a scalar's value violates) and the
+ * owner in `.owner`, so bindings can point at it without parsing the message.
  */
 
 /** A place in the source: 1-based line and column (UTF-16 units), and how many characters it covers. */
@@ -35,8 +39,12 @@ export class SymbolicError extends Error {
 
   /** A suggestion after the location ("did you mean 'rotation'?"), or ''. */
   readonly hint: string;
+  /** The option at fault: 'source', or the parameter whose value violates a limit ('scalars.length'). */
+  readonly prop: string;
+  /** The object kind it is about: 'SymbolicConstraint'. */
+  readonly owner: string;
 
-  constructor(reason: string, source: string, span: Span, hint = '') {
+  constructor(reason: string, source: string, span: Span, hint = '', where: ErrorWhere = {}) {
     const { text, excerpt } = excerptAt(source, span);
     super(`${reason} at ${span.line}:${span.column}${hint ? `, ${hint}` : ''}\n${excerpt}`);
     this.name = 'SymbolicError';
@@ -45,29 +53,40 @@ export class SymbolicError extends Error {
     this.reason = reason;
     this.hint = hint;
     this.sourceLine = text;
+    this.prop = where.prop ?? 'source';
+    this.owner = where.owner ?? 'SymbolicConstraint';
   }
+}
+
+/** Which option an error is about (default: the source of a SymbolicConstraint). */
+export interface ErrorWhere {
+  readonly owner?: string;
+  readonly prop?: string;
 }
 
 /** The source could not be read: a bad character, a misplaced token, an unfinished expression. */
 export class SymbolicSyntaxError extends SymbolicError {
-  constructor(reason: string, source: string, span: Span, hint = '') {
-    super(reason, source, span, hint);
+  constructor(reason: string, source: string, span: Span, hint = '', where: ErrorWhere = {}) {
+    super(reason, source, span, hint, where);
     this.name = 'SymbolicSyntaxError';
   }
 }
 
 /** The source reads, but does not make sense: wrong types, unknown names, a misplaced block. */
 export class SymbolicTypeError extends SymbolicError {
-  constructor(reason: string, source: string, span: Span, hint = '') {
-    super(reason, source, span, hint);
+  constructor(reason: string, source: string, span: Span, hint = '', where: ErrorWhere = {}) {
+    super(reason, source, span, hint, where);
     this.name = 'SymbolicTypeError';
   }
 }
 
-/** A `limit` declaration is violated by the current values; the span is the limit's. */
+/**
+ * A `limit` declaration is violated by the current values; the span is the limit's, and `prop`
+ * names the parameter whose value violates it (`'scalars.length'`).
+ */
 export class SymbolicLimitError extends SymbolicError {
-  constructor(reason: string, source: string, span: Span, hint = '') {
-    super(reason, source, span, hint);
+  constructor(reason: string, source: string, span: Span, hint = '', where: ErrorWhere = {}) {
+    super(reason, source, span, hint, where);
     this.name = 'SymbolicLimitError';
   }
 }

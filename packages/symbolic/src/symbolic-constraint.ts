@@ -22,11 +22,11 @@
  * when they will reach the bound within the substep, closing the gap and no more), and a row stays
  * active while it carries impulse, so the solver can take that impulse back.
  */
-import { DebugColors, FulcrumInputError, UserConstraint, type Body, type ConstraintOptions, type DebugDraw, type UserBatchKernel, type Vec2, type Vec2Like } from '@fulcrum/physics';
+import { BASE_CONSTRAINT_OPTION_KEYS, DebugColors, FulcrumInputError, UserConstraint, type Body, type ConstraintOptions, type DebugDraw, type UserBatchKernel, type Vec2, type Vec2Like } from '@fulcrum/physics';
 import { BODY_STATE_STRIDE, BodyState, readBodyState } from './body-state.js';
 import { compileSource, type CompileMode, type CompiledProgram } from './compile.js';
 import { debugText } from './debug-text.js';
-import { SymbolicLimitError } from './errors.js';
+import { SymbolicLimitError, type ErrorWhere } from './errors.js';
 import type { Declared } from './lang/checker.js';
 import type { Kernel } from './scalar/kernel.js';
 import { didYouMean } from './lang/suggest.js';
@@ -44,8 +44,26 @@ export interface SymbolicConstraintOptions extends ConstraintOptions {
   compile?: CompileMode;
 }
 
-const OWN_OPTIONS = ['source', 'bodies', 'scalars', 'vectors', 'compile'];
-const BASE_OPTIONS = ['active', 'stiff', 'frequency', 'damping', 'maxForce', 'maxError', 'breakUnderForce', 'breakUnderError', 'removeOnBreak', 'ignore', 'userData'];
+/** The options of this class on top of ConstraintOptions (whose keys are @fulcrum/physics' BASE_CONSTRAINT_OPTION_KEYS). */
+export const SYMBOLIC_OPTION_KEYS = ['source', 'bodies', 'scalars', 'vectors', 'compile'] as const satisfies readonly (keyof SymbolicConstraintOptions)[];
+// A new option in SymbolicConstraintOptions fails to compile here until listed.
+const everyOptionListed: [Exclude<keyof SymbolicConstraintOptions, (typeof SYMBOLIC_OPTION_KEYS)[number] | keyof ConstraintOptions>] extends [never] ? true : never = true;
+void everyOptionListed;
+const OWN_OPTIONS: readonly string[] = SYMBOLIC_OPTION_KEYS;
+const BASE_OPTIONS: readonly string[] = BASE_CONSTRAINT_OPTION_KEYS;
+const OWNER = 'SymbolicConstraint';
+/** Where each method's names live: the option (and the React prop) an error about a name is put on. */
+const COLLECTION: Record<string, 'bodies' | 'scalars' | 'vectors'> = {
+  setBody: 'bodies',
+  getBody: 'bodies',
+  'options.bodies': 'bodies',
+  setScalar: 'scalars',
+  getScalar: 'scalars',
+  'options.scalars': 'scalars',
+  setVector: 'vectors',
+  getVector: 'vectors',
+  'options.vectors': 'vectors',
+};
 const COMPILE_MODES: readonly CompileMode[] = ['function', 'interpreter', 'auto'];
 
 export class SymbolicConstraint extends UserConstraint {
@@ -113,7 +131,7 @@ export class SymbolicConstraint extends UserConstraint {
     });
     this.source = o.source;
     this.program = program;
-    const kernels = program.kernels(o.compile ?? 'auto');
+    const kernels = aboutOption('compile', () => program.kernels(o.compile ?? 'auto'));
     this.compileMode = kernels.mode;
     this.main = kernels.main;
     this.valuesKernel = kernels.values;
@@ -531,7 +549,7 @@ export class SymbolicConstraint extends UserConstraint {
       if (!reads(l.params)) return;
       const which = !(lo <= value) ? `below its lower bound ${fmt(lo)}` : `above its upper bound ${fmt(hi)}`;
       const values = l.params.map((p) => `${p} = ${this.describeParam(p)}`).join(', ');
-      throw new SymbolicLimitError(`${this.label}: limit '${l.text}' is violated${when === 'step' ? ' before the step' : ` by ${when}`}: the value ${fmt(value)} is ${which} (${values})`, c.source, l.span);
+      throw new SymbolicLimitError(`${this.label}: limit '${l.text}' is violated${when === 'step' ? ' before the step' : ` by ${when}`}: the value ${fmt(value)} is ${which} (${values})`, c.source, l.span, '', this.limitWhere(l.params, only));
     });
     let inequality = false;
     if (c.rowLimit) {
@@ -543,7 +561,7 @@ export class SymbolicConstraint extends UserConstraint {
           allGood = false;
           if (!reads(c.rowLimit.params)) continue;
           const values = c.rowLimit.params.map((p) => `${p} = ${this.describeParam(p)}`).join(', ');
-          throw new SymbolicLimitError(`${this.label}: limit '${c.rowLimit.text}' has row ${r} bounds [${fmt(lo)}, ${fmt(hi)}], which no value satisfies${when === 'step' ? '' : ` (after ${when})`}${values ? ` (${values})` : ''}`, c.source, c.rowLimit.span);
+          throw new SymbolicLimitError(`${this.label}: limit '${c.rowLimit.text}' has row ${r} bounds [${fmt(lo)}, ${fmt(hi)}], which no value satisfies${when === 'step' ? '' : ` (after ${when})`}${values ? ` (${values})` : ''}`, c.source, c.rowLimit.span, '', this.limitWhere(c.rowLimit.params, only));
         }
         this.inequality[r] = lo === hi ? 0 : 1;
         inequality ||= lo !== hi;
@@ -552,6 +570,14 @@ export class SymbolicConstraint extends UserConstraint {
     this.hasInequality = inequality;
     if (allGood) this.boundsStale = false;
     else if (only === null) throw new Error(`internal: a violated limit was not reported`);
+  }
+
+  /** The parameter a violated limit is put on: the first it reads among those just set (`only`), else its first. */
+  private limitWhere(params: readonly string[], only: readonly string[] | null): ErrorWhere {
+    const name = params.find((p) => only === null || only.includes(p)) ?? params[0];
+    if (name === undefined) return { owner: OWNER, prop: 'source' };
+    const scalar = this.program.checked.scalars.some((d) => d.name === name);
+    return { owner: OWNER, prop: `${scalar ? 'scalars' : 'vectors'}.${name}` };
   }
 
   private describeParam(name: string): string {
@@ -573,7 +599,7 @@ export class SymbolicConstraint extends UserConstraint {
     const writes: [number, number][] = [];
     const record = <T>(what: string, map: Record<string, T> | undefined, apply: (name: string, v: T) => void): void => {
       if (map === undefined) return;
-      if (map === null || typeof map !== 'object') throw new FulcrumInputError(`SymbolicConstraint options.${what} must be an object keyed by declared names, got ${describe(map)}`);
+      if (map === null || typeof map !== 'object') throw new FulcrumInputError(`SymbolicConstraint options.${what} must be an object keyed by declared names, got ${describe(map)}`, { owner: OWNER, prop: what });
       for (const [name, v] of Object.entries(map)) apply(name, v);
     };
     record('scalars', o.scalars, (name, v) => {
@@ -603,18 +629,18 @@ export class SymbolicConstraint extends UserConstraint {
 function normalizeOptions(arg: unknown): SymbolicConstraintOptions {
   if (typeof arg === 'string') return { source: arg };
   if (arg === null || typeof arg !== 'object') {
-    throw new FulcrumInputError(`SymbolicConstraint needs a source string or an options object { source, bodies, scalars, vectors, … }, got ${describe(arg)}`);
+    throw new FulcrumInputError(`SymbolicConstraint needs a source string or an options object { source, bodies, scalars, vectors, … }, got ${describe(arg)}`, { owner: OWNER, prop: 'options' });
   }
   const o = arg as Record<string, unknown>;
   for (const k of Object.keys(o)) {
     if (!OWN_OPTIONS.includes(k) && !BASE_OPTIONS.includes(k)) {
       const guess = didYouMean(k, [...OWN_OPTIONS, ...BASE_OPTIONS]);
-      throw new FulcrumInputError(`SymbolicConstraint options: unknown option '${k}'${guess ? `, ${guess}` : ''} (options: ${[...OWN_OPTIONS, ...BASE_OPTIONS].join(', ')})`);
+      throw new FulcrumInputError(`SymbolicConstraint options: unknown option '${k}'${guess ? `, ${guess}` : ''} (options: ${[...OWN_OPTIONS, ...BASE_OPTIONS].join(', ')})`, { owner: OWNER, prop: k });
     }
   }
-  if (typeof o.source !== 'string') throw new FulcrumInputError(`SymbolicConstraint options.source must be a string, got ${describe(o.source)}`);
+  if (typeof o.source !== 'string') throw new FulcrumInputError(`SymbolicConstraint options.source must be a string, got ${describe(o.source)}`, { owner: OWNER, prop: 'source' });
   if (o.compile !== undefined && !COMPILE_MODES.includes(o.compile as CompileMode)) {
-    throw new FulcrumInputError(`SymbolicConstraint options.compile must be one of ${COMPILE_MODES.map((m) => `'${m}'`).join(', ')}, got ${describe(o.compile)}`);
+    throw new FulcrumInputError(`SymbolicConstraint options.compile must be one of ${COMPILE_MODES.map((m) => `'${m}'`).join(', ')}, got ${describe(o.compile)}`, { owner: OWNER, prop: 'compile' });
   }
   return o as unknown as SymbolicConstraintOptions;
 }
@@ -641,14 +667,28 @@ function toVec2(v: unknown): Vec2 | null {
 /**
  * "SymbolicConstraint.setScalar("phse", 1): …" or, for the options form,
  * "SymbolicConstraint options.scalars.phse = 1: …": names the method, the name and the value.
+ * `.prop` is the option the name belongs in and the name: 'scalars.phse' (or 'scalars' for a
+ * name that is not a string).
  */
 function apiFail(method: string, name: unknown, value: unknown, reason: string): never {
+  const collection = COLLECTION[method]!;
+  const where = { owner: OWNER, prop: typeof name === 'string' ? `${collection}.${name}` : collection };
   if (method.startsWith('options.')) {
     const key = typeof name === 'string' && /^[A-Za-z_]\w*$/.test(name) ? `.${name}` : `[${describe(name)}]`;
-    throw new FulcrumInputError(`SymbolicConstraint ${method}${key} = ${describe(value)}: ${reason}`);
+    throw new FulcrumInputError(`SymbolicConstraint ${method}${key} = ${describe(value)}: ${reason}`, where);
   }
   const args = value === undefined ? describe(name) : `${describe(name)}, ${describe(value)}`;
-  throw new FulcrumInputError(`SymbolicConstraint.${method}(${args}): ${reason}`);
+  throw new FulcrumInputError(`SymbolicConstraint.${method}(${args}): ${reason}`, where);
+}
+
+/** Run `f`; a FulcrumInputError from it that names no option is about `prop`. */
+function aboutOption<T>(prop: string, f: () => T): T {
+  try {
+    return f();
+  } catch (e) {
+    if (e instanceof FulcrumInputError && e.prop === null) throw new FulcrumInputError(e.message, { owner: OWNER, prop });
+    throw e;
+  }
 }
 
 function describe(v: unknown): string {
