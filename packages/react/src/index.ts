@@ -30,8 +30,7 @@ export type {
   WeldJointProps,
 } from './joints/joints.js';
 export { UserConstraint, type UserConstraintProps } from './joints/UserConstraint.js';
-export { SymbolicConstraint, createSymbolicConstraintComponent } from './joints/SymbolicConstraint.js';
-export type { SymbolicConstraintClass, SymbolicConstraintLike, SymbolicConstraintProps } from './joints/SymbolicConstraint.js';
+// <SymbolicConstraint> is in the '@fulcrum/react/symbolic' entry (src/symbolic/), so that this one never loads @fulcrum/symbolic.
 
 export { InstancedBodies, type InstanceProps, type InstancedBodiesProps } from './instanced/InstancedBodies.js';
 export { PointerDrag, type PointerDragProps } from './drag/PointerDrag.js';

@@ -1,5 +1,6 @@
 import type { Body as EngineBody } from '@fulcrum/physics';
-import { Body, Box, SymbolicConstraint, type SymbolicConstraintProps } from '@fulcrum/react';
+import { Body, Box } from '@fulcrum/react';
+import { SymbolicConstraint, type SymbolicConstraintProps } from '@fulcrum/react/symbolic';
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { useMemo, useRef } from 'react';
 import { COMMON_CONSTRAINT_ARG_TYPES, COMMON_CONSTRAINT_ARGS, range, vectorControl } from '../support/controls';

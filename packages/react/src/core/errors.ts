@@ -37,9 +37,11 @@ export class FulcrumPropError extends FulcrumInputError {
   /** What is wrong with it (the engine's message, when the engine rejected it). */
   readonly reason: string;
 
-  constructor(component: string, prop: string, value: unknown, reason: string) {
+  /** `cause`: the engine's (or @fulcrum/symbolic's) error, when it rejected the prop (a SymbolicError carries the line and column). */
+  constructor(component: string, prop: string, value: unknown, reason: string, cause?: Error) {
     super(`<${component}> prop ${prop}={${describeValue(value)}} is invalid: ${reason}`, { owner: component, prop });
     this.name = 'FulcrumPropError';
+    if (cause !== undefined) this.cause = cause;
     this.component = component;
     this.prop = prop;
     this.value = value;
@@ -62,28 +64,35 @@ export function propFail(component: string, prop: string, value: unknown, reason
 
 /**
  * Run an engine constructor on trial to validate props, and turn its `FulcrumInputError` into a
- * FulcrumPropError. The engine's messages read `Owner.prop requirement, got value`; `owners`
- * lists the owner names the trial may use, so the prop can be named (`filter.mask` → `filter`).
- * `propOf` names the prop of errors the engine's format does not cover (null: rethrow as is).
+ * FulcrumPropError. The engine's error names its owner and property (`.owner`, `.prop`); when the
+ * owner is one of `owners` (the names the trial may use), the prop is the property's first part
+ * (`filter.mask` → `filter`). `propOf` names the prop of other errors, or of these in its own way
+ * (a dotted path such as `scalars.length` is kept; the value is looked up along it); null from it
+ * falls back to the above, and an error that is not a FulcrumInputError is rethrown as is.
  */
 export function validateWith<T>(component: string, props: object, owners: readonly string[], trial: () => T, propOf?: (e: Error) => string | null): T {
   try {
     return trial();
   } catch (e) {
     if (!(e instanceof Error) || e instanceof FulcrumPropError) throw e;
-    const prop = propOf?.(e) ?? (e instanceof FulcrumInputError ? (propFromMessage(e.message, owners) ?? 'props') : null);
+    const prop = propOf?.(e) ?? (e instanceof FulcrumInputError ? engineProp(e, owners) : null);
     if (prop === null) throw e;
-    const value = prop in props ? (props as Record<string, unknown>)[prop] : undefined;
-    throw new FulcrumPropError(component, prop, value, e.message);
+    throw new FulcrumPropError(component, prop, valueAt(props, prop), e.message, e);
   }
 }
 
-function propFromMessage(message: string, owners: readonly string[]): string | null {
-  // Longest owner first, so "Polygon.box" wins over "Polygon".
-  for (const owner of [...owners].sort((a, b) => b.length - a.length)) {
-    if (!message.startsWith(`${owner}.`)) continue;
-    const m = /^(\w+)/.exec(message.slice(owner.length + 1));
-    if (m) return m[1]!;
+/** The prop an engine error is about: the first part of its `.prop`, when one of `owners` raised it; else 'props'. */
+function engineProp(e: FulcrumInputError, owners: readonly string[]): string {
+  if (e.prop === null || e.owner === null || !owners.includes(e.owner)) return 'props';
+  return /^\w+/.exec(e.prop)?.[0] ?? 'props';
+}
+
+/** The value at a dotted prop path (`bodies.a`), or undefined. */
+function valueAt(props: object, path: string): unknown {
+  let v: unknown = props;
+  for (const key of path.split('.')) {
+    if (v === null || typeof v !== 'object' || !(key in v)) return undefined;
+    v = (v as Record<string, unknown>)[key];
   }
-  return null;
+  return v;
 }

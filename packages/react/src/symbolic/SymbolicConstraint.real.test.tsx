@@ -11,7 +11,7 @@ import { Body } from '../components/Body.js';
 import { Physics } from '../components/Physics.js';
 import { Circle } from '../shapes/shapes.js';
 import { makeProbe } from '../test-support/probe.js';
-import { SymbolicConstraint } from './SymbolicConstraint.js';
+import { SymbolicConstraint } from './index.js';
 
 const PIVOT = `body body1, body2
 vector anchor1, anchor2
@@ -37,7 +37,7 @@ describe('<SymbolicConstraint> with @fulcrum/symbolic', () => {
           <Body ref={bob} position={[1, 0]}>
             <Circle radius={0.2} />
           </Body>
-          <SymbolicConstraint ref={ref as never} source={PIVOT} bodies={{ body1: pin, body2: bob }} vectors={{ anchor1: [ax, 0], anchor2: [0, 0] }} />
+          <SymbolicConstraint ref={ref} source={PIVOT} bodies={{ body1: pin, body2: bob }} vectors={{ anchor1: [ax, 0], anchor2: [0, 0] }} />
         </Physics>
       </StrictMode>
     );
