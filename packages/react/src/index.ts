@@ -21,6 +21,8 @@ export type {
   AnchorProps,
   CommonConstraintProps,
   DistanceJointProps,
+  JointName,
+  JointProps,
   LimitProps,
   LineJointProps,
   MotorJointProps,

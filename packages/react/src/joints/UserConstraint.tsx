@@ -9,14 +9,14 @@
  * engine then re-derives which form the constraint uses). `dimensions` and `velocityOnly` are
  * fixed at construction in the engine: changing one builds a new constraint (the ref follows).
  */
-import { UserConstraint as EngineUserConstraint } from '@fulcrum/physics';
+import { BASE_CONSTRAINT_OPTION_KEYS, UserConstraint as EngineUserConstraint } from '@fulcrum/physics';
 import type { Body, UserConstraintHooks } from '@fulcrum/physics';
 import { useMemo, useRef, type ReactNode } from 'react';
 import { checkBodyRef, type BodyRef } from '../core/body-ref.js';
 import type { BodyBinding, ConstraintSpec, OptionValues } from '../core/constraint-controller.js';
 import { propFail } from '../core/errors.js';
 import { pick } from '../core/props.js';
-import { COMMON_CONSTRAINT_KEYS, type CommonConstraintProps } from './joints.js';
+import type { CommonConstraintProps } from './joints.js';
 import { useConstraint } from './use-constraint.js';
 
 export interface UserConstraintProps extends CommonConstraintProps<EngineUserConstraint> {
@@ -45,7 +45,7 @@ export const LIST_BINDING: BodyBinding<EngineUserConstraint> = {
 export const USER_CONSTRAINT_SPEC: ConstraintSpec<EngineUserConstraint> = {
   component: 'UserConstraint',
   owners: ['UserConstraint'],
-  keys: [...COMMON_CONSTRAINT_KEYS, 'hooks'],
+  keys: [...BASE_CONSTRAINT_OPTION_KEYS, 'hooks'],
   identityKeys: ['dimensions', 'velocityOnly'],
   create: (o) => new EngineUserConstraint(o as never),
   bodies: LIST_BINDING,
@@ -84,7 +84,7 @@ export function UserConstraint(props: UserConstraintProps): ReactNode {
   if (bodies !== undefined && !Array.isArray(bodies)) propFail('UserConstraint', 'bodies', bodies, 'must be an array of Body refs or Body objects');
   bodies?.forEach((b, i) => checkBodyRef('UserConstraint', `bodies[${i}]`, b));
   const hooks = useHookDelegates(props.hooks, 'UserConstraint');
-  const options: OptionValues = { ...pick(props as unknown as OptionValues, [...COMMON_CONSTRAINT_KEYS, 'dimensions', 'velocityOnly']), ...(hooks ? { hooks } : {}) };
+  const options: OptionValues = { ...pick(props as unknown as OptionValues, [...BASE_CONSTRAINT_OPTION_KEYS, 'dimensions', 'velocityOnly']), ...(hooks ? { hooks } : {}) };
   useConstraint(USER_CONSTRAINT_SPEC, props, options);
   return null;
 }

@@ -1,4 +1,5 @@
-import { Body as EngineBody, Constraint, DistanceJoint as EngineDistance, PivotJoint as EnginePivot } from '@fulcrum/physics';
+import { BASE_CONSTRAINT_OPTION_KEYS, Body as EngineBody, Constraint, DistanceJoint as EngineDistance, PivotJoint as EnginePivot } from '@fulcrum/physics';
+import type { LineJointOptions } from '@fulcrum/physics';
 import type { ConstraintBreakEvent } from '@fulcrum/physics';
 import { cleanup, render } from '@testing-library/react';
 import { Component, createRef, StrictMode, type ComponentType, type ReactNode, type RefObject } from 'react';
@@ -8,7 +9,8 @@ import { Physics } from '../components/Physics.js';
 import { FulcrumPropError, FulcrumUnmountedError } from '../core/errors.js';
 import { Box, Circle } from '../shapes/shapes.js';
 import { makeProbe } from '../test-support/probe.js';
-import { AngleJoint, DistanceJoint, LineJoint, MotorJoint, PivotJoint, PulleyJoint, WeldJoint } from './joints.js';
+import * as joints from './joints.js';
+import { AngleJoint, DistanceJoint, JOINT_SPECS, JOINTS, LineJoint, MotorJoint, PivotJoint, PulleyJoint, WeldJoint, type JointName, type ListMismatch } from './joints.js';
 
 afterEach(cleanup);
 
@@ -293,6 +295,114 @@ describe('joint components', () => {
     expect(probe.space.constraints.length).toBe(0);
     expect(probe.space.bodies.length).toBe(2);
     probe.api!.step();
+  });
+});
+
+/** A value unlike the engine default for every option name a joint has. */
+const SAMPLE: Record<string, unknown> = {
+  anchor1: v(0.25, -0.5),
+  anchor2: v(-0.75, 0.5),
+  anchor3: v(0.5, 0.5),
+  anchor4: v(-0.5, -0.25),
+  direction: v(0, 1),
+  phase: 0.3,
+  jointMin: 0.25,
+  jointMax: 0.75,
+  ratio: 2,
+  rate: -1.5,
+  active: false,
+  stiff: false,
+  frequency: 3,
+  damping: 0.4,
+  maxForce: 50,
+  maxError: 0.2,
+  breakUnderForce: true,
+  breakUnderError: true,
+  removeOnBreak: false,
+  ignore: true,
+  userData: { tag: 'sample' },
+};
+
+describe('the joint table', () => {
+  const names = Object.keys(JOINTS) as JointName[];
+
+  it('has the seven joints, each a named component with a display name and a spec from its row', () => {
+    expect(names).toEqual(['PivotJoint', 'WeldJoint', 'AngleJoint', 'DistanceJoint', 'LineJoint', 'MotorJoint', 'PulleyJoint']);
+    for (const name of names) {
+      const component = joints[name];
+      expect(component.name).toBe(name);
+      expect(component.displayName).toBe(name);
+      expect(JOINT_SPECS[name].component).toBe(name);
+      expect(JOINT_SPECS[name].keys).toEqual([...JOINTS[name].keys, ...BASE_CONSTRAINT_OPTION_KEYS]);
+    }
+    expect(joints.PIVOT_SPEC).toBe(JOINT_SPECS.PivotJoint);
+    expect(joints.PULLEY_SPEC.limits).toBeUndefined();
+    expect(joints.LINE_SPEC.limits).toBe(JOINTS.LineJoint.limits);
+  });
+
+  for (const name of Object.keys(JOINTS) as JointName[]) {
+    it(`<${name}> forwards every engine option of its row, at mount and as an update`, () => {
+      const entry = JOINTS[name];
+      const keys = [...entry.keys, ...BASE_CONSTRAINT_OPTION_KEYS];
+      for (const k of keys) expect(SAMPLE, `a sample value for ${name}.${k}`).toHaveProperty(k);
+      const values = Object.fromEntries(keys.map((k) => [k, SAMPLE[k]]));
+      const Joint = joints[name] as unknown as ComponentType<Record<string, unknown>>;
+      const defaults = new entry.engine({} as never) as unknown as Record<string, unknown>;
+      const refs = bodyRefs(entry.bodies.length);
+      const scene = (ref: RefObject<Constraint | null>, p: Record<string, unknown>) => (
+        <Physics>
+          <Bodies refs={refs} />
+          <Joint ref={ref} {...slots(refs)} {...p} />
+        </Physics>
+      );
+      const check = (engine: Constraint) => {
+        const e = engine as unknown as Record<string, unknown>;
+        for (const k of keys) {
+          expect(defaults[k], `${name}.${k}: the sample must differ from the default`).not.toEqual(SAMPLE[k]);
+          if (k === 'userData') expect(e[k]).toBe(SAMPLE[k]);
+          else expect(e[k], `${name}.${k}`).toEqual(SAMPLE[k]);
+        }
+        entry.bodies.forEach((slot, i) => expect(e[slot], slot).toBe(refs[i]!.current));
+      };
+      // At mount: the constructor's options.
+      const mounted = createRef<Constraint>();
+      render(scene(mounted, values));
+      check(mounted.current!);
+      cleanup();
+      // As an update: the setters, on the same engine object.
+      const updated = createRef<Constraint>();
+      const { rerender } = render(scene(updated, {}));
+      const engine = updated.current!;
+      rerender(scene(updated, values));
+      expect(updated.current).toBe(engine);
+      check(engine);
+    });
+  }
+
+  it('props are typed from the engine options (compile-time checks, run by tsc -p tsconfig.test.json)', () => {
+    const body = createRef<EngineBody>();
+    const ok = (
+      <>
+        <PivotJoint body1={body} anchor1={[0, 1]} frequency={5} />
+        <PulleyJoint body3={body} ratio={2} />
+        {/* @ts-expect-error: not an option of PivotJoint */}
+        <PivotJoint direction={[1, 0]} />
+        {/* @ts-expect-error: an unknown prop */}
+        <LineJoint body1={body} notAnOption={1} />
+        {/* @ts-expect-error: a body slot takes a BodyRef, not a number */}
+        <WeldJoint body2={3} />
+        {/* @ts-expect-error: the pulley's fourth body does not exist on a two-body joint */}
+        <DistanceJoint body4={body} />
+      </>
+    );
+    expect(ok).toBeTruthy();
+    // The table's check: a list that misses an engine option (or names one that does not exist) is a mismatch.
+    const listed: [ListMismatch<LineJointOptions, keyof LineJointOptions>] extends [never] ? true : false = true;
+    // @ts-expect-error: an option added to LineJointOptions and not listed
+    const newOption: [ListMismatch<LineJointOptions & { newOption?: number }, keyof LineJointOptions>] extends [never] ? true : false = true;
+    // @ts-expect-error: a listed key the options do not have
+    const typo: [ListMismatch<LineJointOptions, keyof LineJointOptions | 'directoin'>] extends [never] ? true : false = true;
+    expect([listed, newOption, typo]).toEqual([true, true, true]);
   });
 });
 

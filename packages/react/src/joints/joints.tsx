@@ -1,10 +1,12 @@
 /**
- * The seven joint components. Each maps its props one to one onto the engine joint's options
- * and properties; all are mutable in place (see ConstraintController). Bodies may be refs to
- * <Body> components or Body objects. The ref is the engine joint.
+ * The seven joint components, each made from one row of JOINTS: the engine class (whose
+ * constructor's parameter is the engine's options type, e.g. PivotJointOptions), its body slots,
+ * its own option keys and how the debug view draws its limits. Props are the engine options
+ * (TSDoc included) with the body slots as BodyRef, plus the events and the ref (the engine joint);
+ * each maps one to one onto the joint's options and setters, in place (see ConstraintController).
  */
-import { AngleJoint as EngineAngleJoint, DistanceJoint as EngineDistanceJoint, LineJoint as EngineLineJoint, MotorJoint as EngineMotorJoint, PivotJoint as EnginePivotJoint, PulleyJoint as EnginePulleyJoint, WeldJoint as EngineWeldJoint } from '@fulcrum/physics';
-import type { Constraint, ConstraintOptions, Vec2Like } from '@fulcrum/physics';
+import { AngleJoint as EngineAngleJoint, BASE_CONSTRAINT_OPTION_KEYS, DistanceJoint as EngineDistanceJoint, LineJoint as EngineLineJoint, MotorJoint as EngineMotorJoint, PivotJoint as EnginePivotJoint, PulleyJoint as EnginePulleyJoint, WeldJoint as EngineWeldJoint } from '@fulcrum/physics';
+import type { Constraint, ConstraintOptions } from '@fulcrum/physics';
 import type { ReactNode, Ref } from 'react';
 import type { BodyRef } from '../core/body-ref.js';
 import { slotBinding, type ConstraintSpec, type OptionValues } from '../core/constraint-controller.js';
@@ -12,117 +14,99 @@ import type { ConstraintEventHandlers } from '../core/event-router.js';
 import { ANGLE_LIMITS, DISTANCE_LIMITS, LINE_LIMITS, type LimitDrawer } from '../debug/limits.js';
 import { useConstraint } from './use-constraint.js';
 
-/**
- * Props every constraint component takes: the engine's own ConstraintOptions (Nape's constraint
- * properties: active, stiff, frequency, damping, maxForce, maxError, breakUnderForce,
- * breakUnderError, removeOnBreak, ignore, userData), the events, and the ref.
- */
+const TWO = ['body1', 'body2'] as const;
+export const PULLEY_BODIES = ['body1', 'body2', 'body3', 'body4'] as const;
+
+/** What a row of JOINTS holds. */
+interface JointEntry {
+  readonly engine: new (options: never) => Constraint;
+  /** Body slots, in the engine's order: they become BodyRef props. */
+  readonly bodies: readonly string[];
+  /** The joint's own options: every engine option but the body slots and the base options. */
+  readonly keys: readonly string[];
+  readonly limits?: LimitDrawer;
+}
+
+/** One row per joint component; the check below keeps `keys` equal to the engine's options. */
+export const JOINTS = {
+  PivotJoint: { engine: EnginePivotJoint, bodies: TWO, keys: ['anchor1', 'anchor2'] },
+  WeldJoint: { engine: EngineWeldJoint, bodies: TWO, keys: ['anchor1', 'anchor2', 'phase'] },
+  AngleJoint: { engine: EngineAngleJoint, bodies: TWO, keys: ['jointMin', 'jointMax', 'ratio'], limits: ANGLE_LIMITS },
+  DistanceJoint: { engine: EngineDistanceJoint, bodies: TWO, keys: ['anchor1', 'anchor2', 'jointMin', 'jointMax'], limits: DISTANCE_LIMITS },
+  LineJoint: { engine: EngineLineJoint, bodies: TWO, keys: ['anchor1', 'anchor2', 'direction', 'jointMin', 'jointMax'], limits: LINE_LIMITS },
+  MotorJoint: { engine: EngineMotorJoint, bodies: TWO, keys: ['rate', 'ratio'] },
+  PulleyJoint: { engine: EnginePulleyJoint, bodies: PULLEY_BODIES, keys: ['anchor1', 'anchor2', 'anchor3', 'anchor4', 'jointMin', 'jointMax', 'ratio'] },
+} as const satisfies Record<string, JointEntry>;
+
+type Table = typeof JOINTS;
+export type JointName = keyof Table;
+/** The engine's options type of a joint (its constructor's parameter). */
+export type JointOptions<N extends JointName> = NonNullable<ConstructorParameters<Table[N]['engine']>[0]>;
+type Slot<N extends JointName> = Table[N]['bodies'][number];
+
+/** Keys of `O` missing from `Listed`, and listed keys `O` does not have: never when the list is exact. */
+export type ListMismatch<O, Listed extends PropertyKey> = Exclude<keyof O, Listed> | Exclude<Listed, keyof O>;
+type Mismatch = { [N in JointName]: `${N}.${ListMismatch<JointOptions<N>, Slot<N> | Table[N]['keys'][number] | (typeof BASE_CONSTRAINT_OPTION_KEYS)[number]> & string}` }[JointName];
+// Every engine option of every joint is in the table, and nothing else: an option added to e.g.
+// LineJointOptions fails to compile here ("LineJoint.newOption") until it is listed.
+const everyJointOptionListed: [Mismatch] extends [never] ? true : Mismatch = true;
+void everyJointOptionListed;
+
+/** Props every constraint component takes: the engine's ConstraintOptions, the events, and the ref. */
 export interface CommonConstraintProps<C extends Constraint> extends ConstraintOptions, ConstraintEventHandlers {
   /** The engine constraint. */
   ref?: Ref<C | null>;
 }
 
-export interface TwoBodyProps {
-  body1?: BodyRef;
-  body2?: BodyRef;
+/** A joint's props: its engine options with the body slots as BodyRef (a ref to a <Body>, or a Body), the events and the ref. */
+export type JointProps<N extends JointName> = Omit<JointOptions<N>, Slot<N>> & { [K in keyof JointOptions<N> as K extends Slot<N> ? K : never]?: BodyRef } & CommonConstraintProps<InstanceType<Table[N]['engine']>>;
+
+export type PivotJointProps = JointProps<'PivotJoint'>;
+export type WeldJointProps = JointProps<'WeldJoint'>;
+export type AngleJointProps = JointProps<'AngleJoint'>;
+export type DistanceJointProps = JointProps<'DistanceJoint'>;
+export type LineJointProps = JointProps<'LineJoint'>;
+export type MotorJointProps = JointProps<'MotorJoint'>;
+export type PulleyJointProps = JointProps<'PulleyJoint'>;
+export type TwoBodyProps = Pick<PivotJointProps, 'body1' | 'body2'>;
+export type AnchorProps = Pick<PivotJointProps, 'anchor1' | 'anchor2'>;
+export type LimitProps = Pick<DistanceJointProps, 'jointMin' | 'jointMax'>;
+
+function jointSpec<N extends JointName>(name: N): ConstraintSpec<InstanceType<Table[N]['engine']>> {
+  const e: JointEntry = JOINTS[name];
+  type C = InstanceType<Table[N]['engine']>;
+  return { component: name, owners: [name], keys: [...e.keys, ...BASE_CONSTRAINT_OPTION_KEYS], create: (o) => new e.engine(o as never) as C, bodies: slotBinding<C>(e.bodies), limits: e.limits };
 }
 
-export interface AnchorProps {
-  /** On body1, body-local. Default [0, 0]. */
-  anchor1?: Vec2Like;
-  /** On body2, body-local. Default [0, 0]. */
-  anchor2?: Vec2Like;
-}
+/** The controller's view of each joint (exported as PIVOT_SPEC, WELD_SPEC, ...). */
+export const JOINT_SPECS = Object.fromEntries(Object.keys(JOINTS).map((name) => [name, jointSpec(name as JointName)])) as { readonly [N in JointName]: ConstraintSpec<InstanceType<Table[N]['engine']>> };
+export const { PivotJoint: PIVOT_SPEC, WeldJoint: WELD_SPEC, AngleJoint: ANGLE_SPEC, DistanceJoint: DISTANCE_SPEC, LineJoint: LINE_SPEC, MotorJoint: MOTOR_SPEC, PulleyJoint: PULLEY_SPEC } = JOINT_SPECS;
 
-export interface LimitProps {
-  jointMin?: number;
-  jointMax?: number;
-}
+/** A joint component: a function named after the joint (React DevTools and docs show `PivotJoint`). */
+export type JointComponent<N extends JointName> = ((props: JointProps<N>) => ReactNode) & { readonly displayName: N };
 
-export const COMMON_CONSTRAINT_KEYS = ['active', 'stiff', 'frequency', 'damping', 'maxForce', 'maxError', 'breakUnderForce', 'breakUnderError', 'removeOnBreak', 'ignore', 'userData'] as const satisfies readonly (keyof ConstraintOptions)[];
-// The list must name every engine option: a new one in ConstraintOptions fails to compile here until added.
-const everyConstraintOptionListed: [Exclude<keyof ConstraintOptions, (typeof COMMON_CONSTRAINT_KEYS)[number]>] extends [never] ? true : never = true;
-void everyConstraintOptionListed;
-
-const TWO = ['body1', 'body2'] as const;
-
-function jointSpec<C extends Constraint>(component: string, own: readonly string[], create: (o: OptionValues) => C, extra: { bodies?: readonly string[]; limits?: LimitDrawer } = {}): ConstraintSpec<C> {
-  return { component, owners: [component], keys: [...own, ...COMMON_CONSTRAINT_KEYS], create, bodies: slotBinding<C>(extra.bodies ?? TWO), limits: extra.limits };
-}
-
-export const PIVOT_SPEC = jointSpec('PivotJoint', ['anchor1', 'anchor2'], (o) => new EnginePivotJoint(o));
-export const WELD_SPEC = jointSpec('WeldJoint', ['anchor1', 'anchor2', 'phase'], (o) => new EngineWeldJoint(o));
-export const ANGLE_SPEC = jointSpec('AngleJoint', ['jointMin', 'jointMax', 'ratio'], (o) => new EngineAngleJoint(o), { limits: ANGLE_LIMITS });
-export const DISTANCE_SPEC = jointSpec('DistanceJoint', ['anchor1', 'anchor2', 'jointMin', 'jointMax'], (o) => new EngineDistanceJoint(o), { limits: DISTANCE_LIMITS });
-export const LINE_SPEC = jointSpec('LineJoint', ['anchor1', 'anchor2', 'direction', 'jointMin', 'jointMax'], (o) => new EngineLineJoint(o), { limits: LINE_LIMITS });
-export const MOTOR_SPEC = jointSpec('MotorJoint', ['rate', 'ratio'], (o) => new EngineMotorJoint(o));
-export const PULLEY_BODIES = ['body1', 'body2', 'body3', 'body4'] as const;
-export const PULLEY_SPEC = jointSpec('PulleyJoint', ['anchor1', 'anchor2', 'anchor3', 'anchor4', 'jointMin', 'jointMax', 'ratio'], (o) => new EnginePulleyJoint(o), { bodies: PULLEY_BODIES });
-
-export type PivotJointProps = CommonConstraintProps<EnginePivotJoint> & TwoBodyProps & AnchorProps;
-export interface WeldJointProps extends CommonConstraintProps<EngineWeldJoint>, TwoBodyProps, AnchorProps {
-  /** Target relative angle θ2 − θ1 (default 0). */
-  phase?: number;
-}
-export interface AngleJointProps extends CommonConstraintProps<EngineAngleJoint>, TwoBodyProps, LimitProps {
-  /** Limits apply to ratio·θ2 − θ1 (default 1). */
-  ratio?: number;
-}
-export type DistanceJointProps = CommonConstraintProps<EngineDistanceJoint> & TwoBodyProps & AnchorProps & LimitProps;
-export interface LineJointProps extends CommonConstraintProps<EngineLineJoint>, TwoBodyProps, AnchorProps, LimitProps {
-  /** The line's direction in body1's frame (default [1, 0]). */
-  direction?: Vec2Like;
-}
-export interface MotorJointProps extends CommonConstraintProps<EngineMotorJoint>, TwoBodyProps {
-  /** Target ratio·ω2 − ω1, rad/s (default 0). */
-  rate?: number;
-  ratio?: number;
-}
-export interface PulleyJointProps extends CommonConstraintProps<EnginePulleyJoint>, LimitProps {
-  body1?: BodyRef;
-  body2?: BodyRef;
-  body3?: BodyRef;
-  body4?: BodyRef;
-  anchor1?: Vec2Like;
-  anchor2?: Vec2Like;
-  anchor3?: Vec2Like;
-  anchor4?: Vec2Like;
-  /** Limits apply to |a1a2| + ratio·|a3a4| (default 1). */
-  ratio?: number;
+function jointComponent<N extends JointName>(name: N): JointComponent<N> {
+  const spec = JOINT_SPECS[name] as ConstraintSpec<Constraint>;
+  const bodies = JOINTS[name].bodies;
+  function Joint(props: JointProps<N>): ReactNode {
+    useConstraint(spec, props as CommonConstraintProps<Constraint>, undefined, bodies);
+    return null;
+  }
+  Object.defineProperty(Joint, 'name', { value: name });
+  return Object.assign(Joint, { displayName: name });
 }
 
 /** Pins anchor1 on body1 to anchor2 on body2. */
-export function PivotJoint(props: PivotJointProps): ReactNode {
-  useConstraint(PIVOT_SPEC, props, undefined, TWO);
-  return null;
-}
-/** Pins two bodies together, position and angle. */
-export function WeldJoint(props: WeldJointProps): ReactNode {
-  useConstraint(WELD_SPEC, props, undefined, TWO);
-  return null;
-}
+export const PivotJoint = jointComponent('PivotJoint');
+/** Pins two bodies together, position and angle (θ2 − θ1 = phase). */
+export const WeldJoint = jointComponent('WeldJoint');
 /** Keeps ratio·θ2 − θ1 within [jointMin, jointMax]. */
-export function AngleJoint(props: AngleJointProps): ReactNode {
-  useConstraint(ANGLE_SPEC, props, undefined, TWO);
-  return null;
-}
+export const AngleJoint = jointComponent('AngleJoint');
 /** Keeps the anchors' distance within [jointMin, jointMax]. */
-export function DistanceJoint(props: DistanceJointProps): ReactNode {
-  useConstraint(DISTANCE_SPEC, props, undefined, TWO);
-  return null;
-}
+export const DistanceJoint = jointComponent('DistanceJoint');
 /** Keeps anchor2 on a line through anchor1 (a prismatic joint), within [jointMin, jointMax] along it. */
-export function LineJoint(props: LineJointProps): ReactNode {
-  useConstraint(LINE_SPEC, props, undefined, TWO);
-  return null;
-}
+export const LineJoint = jointComponent('LineJoint');
 /** Drives ratio·ω2 − ω1 towards `rate`, with at most `maxForce`. */
-export function MotorJoint(props: MotorJointProps): ReactNode {
-  useConstraint(MOTOR_SPEC, props, undefined, TWO);
-  return null;
-}
+export const MotorJoint = jointComponent('MotorJoint');
 /** Keeps |a1a2| + ratio·|a3a4| within [jointMin, jointMax]. */
-export function PulleyJoint(props: PulleyJointProps): ReactNode {
-  useConstraint(PULLEY_SPEC, props, undefined, PULLEY_BODIES);
-  return null;
-}
+export const PulleyJoint = jointComponent('PulleyJoint');
