@@ -1,107 +1,22 @@
 #!/usr/bin/env node
 // Fulcrum benchmark: every (engine, scene) pair in a fresh Node process, the whole sweep repeated.
-// Usage: node src/bench.mjs [--quick] [--repeat N] [--engines a,b] [--scenes A,C] [--timeout S] [--out FILE]
+// Usage: node src/bench.mjs [--quick] [--repeat N] [--engines a,b] [--scenes A,C] [--timeout S] [--compare REF] [--out FILE]
 // (`npm run bench` builds the workspace packages with `tsc -b` first.) See README.md.
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
-import { dirname, join, relative, resolve } from 'node:path';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
-import { ENGINES, ENGINE_IDS, engineById } from './engines/index.mjs';
-import { SCENE_IDS, SCENE_INFO, SIZES, buildScene, median } from './scenes.mjs';
+import { engineById } from './engines/index.mjs';
+import { SCENE_INFO, buildScene, median } from './scenes.mjs';
+import { USAGE, parseOptions } from './options.mjs';
 import { RESULT_PREFIX } from './result-prefix.mjs';
 import { pairedRatios, sweepOrder } from './sweep.mjs';
+import { repoRoot, resolveRef, withWorktree } from './worktree.mjs';
 
 const PKG_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const WORKER = join(PKG_DIR, 'src', 'worker.mjs');
 export const SCHEMA = 'fulcrum-bench/1';
-
-const USAGE = `usage: node src/bench.mjs [options]
-  --quick           small sizes (B 20 rows, C 20x20, D 40 links, G 100 links), 20 warm-up + 60 timed steps, 1 repetition
-  --repeat N        repetitions of the whole sweep (default 3; 1 with --quick), in alternating order
-  --engines a,b     subset of: ${ENGINE_IDS.join(', ')}
-  --scenes A,C      subset of: ${SCENE_IDS.join(', ')}
-  --warmup N        warm-up steps (default 60; 20 with --quick)
-  --steps N         timed steps (default 300; 60 with --quick)
-  --timeout S       seconds before a pair is killed and reported as failed (default 300)
-  --out FILE        JSON output (default results/latest.json, results/quick.json with --quick,
-                    results/partial.json for a full-size run of a subset)`;
-
-/**
- * The root script is `npm run bench -w @fulcrum/bench`, so `npm run bench -- --quick` at the root reaches npm
- * as `… -w @fulcrum/bench --quick`: npm keeps the option for itself and passes it on only as the environment
- * variable npm_config_quick=true (with an "Unknown cli config" warning). Accept those, for `--quick` and for
- * the `--name=value` forms (npm turns `--name value` into name=true plus a stray positional argument).
- */
-function npmConfigFallbacks(values, positionals) {
-  const env = process.env;
-  if (!values.quick && env.npm_config_quick === 'true') values.quick = true;
-  for (const k of ['repeat', 'engines', 'scenes', 'warmup', 'steps']) {
-    const v = env[`npm_config_${k}`];
-    if (values[k] === undefined && v !== undefined && v !== 'true' && v !== '') values[k] = v;
-  }
-  if (positionals.length)
-    throw new Error(
-      `unexpected argument(s) ${positionals.join(' ')}. Through the root script npm swallows options: ` +
-        'write --repeat=3 rather than --repeat 3, or run `npm run bench -w @fulcrum/bench -- --repeat 3`.',
-    );
-}
-
-/** A --scenes item as its SCENE_IDS spelling, case-insensitively ('j-user' → 'J-user'). */
-function sceneId(s) {
-  return SCENE_IDS.find((id) => id.toLowerCase() === s.toLowerCase()) ?? s;
-}
-
-function parseOptions(argv) {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: {
-      quick: { type: 'boolean', default: false },
-      repeat: { type: 'string' },
-      engines: { type: 'string' },
-      scenes: { type: 'string' },
-      warmup: { type: 'string' },
-      steps: { type: 'string' },
-      timeout: { type: 'string', default: '300' },
-      out: { type: 'string' },
-      help: { type: 'boolean', short: 'h', default: false },
-    },
-  });
-  npmConfigFallbacks(values, positionals);
-  if (values.help) {
-    console.log(USAGE);
-    process.exit(0);
-  }
-  const int = (name, v, min) => {
-    const n = Number(v);
-    if (!Number.isInteger(n) || n < min) throw new Error(`--${name} must be an integer >= ${min}, got ${JSON.stringify(v)}`);
-    return n;
-  };
-  const list = (v, all, norm) => {
-    if (v === undefined) return all;
-    const items = v.split(',').map((s) => norm(s.trim())).filter(Boolean);
-    for (const it of items) if (!all.includes(it)) throw new Error(`unknown ${JSON.stringify(it)}; expected some of ${all.join(',')}`);
-    return all.filter((x) => items.includes(x)); // canonical order
-  };
-  const quick = values.quick;
-  const engines = list(values.engines, ENGINE_IDS, (s) => s.toLowerCase());
-  const scenes = list(values.scenes, SCENE_IDS, sceneId);
-  const subset = engines.length !== ENGINE_IDS.length || scenes.length !== SCENE_IDS.length;
-  const defaultOut = quick ? 'results/quick.json' : subset ? 'results/partial.json' : 'results/latest.json';
-  return {
-    mode: quick ? 'quick' : 'full',
-    sizes: quick ? SIZES.quick : SIZES.full,
-    repeat: values.repeat !== undefined ? int('repeat', values.repeat, 1) : quick ? 1 : 3,
-    warmup: values.warmup !== undefined ? int('warmup', values.warmup, 0) : quick ? 20 : 60,
-    steps: values.steps !== undefined ? int('steps', values.steps, 1) : quick ? 60 : 300,
-    timeoutSec: int('timeout', values.timeout, 1),
-    engines,
-    scenes,
-    out: resolve(PKG_DIR, values.out ?? defaultOut),
-  };
-}
 
 // ------------------------------------------------------------------ running one pair
 
@@ -146,6 +61,38 @@ function runPair(job, timeoutSec) {
       done({ ...res, wallMs });
     });
   });
+}
+
+// ------------------------------------------------------------------ aggregation
+
+/** One pair's repetitions: status, headline median [min–max] of the repetition medians, quality, runs. */
+function aggregate(rs, runExtra = () => ({})) {
+  const ok = rs.filter((r) => r.status === 'ok');
+  const bad = rs.find((r) => r.status !== 'ok');
+  const status = bad ? bad.status : 'ok';
+  const medians = ok.map((r) => r.medianMs);
+  const first = ok[0];
+  return {
+    status,
+    ...(bad ? { message: bad.message } : {}),
+    title: first?.title ?? null,
+    bodies: first?.bodies ?? null,
+    joints: first?.joints ?? null,
+    medianMs: ok.length ? median(medians) : null,
+    minMs: ok.length ? Math.min(...medians) : null,
+    maxMs: ok.length ? Math.max(...medians) : null,
+    spreadMs: ok.length ? Math.max(...medians) - Math.min(...medians) : null,
+    quality: first?.quality ?? null,
+    // The constraint the scene ran (and, for Fulcrum, the solver family that took it).
+    ...(first?.settings?.joint ? { joint: first.settings.joint } : {}),
+    ...(first?.settings?.solverFamily ? { solverFamily: first.settings.solverFamily } : {}),
+    qualityConsistent: ok.every((r) => JSON.stringify(r.quality) === JSON.stringify(first.quality)),
+    runs: rs.map((r) =>
+      r.status === 'ok'
+        ? { status: 'ok', medianMs: r.medianMs, meanMs: r.meanMs, minMs: r.minMs, maxMs: r.maxMs, setupMs: r.setupMs, wallMs: r.wallMs, quality: r.quality, ...runExtra(r) }
+        : { status: r.status, message: r.message, wallMs: r.wallMs },
+    ),
+  };
 }
 
 // ------------------------------------------------------------------ environment
@@ -305,10 +252,152 @@ function summarizeSettings(id, s) {
   }
 }
 
+// ------------------------------------------------------------------ --compare <ref>
+
+export const COMPARE_SCHEMA = 'fulcrum-bench-compare/1';
+
+/**
+ * Fulcrum at a git ref against the working tree's build: the ref is checked out in a temporary
+ * worktree and built there (src/worktree.mjs); each scene then runs `fulcrum@<ref>` and `fulcrum`
+ * one after the other, in fresh processes, every other repetition in reverse order; the ratio
+ * current ÷ ref is taken within each repetition. Each worker reports the physics build it loaded,
+ * and a run that loaded the wrong one counts as failed.
+ */
+async function runCompare(opt) {
+  const started = Date.now();
+  const root = repoRoot(PKG_DIR);
+  const { commit, short } = resolveRef(opt.compare, root);
+  const out = opt.out ?? resolve(PKG_DIR, 'results', `compare-${short}.json`);
+  const git = gitInfo();
+  const refLabel = `fulcrum@${short}`;
+  const rootReal = realpathSync(root);
+  const within = (dir, p) => p === dir || p.startsWith(`${dir}${sep}`);
+
+  process.stderr.write(`--compare ${opt.compare}: checking out ${short} in a temporary git worktree and building its packages/physics and packages/symbolic (tsc -b)…\n`);
+  const doc = await withWorktree(root, commit, async ({ dir, packages }) => {
+    const dirReal = realpathSync(dir);
+    const builds = [
+      { key: 'ref', label: refLabel, root: dir, real: dirReal, show: (p) => `<worktree of ${short}>/${relative(dirReal, p).split(sep).join('/')}` },
+      { key: 'current', label: 'fulcrum', root, real: rootReal, show: (p) => relative(rootReal, p).split(sep).join('/') },
+    ];
+    process.stderr.write(`built ${packages.join(', ')} of ${short}\n`);
+    const pairs = opt.scenes.flatMap((scene) => builds.map((build) => ({ scene, build })));
+    const runs = new Map(pairs.map((p) => [`${p.scene}/${p.build.key}`, []]));
+    const total = pairs.length * opt.repeat;
+    let n = 0;
+    for (let rep = 1; rep <= opt.repeat; rep++) {
+      for (const p of rep % 2 === 1 ? pairs : [...pairs].reverse()) {
+        const job = { engine: 'fulcrum', fulcrumRoot: p.build.root, scene: p.scene, sizes: opt.sizes, warmup: opt.warmup, steps: opt.steps };
+        let res = await runPair(job, opt.timeoutSec);
+        if (res.status === 'ok') {
+          const loaded = res.fulcrumBuild?.physicsDist;
+          // The ref's run must have loaded the worktree's build, the current run the working tree's
+          // (the worktree lives outside the repo, so the two cannot be confused).
+          if (!loaded || !within(p.build.real, loaded) || (p.build.key === 'current' && within(dirReal, loaded)))
+            res = { status: 'failed', message: `loaded @fulcrum/physics from ${loaded ?? 'an unknown place'}, not from the ${p.build.label} build`, wallMs: res.wallMs };
+          else res.physicsDist = p.build.show(loaded);
+        }
+        runs.get(`${p.scene}/${p.build.key}`).push(res);
+        n++;
+        const what = res.status === 'ok' ? `${fmtMs(res.medianMs)} ms/step` : `${res.status}: ${res.message.split('\n')[0]}`;
+        process.stderr.write(`[${n}/${total}] rep ${rep} ${p.scene} ${p.build.label}: ${what} (${(res.wallMs / 1000).toFixed(1)} s)\n`);
+      }
+    }
+
+    const results = opt.scenes.map((scene) => {
+      const ref = aggregate(runs.get(`${scene}/ref`), (r) => ({ physicsDist: r.physicsDist }));
+      const current = aggregate(runs.get(`${scene}/current`), (r) => ({ physicsDist: r.physicsDist }));
+      const each = [];
+      for (let i = 0; i < Math.min(ref.runs.length, current.runs.length); i++) {
+        if (ref.runs[i].status === 'ok' && current.runs[i].status === 'ok') each.push(current.runs[i].medianMs / ref.runs[i].medianMs);
+      }
+      const ratio = each.length ? { perRepetition: each, median: median(each), min: Math.min(...each), max: Math.max(...each) } : null;
+      const both = ref.status === 'ok' && current.status === 'ok';
+      return { scene, title: current.title ?? ref.title, ref, current, ratio, sameQuality: both ? JSON.stringify(ref.quality) === JSON.stringify(current.quality) : null };
+    });
+
+    const scenes = {};
+    for (const s of opt.scenes) {
+      const spec = buildScene(s, opt.sizes);
+      scenes[s] = { title: spec.title, description: SCENE_INFO[s], bodies: spec.bodies.length, joints: spec.joints.length };
+    }
+    const physicsDistOf = (key) => results.flatMap((r) => r[key].runs).find((r) => r.physicsDist)?.physicsDist ?? null;
+    return {
+      schema: COMPARE_SCHEMA,
+      mode: opt.mode,
+      date: new Date().toISOString(),
+      durationSec: Math.round((Date.now() - started) / 100) / 10,
+      machine: machineInfo(),
+      git,
+      builds: {
+        ref: { label: refLabel, ref: opt.compare, commit, packagesBuilt: packages, physicsDist: physicsDistOf('ref') },
+        current: { label: 'fulcrum', commit: git?.commit ?? null, physicsDirty: git?.physicsDirty ?? null, physicsDist: physicsDistOf('current') },
+      },
+      protocol: {
+        dt: 1 / 60,
+        gravity: [0, -10],
+        warmupSteps: opt.warmup,
+        timedSteps: opt.steps,
+        repetitions: opt.repeat,
+        timeoutSec: opt.timeoutSec,
+        timing: 'performance.now() around each step; per-run figure = median ms/step; headline = median of the repetition medians',
+        order: 'per scene the ref then the current build, each in a fresh process; every other repetition reversed; ratio current ÷ ref within each repetition',
+      },
+      config: { scenes: opt.scenes, sizes: opt.sizes },
+      scenes,
+      results,
+    };
+  });
+
+  mkdirSync(dirname(out), { recursive: true });
+  writeFileSync(out, `${JSON.stringify(doc, null, 2)}\n`);
+  console.log(compareReport(doc));
+  console.log(`\nwrote ${displayPath(out)} in ${doc.durationSec} s`);
+  const failed = doc.results.flatMap((r) => [r.ref.status === 'failed' ? `${r.scene}/${doc.builds.ref.label}` : null, r.current.status === 'failed' ? `${r.scene}/fulcrum` : null]).filter(Boolean);
+  if (failed.length) {
+    console.error(`\n${failed.length} pair(s) failed: ${failed.join(', ')}`);
+    process.exitCode = 1;
+  }
+}
+
+function compareReport(doc) {
+  const reps = doc.protocol.repetitions;
+  const refLabel = doc.builds.ref.label;
+  const out = [];
+  out.push(
+    `Fulcrum ${refLabel} (${doc.builds.ref.commit.slice(0, 10)}) against the working tree (${doc.mode}): ${doc.protocol.warmupSteps} warm-up + ${doc.protocol.timedSteps} timed steps, ` +
+      `${reps} repetition${reps > 1 ? 's' : ''}, the two builds alternated, one fresh process per run`,
+  );
+  out.push('');
+  const ratioCell = (r) => (!r ? '–' : reps > 1 ? `${r.median.toFixed(3)} [${r.min.toFixed(3)}–${r.max.toFixed(3)}]` : r.median.toFixed(3));
+  const rows = doc.results.map((r) => [`${r.scene} ${r.title ?? ''}`.trim(), timeCell(r.ref), timeCell(r.current), ratioCell(r.ratio)]);
+  out.push(`ms/step${reps > 1 ? ' (median of the repetition medians [min–max])' : ''}; current ÷ ref within each repetition (< 1: the working tree is faster)`);
+  out.push(table(['scene', `${refLabel} ms`, 'current ms', 'current ÷ ref'], rows));
+  out.push('');
+  out.push('quality after all steps (the same figures as the sweep); "same": bitwise identical');
+  const qrows = doc.results.map((r) => [r.scene, qualityCell(r.ref), qualityCell(r.current), r.sameQuality == null ? '–' : r.sameQuality ? 'same' : 'CHANGED']);
+  out.push(table(['scene', refLabel, 'current', ''], qrows));
+  const notes = doc.results.flatMap((r) => [[r.scene, refLabel, r.ref], [r.scene, 'fulcrum', r.current]]).filter(([, , x]) => x.status !== 'ok');
+  if (notes.length) {
+    out.push('');
+    for (const [s, label, x] of notes) out.push(`${s}/${label}: ${x.status === 'pending' ? x.message : `FAILED: ${x.message.split('\n').slice(0, 6).join('\n    ')}`}`);
+  }
+  out.push('');
+  out.push(`builds: ${refLabel} from ${doc.builds.ref.physicsDist ?? '?'}; current from ${doc.builds.current.physicsDist ?? '?'}${doc.builds.current.physicsDirty ? ' (packages/physics modified)' : ''}`);
+  const m = doc.machine;
+  out.push(`machine: ${m.cpu}, ${m.cores} cores, ${m.memGiB} GiB, Node ${m.node}, ${m.platform} ${m.arch}; ${doc.date}`);
+  return out.join('\n');
+}
+
 // ------------------------------------------------------------------ main
 
 async function main() {
-  const opt = parseOptions(process.argv.slice(2));
+  const opt = parseOptions(process.argv.slice(2), { pkgDir: PKG_DIR });
+  if (opt.help) {
+    console.log(USAGE);
+    return;
+  }
+  if (opt.compare !== null) return runCompare(opt);
   const pairs = sweepOrder(opt.scenes, opt.engines);
   if (!pairs.length) throw new Error('no (engine, scene) pair to run: scenes E to K-sym are Fulcrum only');
 
@@ -342,37 +431,7 @@ async function main() {
     engines[id] = { label: e.label, package: e.pkg, version: packageVersion(e.pkg), settings: (withJoint ?? ok[0])?.settings ?? null };
   }
 
-  const results = pairs.map(({ scene, engine }) => {
-    const rs = runs.get(`${scene}/${engine}`);
-    const ok = rs.filter((r) => r.status === 'ok');
-    const bad = rs.find((r) => r.status !== 'ok');
-    const status = bad ? bad.status : 'ok';
-    const medians = ok.map((r) => r.medianMs);
-    const first = ok[0];
-    return {
-      scene,
-      engine,
-      status,
-      ...(bad ? { message: bad.message } : {}),
-      title: first?.title ?? null,
-      bodies: first?.bodies ?? null,
-      joints: first?.joints ?? null,
-      medianMs: ok.length ? median(medians) : null,
-      minMs: ok.length ? Math.min(...medians) : null,
-      maxMs: ok.length ? Math.max(...medians) : null,
-      spreadMs: ok.length ? Math.max(...medians) - Math.min(...medians) : null,
-      quality: first?.quality ?? null,
-      // The constraint the scene ran (and, for Fulcrum, the solver family that took it).
-      ...(first?.settings?.joint ? { joint: first.settings.joint } : {}),
-      ...(first?.settings?.solverFamily ? { solverFamily: first.settings.solverFamily } : {}),
-      qualityConsistent: ok.every((r) => JSON.stringify(r.quality) === JSON.stringify(first.quality)),
-      runs: rs.map((r) =>
-        r.status === 'ok'
-          ? { status: 'ok', medianMs: r.medianMs, meanMs: r.meanMs, minMs: r.minMs, maxMs: r.maxMs, setupMs: r.setupMs, wallMs: r.wallMs, quality: r.quality }
-          : { status: r.status, message: r.message, wallMs: r.wallMs },
-      ),
-    };
-  });
+  const results = pairs.map(({ scene, engine }) => ({ scene, engine, ...aggregate(runs.get(`${scene}/${engine}`)) }));
 
   const ratios = {};
   for (const s of opt.scenes) {

@@ -1,8 +1,12 @@
 // Runs ONE (engine, scene) pair in this process and prints one result line:
 //   @@fulcrum-bench-result@@{"status":"ok", ...}
 // Usage: node src/worker.mjs '{"engine":"fulcrum","scene":"C","sizes":{...},"warmup":60,"steps":300}'
+// With "fulcrumRoot": "<checkout>" (--compare), Fulcrum is loaded from that checkout's
+// packages/physics/dist (and packages/symbolic/dist) instead of the working tree's @fulcrum/physics;
+// the result then says which directory it loaded (fulcrumBuild.physicsDist).
 // The line is prefixed so that anything an engine prints on stdout cannot be mistaken for the result.
 import { performance } from 'node:perf_hooks';
+import { loadFulcrumFrom } from './engines/fulcrum-adapter.mjs';
 import { loadAdapter } from './engines/index.mjs';
 import { RESULT_PREFIX } from './result-prefix.mjs';
 import { buildScene, measureQuality, summarize } from './scenes.mjs';
@@ -13,7 +17,9 @@ function emit(obj) {
 
 async function run(job) {
   const spec = buildScene(job.scene, job.sizes);
-  const adapter = await loadAdapter(job.engine);
+  const fromDir = job.fulcrumRoot != null;
+  if (fromDir && job.engine !== 'fulcrum') throw new Error('fulcrumRoot is for the fulcrum engine only');
+  const adapter = fromDir ? await loadFulcrumFrom(job.fulcrumRoot) : await loadAdapter(job.engine);
   const t0 = performance.now();
   const sim = await adapter.create(spec);
   const setupMs = performance.now() - t0;
@@ -40,6 +46,7 @@ async function run(job) {
     setupMs,
     quality,
     settings: sim.settings,
+    ...(fromDir ? { fulcrumBuild: { physicsDist: adapter.physicsDist } } : {}),
   };
 }
 
