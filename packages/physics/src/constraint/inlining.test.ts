@@ -107,7 +107,7 @@ describe('shared constraint parts', () => {
     const pairs = inlinedPairs(run.stdout);
     // the contact solver's passes, the joint batch's stiff loop and position pass, its pass dispatch,
     // the user batch's pair pass (soft rows with a force limit)
-    for (const pair of ['softUpdate into pass', 'clamp into pass', 'inverseDet2 into solveStiffPivotRows', 'inverseDet2 into solvePosition', 'isRigid into pass', 'softUpdate into solvePairs', 'normClampFactor into solvePairs', 'inverse2Off into solvePairs']) {
+    for (const pair of ['softUpdate into pass', 'clamp into pass', 'inverseDet2 into solveStiffPivotRows', 'inverseDet2 into solvePosition', 'isRigid into pass', 'softUpdate into solveRows', 'normClampFactor into solveRows', 'inverse2Off into solveRow']) {
       const [callee, caller] = pair.split(' into ') as [string, string];
       expect(inlinedWithin(pairs, callee, caller), `expected V8 to inline ${pair}`).toBe(true);
     }

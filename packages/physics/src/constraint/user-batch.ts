@@ -93,8 +93,6 @@ export class UserBatch {
   private seen = new Uint8Array(0);
   /** The kernel layout (group rows, slotState, poseBodies) belongs to this plan. */
   private laidOut = false;
-  /** Every row of this plan is a stiff two-row, two-body row (pivots): the passes take one loop. */
-  private stiffPairs = false;
   /** Row n's J as a view into jPool, which the jacobian hook fills in place (made once per plan). */
   private readonly jViews: Float64Array[] = [];
   private jTotal = 0;
@@ -238,10 +236,6 @@ export class UserBatch {
    */
   private layoutKernels(sb: SolverBodies): void {
     this.laidOut = true;
-    this.stiffPairs = true;
-    for (let n = 0; n < this.count; n++) {
-      if (this.dim[n] !== 2 || this.slots[n] !== 2 || this.soft[n] !== 0) this.stiffPairs = false;
-    }
     for (const g of this.groups) g.count = 0;
     this.hookRowCount = this.count;
     if (this.groups.length === 0) return;
@@ -506,43 +500,7 @@ export class UserBatch {
     const sb = ctx.bodies;
     if (!this.laidOut) this.layoutKernels(sb);
     this.poseJacobians(sb);
-    if (this.stiffPairs) this.factorPairs(sb);
-    else this.factorRows(sb);
-  }
-
-  /**
-   * factorRows for a plan of two-row, two-body rows: K (pairK's arithmetic) and its factors
-   * (factor2's) in one loop body, into the pools. (Offsets as in warmStartPairs: the plan is all
-   * pair rows.)
-   */
-  private factorPairs(sb: SolverBodies): void {
-    const p = this.jPool;
-    const kp = this.kPool;
-    const dinv = this.dinvPool;
-    for (let n = 0; n < this.count; n++) {
-      const jo = 12 * n;
-      const kA = this.slotK[2 * n]!;
-      const kB = this.slotK[2 * n + 1]!;
-      const m0 = sb.invMass[kA]!, i0 = sb.invI[kA]!, m1 = sb.invMass[kB]!, i1 = sb.invI[kB]!;
-      const a0 = p[jo]!, a1 = p[jo + 1]!, a2 = p[jo + 2]!, a3 = p[jo + 3]!, a4 = p[jo + 4]!, a5 = p[jo + 5]!;
-      const c0 = p[jo + 6]!, c1 = p[jo + 7]!, c2 = p[jo + 8]!, c3 = p[jo + 9]!, c4 = p[jo + 10]!, c5 = p[jo + 11]!;
-      const k01 = 0 + (m0 * (a0 * c0 + a1 * c1) + i0 * a2 * c2) + (m1 * (a3 * c3 + a4 * c4) + i1 * a5 * c5);
-      const d0 = 0 + (m0 * (a0 * a0 + a1 * a1) + i0 * a2 * a2) + (m1 * (a3 * a3 + a4 * a4) + i1 * a5 * a5);
-      const k11 = 0 + (m0 * (c0 * c0 + c1 * c1) + i0 * c2 * c2) + (m1 * (c3 * c3 + c4 * c4) + i1 * c5 * c5);
-      if (!Number.isFinite(d0) || !Number.isFinite(k11)) this.reportBadJacobian(n);
-      const scale = Math.max(Math.abs(d0), Math.abs(k11));
-      const tol = zeroPivotTolerance(scale);
-      const nz0 = Math.abs(d0) > tol;
-      const l10 = nz0 ? k01 / d0 : 0;
-      const d1 = k11 - l10 * l10 * d0;
-      const ko = 4 * n;
-      kp[ko] = d0;
-      kp[ko + 1] = k01;
-      kp[ko + 2] = l10;
-      kp[ko + 3] = d1;
-      dinv[2 * n] = nz0 ? 1 / d0 : 0;
-      dinv[2 * n + 1] = Math.abs(d1) > tol ? 1 / d1 : 0;
-    }
+    this.factorRows(sb);
   }
 
   /** factorSymmetric of the 2×2 K in the scratch, scalarised (the same operations in the same order), into the pools. */
@@ -679,36 +637,9 @@ export class UserBatch {
 
   /** (The loop is the method's last statement: see PivotBatch.warmStart.) */
   private warmStartRows(sb: SolverBodies): void {
-    if (this.stiffPairs) {
-      this.warmStartPairs(0, this.count, sb);
-      return;
-    }
-    for (let n = 0; n < this.count; n++) {
-      if (this.dim[n] === 2 && this.slots[n] === 2) this.warmStartPairs(n, n + 1, sb);
-      else this.applyToVelocities(n, sb, this.accPool, this.vOff[n]!);
-    }
+    for (let n = 0; n < this.count; n++) this.applyToVelocities(n, sb, this.accPool, this.vOff[n]!);
   }
 
-  /** applyToVelocities of the accumulated impulse for two-row, two-body rows [from, to), unrolled. */
-  private warmStartPairs(from: number, to: number, sb: SolverBodies): void {
-    const p = this.jPool;
-    // Pair rows laid out one after another have regular offsets: from row `from`'s, by 12, 2, 2.
-    const jo0 = this.jOff[from]!, vo0 = this.vOff[from]!, so0 = this.sOff[from]!;
-    for (let n = from; n < to; n++) {
-      const jo = jo0 + 12 * (n - from);
-      const vo = vo0 + 2 * (n - from);
-      const s0 = so0 + 2 * (n - from);
-      const l0 = this.accPool[vo]!;
-      const l1 = this.accPool[vo + 1]!;
-      for (let j = 0; j < 2; j++) {
-        const i = jo + 3 * j;
-        const ox = 0 + p[i]! * l0 + p[i + 6]! * l1;
-        const oy = 0 + p[i + 1]! * l0 + p[i + 7]! * l1;
-        const oz = 0 + p[i + 2]! * l0 + p[i + 8]! * l1;
-        this.applySlotImpulse(sb, s0 + j, ox, oy, oz);
-      }
-    }
-  }
   private endSubstep(): void {
     for (let i = 0; i < this.vTotal; i++) this.stepPool[i] = this.stepPool[i]! + this.accPool[i]!;
   }
@@ -726,13 +657,6 @@ export class UserBatch {
   private solveRows(ctx: StepContext, useBias: boolean): void {
     const sb = ctx.bodies;
     const js = ctx.jointSoftness;
-    if (this.stiffPairs && (!useBias || js.biasRate === 0)) {
-      // Stiff pivots without a velocity bias: one loop, no per-row choices.
-      const massScale = useBias ? js.massScale : 1;
-      const impulseScale = useBias ? js.impulseScale : 0;
-      this.solvePairs(0, this.count, sb, 0, massScale, impulseScale, 1, -1);
-      return;
-    }
     const { vx, vy, w } = sb;
     const pool = this.jPool;
     const rhs = this.rhs;
@@ -778,10 +702,6 @@ export class UserBatch {
           if (norm > maxErr) e = maxErr / norm;
         }
       }
-      if (dim === 2 && slots === 2) {
-        this.solvePairs(n, n + 1, sb, biasRate, massScale, impulseScale, e, soft ? this.maxImp[n]! * ctx.h : -1);
-        continue;
-      }
       // rhs = −(J v + bias)
       for (let r = 0; r < dim; r++) {
         let v = 0;
@@ -822,97 +742,6 @@ export class UserBatch {
     }
   }
 
-  /**
-   * solve() for the two-row, two-body rows [from, to) (pivots, point-on-point constraints), scalarised:
-   * the same operations in the same order as the general loop (the `0 +` too, for signed zeros),
-   * so the result is bitwise the same. maxImp < 0: no force limit (stiff).
-   */
-  private solvePairs(from: number, to: number, sb: SolverBodies, biasRate: number, massScale: number, impulseScale: number, e: number, maxImp: number): void {
-    const { vx, vy, w } = sb;
-    const p = this.jPool;
-    const imp = this.slotImp;
-    // (Offsets as in warmStartPairs.)
-    const jo0 = this.jOff[from]!, vo0 = this.vOff[from]!, so0 = this.sOff[from]!, ko0 = this.kOff[from]!;
-    for (let n = from; n < to; n++) {
-      const jo = jo0 + 12 * (n - from);
-      const vo = vo0 + 2 * (n - from);
-      const s0 = so0 + 2 * (n - from);
-      const kA = this.slotK[s0]!;
-      const kB = this.slotK[s0 + 1]!;
-      const vxA = vx[kA]!, vyA = vy[kA]!, wA = w[kA]!, vxB = vx[kB]!, vyB = vy[kB]!, wB = w[kB]!;
-      const a0 = p[jo]!, a1 = p[jo + 1]!, a2 = p[jo + 2]!, b0 = p[jo + 3]!, b1 = p[jo + 4]!, b2 = p[jo + 5]!;
-      const c0 = p[jo + 6]!, c1 = p[jo + 7]!, c2 = p[jo + 8]!, d0 = p[jo + 9]!, d1 = p[jo + 10]!, d2 = p[jo + 11]!;
-      const v0 = 0 + (a0 * vxA + a1 * vyA + a2 * wA) + (b0 * vxB + b1 * vyB + b2 * wB);
-      const v1 = 0 + (c0 * vxA + c1 * vyA + c2 * wA) + (d0 * vxB + d1 * vyB + d2 * wB);
-      let be0 = 0;
-      let be1 = 0;
-      if (biasRate !== 0) {
-        const e0 = this.errPool[vo]!;
-        const e1 = this.errPool[vo + 1]!;
-        be0 = biasRate * (e === 1 ? e0 : e0 * e);
-        be1 = biasRate * (e === 1 ? e1 : e1 * e);
-      }
-      // x = K⁻¹ (−(V + bias)) through K⁻¹'s entries (solveFactored's n = 2 case)
-      const y0 = -(v0 + be0);
-      const y1 = -(v1 + be1);
-      const m11 = this.dinvPool[vo + 1]!;
-      const l10 = this.kPool[ko0 + 4 * (n - from) + 2]!;
-      const m01 = inverse2Off(l10, m11);
-      const m00 = inverse2Diag(l10, this.dinvPool[vo]!, m01);
-      const x0 = m00 * y0 + m01 * y1;
-      const x1 = m01 * y0 + m11 * y1;
-      const old0 = this.accPool[vo]!;
-      const old1 = this.accPool[vo + 1]!;
-      let l0: number;
-      let l1: number;
-      if (maxImp < 0 && massScale === 1 && impulseScale === 0) {
-        // A stiff row without softening: the impulse is x itself (see UserConstraint._solve).
-        l0 = x0;
-        l1 = x1;
-        this.accPool[vo] = old0 + x0;
-        this.accPool[vo + 1] = old1 + x1;
-      } else {
-        let t0 = softUpdate(old0, x0, massScale, impulseScale);
-        let t1 = softUpdate(old1, x1, massScale, impulseScale);
-        if (maxImp >= 0) {
-          const f = normClampFactor(0 + t0 * t0 + t1 * t1, maxImp);
-          t0 = t0 * f;
-          t1 = t1 * f;
-        }
-        l0 = t0 - old0;
-        l1 = t1 - old1;
-        this.accPool[vo] = t0;
-        this.accPool[vo + 1] = t1;
-      }
-      // Jᵀλ per body
-      const oxA = 0 + a0 * l0 + c0 * l1;
-      const oyA = 0 + a1 * l0 + c1 * l1;
-      const ozA = 0 + a2 * l0 + c2 * l1;
-      const oxB = 0 + b0 * l0 + d0 * l1;
-      const oyB = 0 + b1 * l0 + d1 * l1;
-      const ozB = 0 + b2 * l0 + d2 * l1;
-      const si = 3 * s0;
-      imp[si] = imp[si]! + oxA;
-      imp[si + 1] = imp[si + 1]! + oyA;
-      imp[si + 2] = imp[si + 2]! + ozA;
-      imp[si + 3] = imp[si + 3]! + oxB;
-      imp[si + 4] = imp[si + 4]! + oyB;
-      imp[si + 5] = imp[si + 5]! + ozB;
-      if (kA > 0) {
-        const m = sb.invMass[kA]!;
-        vx[kA] = vxA + m * oxA;
-        vy[kA] = vyA + m * oyA;
-        w[kA] = wA + sb.invI[kA]! * ozA;
-      }
-      if (kB > 0) {
-        // (kB ≠ kA here: two slots share a solver index only when both are 0, not in the solver.)
-        const m = sb.invMass[kB]!;
-        vx[kB] = vxB + m * oxB;
-        vy[kB] = vyB + m * oyB;
-        w[kB] = wB + sb.invI[kB]! * ozB;
-      }
-    }
-  }
   /** rhs ← K⁻¹ rhs with row n's factors (dense.ts's solveFactored, inlined for 1 and 2 rows). */
   private solveRow(n: number, dim: number, vo: number): void {
     const rhs = this.rhs;
@@ -975,10 +804,6 @@ export class UserBatch {
       }
       for (let r = 0; r < dim; r++) rhs[r] = -rhs[r]!;
       solveSymmetric(this.K, rhs, dim);
-      if (slots === 2 && dim === 2) {
-        this.movePair(sb, jo, s0);
-        continue;
-      }
       for (let j = 0; j < slots; j++) {
         const k = this.slotK[s0 + j]!;
         if (k <= 0) continue;
@@ -996,26 +821,6 @@ export class UserBatch {
         sb.dpy[k] = sb.dpy[k]! + m * oy;
         if (ii !== 0 && oz !== 0) sb.rotate(k, ii * oz);
       }
-    }
-  }
-
-  /** solvePosition's move for a two-row, two-body row (the general loop's arithmetic, unrolled). */
-  private movePair(sb: SolverBodies, jo: number, s0: number): void {
-    const p = this.jPool;
-    const l0 = this.rhs[0]!;
-    const l1 = this.rhs[1]!;
-    for (let j = 0; j < 2; j++) {
-      const k = this.slotK[s0 + j]!;
-      if (k <= 0) continue;
-      const i = jo + 3 * j;
-      const ox = 0 + p[i]! * l0 + p[i + 6]! * l1;
-      const oy = 0 + p[i + 1]! * l0 + p[i + 7]! * l1;
-      const oz = 0 + p[i + 2]! * l0 + p[i + 8]! * l1;
-      const m = sb.invMass[k]!;
-      const ii = sb.invI[k]!;
-      sb.dpx[k] = sb.dpx[k]! + m * ox;
-      sb.dpy[k] = sb.dpy[k]! + m * oy;
-      if (ii !== 0 && oz !== 0) sb.rotate(k, ii * oz);
     }
   }
 
