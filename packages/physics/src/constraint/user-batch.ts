@@ -9,7 +9,7 @@
  * Which constraints qualify (UserConstraint._batchable): packed state, J given by the user (not
  * finite differences), no hooks that must run every pass (velocity, effMass, impulse, clamp),
  * no body in two slots, not velocity-only, no breakUnderError. The rest are solved one by one
- * (user-constraint.ts), with the same arithmetic: batch-user.test.ts checks that a batched step
+ * (user-constraint.ts), with the same arithmetic: user-batch.test.ts checks that a batched step
  * is bitwise the step of the one-by-one path.
  *
  * Lifecycle per step, as PivotBatch's: begin() → add(c) per prepared constraint (or refresh()
