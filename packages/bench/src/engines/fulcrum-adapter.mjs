@@ -33,9 +33,18 @@ export async function loadFulcrumFrom(root) {
     } catch (e) {
       throw new Error(`this build has no loadable @fulcrum/symbolic (packages/symbolic/dist): ${e.message}`);
     }
-    const base = symbolic.SymbolicConstraint && Object.getPrototypeOf(symbolic.SymbolicConstraint.prototype);
-    if (base !== physics.UserConstraint?.prototype)
-      throw new Error('@fulcrum/symbolic of this build resolved another @fulcrum/physics than packages/physics/dist beside it');
+    if (typeof symbolic.SymbolicConstraint !== 'function') throw new Error("this build's @fulcrum/symbolic has no SymbolicConstraint");
+    // Its UserConstraint must be this physics build's (not, say, the working tree's).
+    const chain = [];
+    for (let p = Object.getPrototypeOf(symbolic.SymbolicConstraint.prototype); p; p = Object.getPrototypeOf(p)) chain.push(p);
+    if (!physics.UserConstraint || !chain.includes(physics.UserConstraint.prototype)) {
+      const other = chain.some((p) => p.constructor?.name === 'UserConstraint');
+      throw new Error(
+        other
+          ? '@fulcrum/symbolic of this build resolved another @fulcrum/physics than packages/physics/dist beside it'
+          : "this build's SymbolicConstraint is not a UserConstraint of its @fulcrum/physics",
+      );
+    }
     return symbolic;
   };
   return fulcrumAdapter(physics, loadSymbolic, { physicsDist: realpathSync(join(paths.physics, '..')) });
