@@ -283,14 +283,12 @@ function makeUserClasses({ UserConstraint, BodyState, BODY_STATE_STRIDE }) {
    * The same pivot's hooks in bulk (UserConstraint.batchKernel): one call per pose evaluates every
    * UserPivot of the step, from the engine's per-body states and each pivot's anchors, with the
    * hooks' arithmetic. J's eight constant entries are declared once (constantJacobian) and the
-   * kernel writes the other four, packed (J[4i …]); it declares the state fields it reads. Scene E's
+   * kernel writes the other four, packed (J[4i …]). Scene E's
    * constraint.
    */
   const PIVOT_KERNEL = {
     paramCount: 4,
     constantJacobian: [[0, -1], [1, 0], [3, 1], [4, 0], [6, 0], [7, -1], [9, 0], [10, 1]],
-    // The state fields it reads: the batch need not keep the angle and the velocities current.
-    reads: [SX, SY, SCOS, SSIN, SCOMX, SCOMY],
     position(from, to, a) {
       const { states, slotState, params, C } = a;
       for (let i = from; i < to; i++) {
@@ -403,7 +401,6 @@ function makeUserClasses({ UserConstraint, BodyState, BODY_STATE_STRIDE }) {
       [6, 0], [7, -1], [9, 0], [10, 1],
       [12, 0], [13, 0], [14, -1], [15, 0], [16, 0], [17, 1],
     ],
-    reads: [SX, SY, SROT, SCOS, SSIN, SCOMX, SCOMY],
     position(from, to, a) {
       const { states, slotState, params, C } = a;
       for (let i = from; i < to; i++) {
