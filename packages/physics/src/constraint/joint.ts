@@ -77,6 +77,8 @@ export abstract class Joint extends Constraint {
   private readonly eqRows = new Int32Array(MAX_ROWS);
   /** True once the step's first substep has started (for step-impulse bookkeeping). */
   protected midStep = false;
+  /** The pose (StepContext.poseEpoch) the rows were computed at by refreshForPose; −1: none. */
+  private rowsEpoch = -1;
 
   /** jointMin / jointMax of the joints that have limits (Angle, Distance, Line, Pulley). */
   protected _min = 0;
@@ -222,17 +224,31 @@ export abstract class Joint extends Constraint {
     return null;
   }
 
+  /** The anchors and rows at the bodies' current pose in the solver. */
   private refresh(ctx: StepContext): void {
     const sb = ctx.bodies;
     for (const s of this._slots) s.update(sb);
     this.computeRows();
+    this.rowsEpoch = -1;
+  }
+
+  /**
+   * refresh(), unless the rows are already at this pose: the velocity passes of a substep (its warm
+   * start and biased pass, the previous substep's relax passes) all see one pose, and computing the
+   * rows again for each was a third of a weld grid's step. The rows depend on the pose and on the
+   * joint's own properties, which cannot change during a step, so they are the same numbers.
+   */
+  private refreshForPose(ctx: StepContext): void {
+    if (this.rowsEpoch === ctx.poseEpoch) return;
+    this.refresh(ctx);
+    this.rowsEpoch = ctx.poseEpoch;
   }
 
   /** @internal */
   _warmStart(ctx: StepContext): void {
     if (this.midStep) this.endSubstep();
     this.midStep = true;
-    this.refresh(ctx);
+    this.refreshForPose(ctx);
     const lam = this.lam;
     for (let r = 0; r < this.dimension; r++) lam[r] = this.rowKind[r] === ROW_SLACK ? 0 : this.acc[r]! + this.accLo[r]! - this.accHi[r]!;
     this.apply(ctx, lam);
@@ -240,7 +256,7 @@ export abstract class Joint extends Constraint {
 
   /** @internal */
   _solve(ctx: StepContext, useBias: boolean): void {
-    this.refresh(ctx);
+    this.refreshForPose(ctx);
     const dim = this.dimension;
     const soft = !this._stiff;
     const h = ctx.h;
