@@ -21,6 +21,20 @@ export const SCHEMA = 'fulcrum-bench/1';
 // ------------------------------------------------------------------ running one pair
 
 /** Spawns the worker for one pair; resolves to the worker's result object (never rejects). */
+
+/** The protocol a results file records (a sweep's and a --compare run's). */
+function protocolOf(opt) {
+  return {
+    dt: 1 / 60,
+    gravity: [0, -10],
+    warmupSteps: opt.warmup,
+    timedSteps: opt.steps,
+    repetitions: opt.repeat,
+    timeoutSec: opt.timeoutSec,
+    timing: 'performance.now() around each step; per-run figure = median ms/step; headline = median of the repetition medians',
+  };
+}
+
 function runPair(job, timeoutSec) {
   return new Promise((done) => {
     const t0 = Date.now();
@@ -334,13 +348,7 @@ async function runCompare(opt) {
         current: { label: 'fulcrum', commit: git?.commit ?? null, physicsDirty: git?.physicsDirty ?? null, physicsDist: physicsDistOf('current') },
       },
       protocol: {
-        dt: 1 / 60,
-        gravity: [0, -10],
-        warmupSteps: opt.warmup,
-        timedSteps: opt.steps,
-        repetitions: opt.repeat,
-        timeoutSec: opt.timeoutSec,
-        timing: 'performance.now() around each step; per-run figure = median ms/step; headline = median of the repetition medians',
+        ...protocolOf(opt),
         order: 'per scene the ref then the current build, each in a fresh process; every other repetition reversed; ratio current ÷ ref within each repetition',
       },
       config: { scenes: opt.scenes, sizes: opt.sizes },
@@ -456,15 +464,7 @@ async function main() {
     machine: machineInfo(),
     git,
     environment: { fulcrumDistNodeLoadable: distLoadable },
-    protocol: {
-      dt: 1 / 60,
-      gravity: [0, -10],
-      warmupSteps: opt.warmup,
-      timedSteps: opt.steps,
-      repetitions: opt.repeat,
-      timeoutSec: opt.timeoutSec,
-      timing: 'performance.now() around each step; per-run figure = median ms/step; headline = median of the repetition medians',
-    },
+    protocol: protocolOf(opt),
     config: { engines: opt.engines, scenes: opt.scenes, sizes: opt.sizes },
     scenes,
     engines,
