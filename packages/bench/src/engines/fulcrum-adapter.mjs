@@ -280,71 +280,84 @@ function makeUserClasses({ UserConstraint, BodyState, BODY_STATE_STRIDE }) {
   }
 
   /**
-   * The same pivot's hooks in bulk (UserConstraint.batchKernel): one call per pose evaluates every
-   * UserPivot of the step, from the engine's per-body states and each pivot's anchors, with the
-   * hooks' arithmetic. J's eight constant entries are declared once (constantJacobian) and the
-   * kernel writes the other four, packed (J[4i …]). Scene E's
-   * constraint.
+   * The bulk form of the point hooks (UserConstraint.batchKernel): one call per pose evaluates every
+   * constraint of the step that shares the kernel, from the engine's per-body states and each
+   * constraint's parameters, with the hooks' arithmetic. C = (p2 + r2) − (p1 + r1) at the anchors
+   * (the pivot, scene E), and with `angle` a third row θ2 − θ1 − phase (the weld, scene K-user).
+   * J's constant entries are declared once (constantJacobian) and the kernel writes the four
+   * lever-arm entries (J[2], J[5], J[8], J[11]), packed at J[4i …]. Parameters: a1x, a1y, a2x, a2y
+   * and, with `angle`, phase.
    */
-  const PIVOT_KERNEL = {
-    paramCount: 4,
-    constantJacobian: [[0, -1], [1, 0], [3, 1], [4, 0], [6, 0], [7, -1], [9, 0], [10, 1]],
-    position(from, to, a) {
-      const { states, slotState, params, C } = a;
-      for (let i = from; i < to; i++) {
-        const o1 = slotState[2 * i];
-        const o2 = slotState[2 * i + 1];
-        const p = 4 * i;
-        C[2 * i] = anchorX(states, o2, params[p + 2], params[p + 3]) - anchorX(states, o1, params[p], params[p + 1]);
-        C[2 * i + 1] = anchorY(states, o2, params[p + 2], params[p + 3]) - anchorY(states, o1, params[p], params[p + 1]);
-      }
-    },
-    // (Every load comes before the first store: J and the states are both Float64Arrays, so the
-    // compiler cannot keep a loaded number across a store to J and would load it again.)
-    jacobian(from, to, a) {
-      const { states, slotState, params, J } = a;
-      for (let i = from; i < to; i++) {
-        const o1 = slotState[2 * i];
-        const o2 = slotState[2 * i + 1];
-        const p = 4 * i;
-        const jo = 4 * i;
-        const a1x = params[p], a1y = params[p + 1], a2x = params[p + 2], a2y = params[p + 3];
-        const r1x = anchorX(states, o1, a1x, a1y) - states[o1 + SCOMX];
-        const r1y = anchorY(states, o1, a1x, a1y) - states[o1 + SCOMY];
-        const r2x = anchorX(states, o2, a2x, a2y) - states[o2 + SCOMX];
-        const r2y = anchorY(states, o2, a2x, a2y) - states[o2 + SCOMY];
-        J[jo] = r1y;
-        J[jo + 1] = -r2y;
-        J[jo + 2] = -r1x;
-        J[jo + 3] = r2x;
-      }
-    },
-    // A position pass needs C and J at one pose: one call, the world anchors computed once.
-    positionAndJacobian(from, to, a) {
-      const { states, slotState, params, J, C } = a;
-      for (let i = from; i < to; i++) {
-        const o1 = slotState[2 * i];
-        const o2 = slotState[2 * i + 1];
-        const p = 4 * i;
-        const jo = 4 * i;
-        const a1x = params[p], a1y = params[p + 1], a2x = params[p + 2], a2y = params[p + 3];
-        const p1x = anchorX(states, o1, a1x, a1y);
-        const p1y = anchorY(states, o1, a1x, a1y);
-        const p2x = anchorX(states, o2, a2x, a2y);
-        const p2y = anchorY(states, o2, a2x, a2y);
-        const r1x = p1x - states[o1 + SCOMX];
-        const r1y = p1y - states[o1 + SCOMY];
-        const r2x = p2x - states[o2 + SCOMX];
-        const r2y = p2y - states[o2 + SCOMY];
-        C[2 * i] = p2x - p1x;
-        C[2 * i + 1] = p2y - p1y;
-        J[jo] = r1y;
-        J[jo + 1] = -r2y;
-        J[jo + 2] = -r1x;
-        J[jo + 3] = r2x;
-      }
-    },
-  };
+  function pointKernel(angle) {
+    const rows = angle ? 3 : 2;
+    const pc = angle ? 5 : 4;
+    const constantJacobian = [[0, -1], [1, 0], [3, 1], [4, 0], [6, 0], [7, -1], [9, 0], [10, 1]];
+    if (angle) constantJacobian.push([12, 0], [13, 0], [14, -1], [15, 0], [16, 0], [17, 1]);
+    return {
+      paramCount: pc,
+      constantJacobian,
+      position(from, to, a) {
+        const { states, slotState, params, C } = a;
+        for (let i = from; i < to; i++) {
+          const o1 = slotState[2 * i];
+          const o2 = slotState[2 * i + 1];
+          const p = pc * i;
+          C[rows * i] = anchorX(states, o2, params[p + 2], params[p + 3]) - anchorX(states, o1, params[p], params[p + 1]);
+          C[rows * i + 1] = anchorY(states, o2, params[p + 2], params[p + 3]) - anchorY(states, o1, params[p], params[p + 1]);
+          if (angle) C[rows * i + 2] = states[o2 + SROT] - states[o1 + SROT] - params[p + 4];
+        }
+      },
+      // (Every load comes before the first store: J and the states are both Float64Arrays, so the
+      // compiler cannot keep a loaded number across a store to J and would load it again.)
+      jacobian(from, to, a) {
+        const { states, slotState, params, J } = a;
+        for (let i = from; i < to; i++) {
+          const o1 = slotState[2 * i];
+          const o2 = slotState[2 * i + 1];
+          const p = pc * i;
+          const jo = 4 * i;
+          const a1x = params[p], a1y = params[p + 1], a2x = params[p + 2], a2y = params[p + 3];
+          const r1x = anchorX(states, o1, a1x, a1y) - states[o1 + SCOMX];
+          const r1y = anchorY(states, o1, a1x, a1y) - states[o1 + SCOMY];
+          const r2x = anchorX(states, o2, a2x, a2y) - states[o2 + SCOMX];
+          const r2y = anchorY(states, o2, a2x, a2y) - states[o2 + SCOMY];
+          J[jo] = r1y;
+          J[jo + 1] = -r2y;
+          J[jo + 2] = -r1x;
+          J[jo + 3] = r2x;
+        }
+      },
+      // A position pass needs C and J at one pose: one call, the world anchors computed once.
+      positionAndJacobian(from, to, a) {
+        const { states, slotState, params, J, C } = a;
+        for (let i = from; i < to; i++) {
+          const o1 = slotState[2 * i];
+          const o2 = slotState[2 * i + 1];
+          const p = pc * i;
+          const jo = 4 * i;
+          const a1x = params[p], a1y = params[p + 1], a2x = params[p + 2], a2y = params[p + 3];
+          const p1x = anchorX(states, o1, a1x, a1y);
+          const p1y = anchorY(states, o1, a1x, a1y);
+          const p2x = anchorX(states, o2, a2x, a2y);
+          const p2y = anchorY(states, o2, a2x, a2y);
+          const r1x = p1x - states[o1 + SCOMX];
+          const r1y = p1y - states[o1 + SCOMY];
+          const r2x = p2x - states[o2 + SCOMX];
+          const r2y = p2y - states[o2 + SCOMY];
+          const third = angle ? states[o2 + SROT] - states[o1 + SROT] - params[p + 4] : 0;
+          C[rows * i] = p2x - p1x;
+          C[rows * i + 1] = p2y - p1y;
+          if (angle) C[rows * i + 2] = third;
+          J[jo] = r1y;
+          J[jo + 1] = -r2y;
+          J[jo + 2] = -r1x;
+          J[jo + 3] = r2x;
+        }
+      },
+    };
+  }
+  const PIVOT_KERNEL = pointKernel(false);
+  const WELD_KERNEL = pointKernel(true);
 
   /** UserPivotHooks with its bulk kernel: scene E's constraint. */
   class UserPivot extends UserPivotHooks {
@@ -388,75 +401,6 @@ function makeUserClasses({ UserConstraint, BodyState, BODY_STATE_STRIDE }) {
       J[12] = 0; J[13] = 0; J[14] = -1; J[15] = 0; J[16] = 0; J[17] = 1;
     }
   }
-
-  /**
-   * The weld's hooks in bulk: J's fourteen constant entries declared once, the kernel writing the
-   * four lever-arm entries (J[2], J[5], J[8], J[11]) packed at J[4i …]; C three numbers per weld.
-   * Parameters: a1x, a1y, a2x, a2y, phase.
-   */
-  const WELD_KERNEL = {
-    paramCount: 5,
-    constantJacobian: [
-      [0, -1], [1, 0], [3, 1], [4, 0],
-      [6, 0], [7, -1], [9, 0], [10, 1],
-      [12, 0], [13, 0], [14, -1], [15, 0], [16, 0], [17, 1],
-    ],
-    position(from, to, a) {
-      const { states, slotState, params, C } = a;
-      for (let i = from; i < to; i++) {
-        const o1 = slotState[2 * i];
-        const o2 = slotState[2 * i + 1];
-        const p = 5 * i;
-        C[3 * i] = anchorX(states, o2, params[p + 2], params[p + 3]) - anchorX(states, o1, params[p], params[p + 1]);
-        C[3 * i + 1] = anchorY(states, o2, params[p + 2], params[p + 3]) - anchorY(states, o1, params[p], params[p + 1]);
-        C[3 * i + 2] = states[o2 + SROT] - states[o1 + SROT] - params[p + 4];
-      }
-    },
-    jacobian(from, to, a) {
-      const { states, slotState, params, J } = a;
-      for (let i = from; i < to; i++) {
-        const o1 = slotState[2 * i];
-        const o2 = slotState[2 * i + 1];
-        const p = 5 * i;
-        const jo = 4 * i;
-        const a1x = params[p], a1y = params[p + 1], a2x = params[p + 2], a2y = params[p + 3];
-        const r1x = anchorX(states, o1, a1x, a1y) - states[o1 + SCOMX];
-        const r1y = anchorY(states, o1, a1x, a1y) - states[o1 + SCOMY];
-        const r2x = anchorX(states, o2, a2x, a2y) - states[o2 + SCOMX];
-        const r2y = anchorY(states, o2, a2x, a2y) - states[o2 + SCOMY];
-        J[jo] = r1y;
-        J[jo + 1] = -r2y;
-        J[jo + 2] = -r1x;
-        J[jo + 3] = r2x;
-      }
-    },
-    positionAndJacobian(from, to, a) {
-      const { states, slotState, params, J, C } = a;
-      for (let i = from; i < to; i++) {
-        const o1 = slotState[2 * i];
-        const o2 = slotState[2 * i + 1];
-        const p = 5 * i;
-        const jo = 4 * i;
-        const a1x = params[p], a1y = params[p + 1], a2x = params[p + 2], a2y = params[p + 3];
-        const p1x = anchorX(states, o1, a1x, a1y);
-        const p1y = anchorY(states, o1, a1x, a1y);
-        const p2x = anchorX(states, o2, a2x, a2y);
-        const p2y = anchorY(states, o2, a2x, a2y);
-        const r1x = p1x - states[o1 + SCOMX];
-        const r1y = p1y - states[o1 + SCOMY];
-        const r2x = p2x - states[o2 + SCOMX];
-        const r2y = p2y - states[o2 + SCOMY];
-        const angle = states[o2 + SROT] - states[o1 + SROT] - params[p + 4];
-        C[3 * i] = p2x - p1x;
-        C[3 * i + 1] = p2y - p1y;
-        C[3 * i + 2] = angle;
-        J[jo] = r1y;
-        J[jo + 1] = -r2y;
-        J[jo + 2] = -r1x;
-        J[jo + 3] = r2x;
-      }
-    },
-  };
 
   /** UserWeldHooks with its bulk kernel: scene K-user's constraint. */
   class UserWeld extends UserWeldHooks {
