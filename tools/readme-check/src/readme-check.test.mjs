@@ -63,8 +63,8 @@ describe('block extraction', () => {
   });
 
   it('spots machine paths and leaves relative and URL paths alone', () => {
-    expect(machinePathLines('see /work/main/x\nok packages/react\n`/home/me`\nhttp://localhost:6006/tmp/x\n(/tmp/a)')).toEqual([
-      { line: 1, text: 'see /work/main/x' },
+    expect(machinePathLines('see /work/some-checkout/x\nok packages/react\n`/home/me`\nhttp://localhost:6006/tmp/x\n(/tmp/a)')).toEqual([
+      { line: 1, text: 'see /work/some-checkout/x' },
       { line: 3, text: '`/home/me`' },
       { line: 5, text: '(/tmp/a)' },
     ]);

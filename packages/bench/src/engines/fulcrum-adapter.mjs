@@ -356,6 +356,13 @@ function makeUserClasses({ UserConstraint, BodyState, BODY_STATE_STRIDE }) {
       },
     };
   }
+  /** A point kernel's first four parameters: the constraint's anchors a1x, a1y, a2x, a2y. */
+  function writeAnchors(c, out, at) {
+    out[at] = c.a1x;
+    out[at + 1] = c.a1y;
+    out[at + 2] = c.a2x;
+    out[at + 3] = c.a2y;
+  }
   const PIVOT_KERNEL = pointKernel(false);
   const WELD_KERNEL = pointKernel(true);
 
@@ -365,10 +372,7 @@ function makeUserClasses({ UserConstraint, BodyState, BODY_STATE_STRIDE }) {
       return PIVOT_KERNEL;
     }
     batchParams(out, at) {
-      out[at] = this.a1x;
-      out[at + 1] = this.a1y;
-      out[at + 2] = this.a2x;
-      out[at + 3] = this.a2y;
+      writeAnchors(this, out, at);
     }
   }
 
@@ -408,10 +412,7 @@ function makeUserClasses({ UserConstraint, BodyState, BODY_STATE_STRIDE }) {
       return WELD_KERNEL;
     }
     batchParams(out, at) {
-      out[at] = this.a1x;
-      out[at + 1] = this.a1y;
-      out[at + 2] = this.a2x;
-      out[at + 3] = this.a2y;
+      writeAnchors(this, out, at);
       out[at + 4] = this.phase;
     }
   }
