@@ -54,8 +54,8 @@ export class KernelGroup {
   count = 0;
   /** The batch rows of the group, in order: group constraint i is batch row rows[i]. */
   rows = new Int32Array(64);
-  /** Some row of the group is soft, so the pose also needs C. */
-  anySoft = false;
+  /** Some row of the group is soft or limited, so the pose also needs C. */
+  needsPosition = false;
   /**
    * What the kernel works on. When the group is the whole plan, its strides are the batch's own
    * and these are the batch's pools (`shared`); otherwise the group has arrays of its own, and the

@@ -29,8 +29,8 @@ import { fail } from '../util/validate.js';
 import { AnchorSlot } from './anchor-slot.js';
 import { Constraint, type BreakReason } from './constraint.js';
 import { clamp, normClampFactor, solveSymmetric } from './dense.js';
-import { oneSidedBias, passSoftness, softUpdate } from './softness.js';
-import { checkLimits } from './limits.js';
+import { limitSideUpdate, passSoftness, softUpdate } from './softness.js';
+import { checkLimits, limitPositionImpulse } from './limits.js';
 
 export const ROW_EQUALITY = 0;
 export const ROW_LIMIT = 1;
@@ -352,15 +352,8 @@ export abstract class Joint extends Constraint {
     const k = this.kEntry(r, r);
     if (k <= 0) return accOld;
     const cdot = sign * this.rowVelocity(ctx, r);
-    // Not reached (C > 0): the gap may close within the substep, no more, rigidly. Reached: the
-    // pass's softness, a soft joint's push capped by maxError.
     const sp = passSoftness(this._stiff ? null : this._soft, useBias, ctx.jointSoftness);
-    const reached = C <= 0;
-    const bias = oneSidedBias(C, ctx.invH, sp.biasRate, this._stiff ? Infinity : sp.biasRate * this._maxError);
-    const massScale = reached ? sp.massScale : 1;
-    const impulseScale = reached ? sp.impulseScale : 0;
-    let next = Math.max(softUpdate(accOld, cdot + bias, -massScale / k, impulseScale), 0);
-    if (!this._stiff) next = Math.min(next, this._maxForce * ctx.h);
+    const next = limitSideUpdate(accOld, C, cdot, k, ctx.invH, sp, !this._stiff, this._maxError, this._maxForce * ctx.h);
     this.applyRow(ctx, r, sign * (next - accOld));
     return next;
   }
@@ -444,11 +437,7 @@ export abstract class Joint extends Constraint {
     }
     for (let r = 0; r < dim; r++) {
       if (this.rowKind[r] !== ROW_LIMIT) continue;
-      const k = this.kEntry(r, r);
-      if (k <= 0) continue;
-      const v = this.rowC[r]!;
-      if (v < this.rowLo[r]!) lam[r] = (this.rowLo[r]! - v) / k;
-      else if (v > this.rowHi[r]!) lam[r] = (this.rowHi[r]! - v) / k;
+      lam[r] = limitPositionImpulse(this.rowC[r]!, this.rowLo[r]!, this.rowHi[r]!, this.kEntry(r, r));
     }
     const sb = ctx.bodies;
     const S = this._slots.length;

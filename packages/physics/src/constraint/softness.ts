@@ -80,3 +80,19 @@ export function softUpdate(old: number, x: number, massScale: number, impulseSca
 export function oneSidedBias(C: number, invH: number, biasRate: number, maxPush: number): number {
   return C > 0 ? C * invH : Math.max(biasRate * C, -maxPush);
 }
+
+/**
+ * One side of a limit, C ≥ 0 (C the gap to the bound, cdot = dC/dt = J·v along the side, K its
+ * effective mass): the new accumulated impulse, never negative (a side only pushes). A gap not
+ * yet closed uses the speculative bias without softening; an overlap uses the pass's softness
+ * (`pass`). A soft row (`soft`) pushes no faster than biasRate·maxError and carries at most
+ * `maxImpulse`. The built-in joints' limits and UserConstraint's limited rows both update here.
+ */
+export function limitSideUpdate(old: number, C: number, cdot: number, K: number, invH: number, pass: Readonly<Softness>, soft: boolean, maxError: number, maxImpulse: number): number {
+  const reached = C <= 0;
+  const bias = oneSidedBias(C, invH, pass.biasRate, soft ? pass.biasRate * maxError : Infinity);
+  const massScale = reached ? pass.massScale : 1;
+  const impulseScale = reached ? pass.impulseScale : 0;
+  const next = Math.max(softUpdate(old, cdot + bias, -massScale / K, impulseScale), 0);
+  return soft ? Math.min(next, maxImpulse) : next;
+}

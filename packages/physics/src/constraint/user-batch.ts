@@ -8,7 +8,9 @@
  *
  * Which constraints qualify (UserConstraint._batchable): packed state, J given by the user (not
  * finite differences), no hooks that must run every pass (velocity, effMass, impulse, clamp),
- * no body in two slots, not velocity-only, no breakUnderError. The rest are solved one by one
+ * no body in two slots, not velocity-only, no breakUnderError, and limits on every row or on
+ * none. A limited constraint's rows are solved side by side as the one-by-one path solves them
+ * (solveLimitedRow), with C at every pose. The rest are solved one by one
  * (user-constraint.ts), with the same arithmetic: user-batch.test.ts checks that a batched step
  * is bitwise the step of the one-by-one path.
  *
@@ -21,7 +23,8 @@ import type { SolverBodies } from '../space/solver-bodies.js';
 import type { StepContext } from '../space/step-context.js';
 import { BODY_STATE_STRIDE, fillBodyState, fillSolverBodyState } from './body-state.js';
 import { factorSymmetric, inverse2Diag, inverse2Off, normClampFactor, pivotInverse, solveFactored, solveSymmetric, zeroPivotTolerance } from './dense.js';
-import { softUpdate } from './softness.js';
+import { limitPositionImpulse } from './limits.js';
+import { limitSideUpdate, passSoftness, softUpdate, type Softness } from './softness.js';
 import type { UserConstraint } from './user-constraint.js';
 import { KernelGroup, type UserBatchKernel } from './batch-kernel.js';
 import { grown } from '../util/typed-arrays.js';
@@ -39,6 +42,8 @@ export class UserBatch {
   slots = new Uint8Array(0);
   soft = new Uint8Array(0);
   errValid = new Uint8Array(0);
+  /** Per row: 1 when every row of the constraint is limited (jointMin ≤ C ≤ jointMax). */
+  lim = new Uint8Array(0);
   /** Per row: offsets into jPool (dim × 3·slots), kPool (dim²), the vector pools (dim) and the slot pools. */
   jOff = new Int32Array(0);
   kOff = new Int32Array(0);
@@ -58,6 +63,11 @@ export class UserBatch {
   stepPool = new Float64Array(0);
   errPool = new Float64Array(0);
   dinvPool = new Float64Array(0);
+  /** Per row entry of a limited constraint: its bounds, and each side's accumulated impulse (accPool holds their difference). */
+  minPool = new Float64Array(0);
+  maxPool = new Float64Array(0);
+  accMinPool = new Float64Array(0);
+  accMaxPool = new Float64Array(0);
   /** Per slot: solver index (0: not in the solver), centre-of-mass offset in body frame, Σ Jᵀλ (x, y, θ). */
   slotK = new Int32Array(0);
   slotLx = new Float64Array(0);
@@ -109,6 +119,8 @@ export class UserBatch {
   private readonly K = new Float64Array(USER_BATCH_MAX_DIM * USER_BATCH_MAX_DIM);
   private readonly dinv = new Float64Array(USER_BATCH_MAX_DIM);
   private readonly rhs = new Float64Array(USER_BATCH_MAX_DIM);
+  /** A soft row's spring, as the Softness that limitSideUpdate reads. */
+  private readonly rowSoftness: Softness = { biasRate: 0, massScale: 1, impulseScale: 0 };
 
   /** Start a new plan: every row of the previous one goes back to its constraint first. */
   begin(): void {
@@ -148,6 +160,10 @@ export class UserBatch {
     this.stepPool = grown(this.stepPool, this.vTotal);
     this.errPool = grown(this.errPool, this.vTotal);
     this.dinvPool = grown(this.dinvPool, this.vTotal);
+    this.minPool = grown(this.minPool, this.vTotal);
+    this.maxPool = grown(this.maxPool, this.vTotal);
+    this.accMinPool = grown(this.accMinPool, this.vTotal);
+    this.accMaxPool = grown(this.accMaxPool, this.vTotal);
     this.slotK = grown(this.slotK, this.sTotal);
     this.slotLx = grown(this.slotLx, this.sTotal);
     this.slotLy = grown(this.slotLy, this.sTotal);
@@ -156,7 +172,7 @@ export class UserBatch {
     this.kern[n] = this.prep[n] === 0 ? this.groupFor(c.batchKernel(), dim, slots) : -1;
     if (this.kern[n] >= 0) {
       const g = this.groups[this.kern[n]!]!;
-      if (this.soft[n] === 1) g.anySoft = true;
+      if (this.soft[n] === 1 || this.lim[n] === 1) g.needsPosition = true;
       this.pOff[n] = this.pTotal;
       this.pTotal += g.kernel.paramCount;
       this.paramPool = grown(this.paramPool, this.pTotal);
@@ -178,6 +194,7 @@ export class UserBatch {
     this.dim = grown(this.dim, need);
     this.slots = grown(this.slots, need);
     this.soft = grown(this.soft, need);
+    this.lim = grown(this.lim, need);
     this.prep = grown(this.prep, need);
     this.kern = grown(this.kern, need);
     this.kLocal = grown(this.kLocal, need);
@@ -208,6 +225,8 @@ export class UserBatch {
     const d = this.dim[n]!;
     this.accPool.fill(0, v, v + d);
     this.stepPool.fill(0, v, v + d);
+    this.accMinPool.fill(0, v, v + d);
+    this.accMaxPool.fill(0, v, v + d);
     const s = this.sOff[n]!;
     this.slotImp.fill(0, 3 * s, 3 * (s + this.slots[n]!));
   }
@@ -529,7 +548,10 @@ export class UserBatch {
       const dim = this.dim[n]!;
       const ko = this.kOff[n]!;
       const vo = this.vOff[n]!;
-      if (dim === 1) {
+      if (this.lim[n] === 1) {
+        // Limited rows are solved one side at a time: each needs only K's diagonal, kept unfactored.
+        for (let i = 0, e = dim * dim; i < e; i++) this.kPool[ko + i] = K[i]!;
+      } else if (dim === 1) {
         // factorSymmetric for one row.
         const d = K[0]!;
         this.kPool[ko] = d;
@@ -559,8 +581,8 @@ export class UserBatch {
       this.fillState(n, sb);
       if (this.prep[n] === 1) this.rows[n]!.prepare(this.state);
       this.rows[n]!.jacobian(this.jViews[n]!, this.state);
-      // A soft row's spring needs C at this pose: computed now, with the state at hand.
-      if (this.soft[n] === 1) {
+      // A soft row's spring and a limited row's sides need C at this pose: computed now, with the state at hand.
+      if (this.soft[n] === 1 || this.lim[n] === 1) {
         this.evalPosition(n, this.errPool, this.vOff[n]!);
         this.errValid[n] = 1;
       } else this.errValid[n] = 0;
@@ -571,7 +593,7 @@ export class UserBatch {
       if (g.count === 0) continue;
       g.kernel.jacobian(0, g.count, g.arrays!);
       this.copyOut(g, 0, g.count, true, false);
-      if (!g.anySoft) continue;
+      if (!g.needsPosition) continue;
       g.kernel.position(0, g.count, g.arrays!);
       this.copyOut(g, 0, g.count, false, true);
       for (let i = 0; i < g.count; i++) {
@@ -662,6 +684,10 @@ export class UserBatch {
     const rhs = this.rhs;
     const acc = this.accPool;
     for (let n = 0; n < this.count; n++) {
+      if (this.lim[n] === 1) {
+        this.solveLimitedRow(n, ctx, useBias);
+        continue;
+      }
       const dim = this.dim[n]!;
       const slots = this.slots[n]!;
       const cols = 3 * slots;
@@ -742,6 +768,74 @@ export class UserBatch {
     }
   }
 
+  /**
+   * A limited constraint's velocity pass (UserConstraint.solveLimited with no equality rows, term
+   * for term): each finite bound of each row is a one-sided row, reading the velocities as the
+   * sides before it left them.
+   */
+  private solveLimitedRow(n: number, ctx: StepContext, useBias: boolean): void {
+    const sb = ctx.bodies;
+    const dim = this.dim[n]!;
+    const slots = this.slots[n]!;
+    const cols = 3 * slots;
+    const jo = this.jOff[n]!;
+    const ko = this.kOff[n]!;
+    const vo = this.vOff[n]!;
+    const s0 = this.sOff[n]!;
+    const soft = this.soft[n] === 1;
+    const own = this.rowSoftness;
+    own.biasRate = this.bias[n]!;
+    own.massScale = this.mass[n]!;
+    own.impulseScale = this.imp[n]!;
+    const pass = passSoftness(soft ? own : null, useBias, ctx.jointSoftness);
+    const maxError = this.maxErr[n]!;
+    const maxImpulse = this.maxImp[n]! * ctx.h;
+    for (let r = 0; r < dim; r++) {
+      const k = this.kPool[ko + r * dim + r]!;
+      if (k <= 0) continue;
+      const v = vo + r;
+      const c = this.errPool[v]!;
+      const base = jo + r * cols;
+      const lo = this.minPool[v]!;
+      const hi = this.maxPool[v]!;
+      if (lo > -Infinity) {
+        const old = this.accMinPool[v]!;
+        const next = limitSideUpdate(old, c - lo, this.rowRate(sb, base, s0, slots), k, ctx.invH, pass, soft, maxError, maxImpulse);
+        this.accMinPool[v] = next;
+        this.applyRow(sb, base, s0, slots, next - old);
+      }
+      if (hi < Infinity) {
+        const old = this.accMaxPool[v]!;
+        const next = limitSideUpdate(old, hi - c, -this.rowRate(sb, base, s0, slots), k, ctx.invH, pass, soft, maxError, maxImpulse);
+        this.accMaxPool[v] = next;
+        this.applyRow(sb, base, s0, slots, -(next - old));
+      }
+      this.accPool[v] = this.accMinPool[v]! - this.accMaxPool[v]!;
+    }
+  }
+
+  /** J · v of the row whose J starts at jPool[base] (slots from s0) at the solver's current velocities. */
+  private rowRate(sb: SolverBodies, base: number, s0: number, slots: number): number {
+    const pool = this.jPool;
+    let v = 0;
+    for (let j = 0; j < slots; j++) {
+      const k = this.slotK[s0 + j]!;
+      const i = base + 3 * j;
+      v += pool[i]! * sb.vx[k]! + pool[i + 1]! * sb.vy[k]! + pool[i + 2]! * sb.w[k]!;
+    }
+    return v;
+  }
+
+  /** Apply λ along the one row whose J starts at jPool[base] (a limit side). */
+  private applyRow(sb: SolverBodies, base: number, s0: number, slots: number, lambda: number): void {
+    if (lambda === 0) return;
+    const pool = this.jPool;
+    for (let j = 0; j < slots; j++) {
+      const i = base + 3 * j;
+      this.applySlotImpulse(sb, s0 + j, pool[i]! * lambda, pool[i + 1]! * lambda, pool[i + 2]! * lambda);
+    }
+  }
+
   /** rhs ← K⁻¹ rhs with row n's factors (dense.ts's solveFactored, inlined for 1 and 2 rows). */
   private solveRow(n: number, dim: number, vo: number): void {
     const rhs = this.rhs;
@@ -802,8 +896,14 @@ export class UserBatch {
         this.rows[n]!.jacobian(this.jViews[n]!, this.state);
         this.buildK(n, sb);
       }
-      for (let r = 0; r < dim; r++) rhs[r] = -rhs[r]!;
-      solveSymmetric(this.K, rhs, dim);
+      if (this.lim[n] === 1) {
+        // Each violated row back to its bound (UserConstraint.solvePositionLimited, term for term).
+        const vo = this.vOff[n]!;
+        for (let r = 0; r < dim; r++) rhs[r] = limitPositionImpulse(rhs[r]!, this.minPool[vo + r]!, this.maxPool[vo + r]!, this.K[r * dim + r]!);
+      } else {
+        for (let r = 0; r < dim; r++) rhs[r] = -rhs[r]!;
+        solveSymmetric(this.K, rhs, dim);
+      }
       for (let j = 0; j < slots; j++) {
         const k = this.slotK[s0 + j]!;
         if (k <= 0) continue;

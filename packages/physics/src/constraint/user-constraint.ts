@@ -31,6 +31,13 @@
  * Bodies read in hooks (position, rotation, constraintVelocity, ...) show the current substep's
  * state. Changing anything in a space from a hook throws.
  *
+ * Limited rows (`limits`, setLimit): row r holds jointMin ≤ C_r ≤ jointMax instead of C_r = 0,
+ * the way the built-in joints' limits do (joint.ts): each finite bound is a one-sided row
+ * (limitSideUpdate, softness.ts) solved after the equality rows' block, speculative while the
+ * bound is not reached, so the row is slack between its bounds and never overshoots them.
+ * position(err) then writes the raw value C_r and jacobian(J) its derivative; the engine picks
+ * the sides. Limits need V = J v: no velocity, clamp, effMass or impulse hook.
+ *
  * A constraint in Jacobian form with packedState and no per-pass hooks (no velocity, effMass,
  * impulse or clamp) is solved in the space's UserBatch (user-batch.ts) instead: the same hooks
  * at the same poses, the same arithmetic (bitwise, tested), but no hook call in the velocity
@@ -44,7 +51,8 @@ import { checkFinite, checkInteger, fail } from '../util/validate.js';
 import { BODY_STATE_STRIDE, clearBodyState, fillBodyState } from './body-state.js';
 import { Constraint, type SolverFamilyKind, type BreakReason, type ConstraintOptions } from './constraint.js';
 import { factorSymmetric, normClampFactor, solveFactored, solveSymmetric } from './dense.js';
-import { passSoftness, softUpdate } from './softness.js';
+import { checkRowLimit, limitPositionImpulse } from './limits.js';
+import { limitSideUpdate, passSoftness, softUpdate, type Softness } from './softness.js';
 import type { UserBatchKernel } from './batch-kernel.js';
 import { USER_BATCH_MAX_DIM, USER_BATCH_MAX_SLOTS, type UserBatch } from './user-batch.js';
 
@@ -75,6 +83,11 @@ export interface UserConstraintOptions extends ConstraintOptions {
   /** The bodies, in the order the Jacobian's columns use. */
   bodies?: (Body | null)[];
   hooks?: UserConstraintHooks;
+  /**
+   * One entry per row: [jointMin, jointMax] holds that row's C within the bounds (±Infinity
+   * allowed; see the file comment), null keeps it an equality row (C = 0). Default: all null.
+   */
+  limits?: readonly (readonly [number, number] | null)[];
 }
 
 const HOOK_NAMES = ['validate', 'prepare', 'position', 'velocity', 'effMass', 'impulse', 'jacobian', 'clamp', 'broken', 'draw'] as const;
@@ -95,6 +108,17 @@ export class UserConstraint extends Constraint {
   // in `w`, made on first use, so a batched constraint (user-batch.ts) stays small in memory.
   private readonly jAcc: Float64Array;
   private readonly stepImp: Float64Array;
+  /**
+   * Per row: 1 for a limited row, its bounds, and each side's accumulated impulse (jAcc holds
+   * their difference, the row's net impulse). eqRows lists the other rows, limitedCount counts these.
+   */
+  private readonly rowLimited: Uint8Array;
+  private readonly rowMin: Float64Array;
+  private readonly rowMax: Float64Array;
+  private readonly accMin: Float64Array;
+  private readonly accMax: Float64Array;
+  private eqRows: Int32Array;
+  private limitedCount = 0;
   private hasSharedBody = false;
   /** Slot → index in _bodiesCache (−1 for an empty slot). */
   private slotDistinct = new Int32Array(0);
@@ -119,6 +143,7 @@ export class UserConstraint extends Constraint {
     const base = this.validateBaseOptions(o);
     const hooks = o.hooks !== undefined ? checkHooks(o.hooks) : {};
     const bodies = o.bodies !== undefined ? this.checkBodyList(o.bodies) : [];
+    const limits = o.limits !== undefined ? checkLimitList(o.limits, dim, vOnly) : [];
     this.dimensions = dim;
     this.velocityOnly = vOnly;
     this.packedState = packed;
@@ -127,6 +152,13 @@ export class UserConstraint extends Constraint {
     this._hooks = hooks;
     this.jAcc = new Float64Array(dim);
     this.stepImp = new Float64Array(dim);
+    this.rowLimited = new Uint8Array(dim);
+    this.rowMin = new Float64Array(dim);
+    this.rowMax = new Float64Array(dim);
+    this.accMin = new Float64Array(dim);
+    this.accMax = new Float64Array(dim);
+    this.eqRows = Int32Array.from({ length: dim }, (_, r) => r);
+    limits.forEach((l, r) => this.writeLimit(r, l));
     this.rebuild();
     if (bodies.length) this.setBodyList(bodies);
     // A subclass's impulse(imp, body, out) hook must not hide the impulse() read-out.
@@ -210,6 +242,41 @@ export class UserConstraint extends Constraint {
   /** The packed body state the hooks last saw (BODY_STATE_STRIDE numbers per body slot). */
   get bodyState(): Float64Array {
     return this.w.state;
+  }
+
+  // ------------------------------------------------------------------ limits
+
+  /** Row `row`'s limits [jointMin, jointMax], or null for an equality row (C = 0). */
+  limit(row: number): [number, number] | null {
+    const r = checkInteger(this.label, 'limit(row)', row, 0, this.dimensions - 1);
+    return this.rowLimited[r] === 1 ? [this.rowMin[r]!, this.rowMax[r]!] : null;
+  }
+
+  /**
+   * Hold row `row`'s C within [jointMin, jointMax] (±Infinity allowed), or make it an equality
+   * row again (null). Checked whole before anything changes; wakes the constraint.
+   */
+  setLimit(row: number, limits: readonly [number, number] | null): void {
+    const r = checkInteger(this.label, 'setLimit(row)', row, 0, this.dimensions - 1);
+    const l = limits === null ? null : checkRowLimit(this.label, `setLimit(${r}, limits)`, limits);
+    if (l !== null && this.velocityOnly) fail(this.label, `setLimit(${r}, limits)`, limits, 'cannot be set on a velocityOnly constraint (it has no C to limit)');
+    const was = this.rowLimited[r] === 1;
+    if (was === (l !== null) && (l === null || (l[0] === this.rowMin[r] && l[1] === this.rowMax[r]))) return;
+    this.writeLimit(r, l);
+    if (was !== (l !== null)) {
+      // The row changes kind: its impulse no longer means what it did.
+      this.jAcc[r] = this.accMin[r] = this.accMax[r] = 0;
+    }
+    this.invalidate();
+  }
+
+  private writeLimit(r: number, l: readonly [number, number] | null): void {
+    this.rowLimited[r] = l === null ? 0 : 1;
+    this.rowMin[r] = l === null ? 0 : l[0];
+    this.rowMax[r] = l === null ? 0 : l[1];
+    let m = 0;
+    for (let i = 0; i < this.dimensions; i++) if (this.rowLimited[i] === 0) this.eqRows[m++] = i;
+    this.limitedCount = this.dimensions - m;
   }
 
   // ------------------------------------------------------------------ Nape helpers
@@ -322,6 +389,7 @@ export class UserConstraint extends Constraint {
       dimensions: this.dimensions,
       velocityOnly: this.velocityOnly,
       packedState: this.packedState,
+      limits: Array.from({ length: this.dimensions }, (_, r) => this.limit(r)),
       bodies: this._list.slice(),
       hooks: { ...this._hooks },
       active: this._active,
@@ -409,6 +477,8 @@ export class UserConstraint extends Constraint {
     const slots = this._list.length;
     if (slots < 1 || slots > USER_BATCH_MAX_SLOTS || this.dimensions > USER_BATCH_MAX_DIM) return false;
     for (let s = 0; s < slots; s++) if (this._list[s] === null) return false;
+    // The batch solves all-limited or all-equality rows (a mix needs the equality block beside the sides).
+    if (this.limitedCount !== 0 && this.limitedCount !== this.dimensions) return false;
     const m = this.modes();
     if (m.effMass || m.impulse || !m.ownJacobian) return false;
     return this._plainJacobianRows() || (!m.velocity && !m.clamp);
@@ -422,10 +492,16 @@ export class UserConstraint extends Constraint {
   _fillBatch(b: UserBatch, n: number, ctx: StepContext): void {
     const ratio = this._beginStep(ctx);
     const v = b.vOff[n]!;
+    this.scaleImpulses(ratio);
     for (let r = 0; r < this.dimensions; r++) {
-      b.accPool[v + r] = this.jAcc[r]! * ratio;
+      b.accPool[v + r] = this.jAcc[r]!;
       b.stepPool[v + r] = 0;
+      b.minPool[v + r] = this.rowMin[r]!;
+      b.maxPool[v + r] = this.rowMax[r]!;
+      b.accMinPool[v + r] = this.accMin[r]!;
+      b.accMaxPool[v + r] = this.accMax[r]!;
     }
+    b.lim[n] = this.limitedCount !== 0 ? 1 : 0;
     const soft = !this._stiff;
     b.soft[n] = soft ? 1 : 0;
     b.prep[n] = this._batchNeedsPrepare() ? 1 : 0;
@@ -454,6 +530,8 @@ export class UserConstraint extends Constraint {
     for (let r = 0; r < this.dimensions; r++) {
       this.jAcc[r] = b.accPool[v + r]!;
       this.stepImp[r] = b.stepPool[v + r]!;
+      this.accMin[r] = b.accMinPool[v + r]!;
+      this.accMax[r] = b.accMaxPool[v + r]!;
     }
     // Batched constraints have no shared or empty slot: slot s is distinct body s.
     const s0 = 3 * b.sOff[n]!;
@@ -742,6 +820,12 @@ export class UserConstraint extends Constraint {
 
   protected override _validateParameters(): void {
     const modes = this.modes();
+    if (this.limitedCount !== 0) {
+      // Limits solve V = J v with the engine's sides: hooks that replace those cannot join them.
+      const own = this._plainJacobianRows();
+      const clash = modes.effMass || modes.impulse ? 'effMass/impulse (limits need J: give jacobian(J) or let finite differences derive it)' : !own && modes.velocity ? 'velocity (limits solve V = J v)' : !own && modes.clamp ? 'clamp (limits clamp each side themselves)' : null;
+      if (clash !== null) fail(this.label, 'limits', Array.from({ length: this.dimensions }, (_, r) => this.limit(r)), `cannot be combined with the hook ${clash}`);
+    }
     if (!this.velocityOnly && this.position === UserConstraint.prototype.position && !this._hooks.position) {
       throw new Error(`${this.label}: position(err) must be provided unless the constraint is velocityOnly`);
     }
@@ -757,8 +841,7 @@ export class UserConstraint extends Constraint {
 
   /** @internal */
   _prepare(ctx: StepContext): BreakReason | null {
-    const ratio = this._beginStep(ctx);
-    for (let r = 0; r < this.dimensions; r++) this.jAcc[r] = this.jAcc[r]! * ratio;
+    this.scaleImpulses(this._beginStep(ctx));
     this.stepImp.fill(0);
     this.bodyImp.fill(0);
     this.midStep = false;
@@ -767,7 +850,20 @@ export class UserConstraint extends Constraint {
     return this._breakUnderError && this.errorExceeded(ctx) ? 'error' : null;
   }
 
-  /** C at the current state exceeds maxError (breakUnderError). */
+  /** The impulses carried into a step whose substep is `ratio` times the last one's. */
+  private scaleImpulses(ratio: number): void {
+    for (let r = 0; r < this.dimensions; r++) {
+      if (this.rowLimited[r] === 0) {
+        this.jAcc[r] = this.jAcc[r]! * ratio;
+        continue;
+      }
+      this.accMin[r] = this.accMin[r]! * ratio;
+      this.accMax[r] = this.accMax[r]! * ratio;
+      this.jAcc[r] = this.accMin[r]! - this.accMax[r]!;
+    }
+  }
+
+  /** C at the current state exceeds maxError (breakUnderError); a limited row's error is how far C is outside its bounds. */
   private errorExceeded(ctx: StepContext): boolean {
     if (this.velocityOnly) return false;
     this.poseEpoch = -1; // reuses err
@@ -776,7 +872,11 @@ export class UserConstraint extends Constraint {
     this.w.err.fill(0);
     this.position(this.w.err, this.w.state);
     let e2 = 0;
-    for (let r = 0; r < this.dimensions; r++) e2 += this.w.err[r]! ** 2;
+    for (let r = 0; r < this.dimensions; r++) {
+      const c = this.w.err[r]!;
+      const e = this.rowLimited[r] === 0 ? c : Math.max(this.rowMin[r]! - c, c - this.rowMax[r]!, 0);
+      e2 += e * e;
+    }
     return Math.sqrt(e2) > this._maxError;
   }
 
@@ -795,9 +895,24 @@ export class UserConstraint extends Constraint {
     this.sync(ctx);
     this.prepare(this.w.state);
     this.buildK();
-    factorSymmetric(this.w.K, this.dimensions, this.w.dinv);
+    if (this.limitedCount === 0) factorSymmetric(this.w.K, this.dimensions, this.w.dinv);
+    else this.factorEqualityRows();
     this.errValid = false;
     this.poseEpoch = ctx.poseEpoch;
+  }
+
+  /**
+   * With limited rows: keep K's diagonal (each side's effective mass) and factor the equality
+   * rows' block on its own (the sides are solved after it, one at a time).
+   */
+  private factorEqualityRows(): void {
+    const n = this.dimensions;
+    const w = this.w;
+    for (let r = 0; r < n; r++) w.kDiag[r] = w.K[r * n + r]!;
+    const m = n - this.limitedCount;
+    if (m === 0) return;
+    for (let a = 0; a < m; a++) for (let b = 0; b < m; b++) w.Keq[a * m + b] = w.K[this.eqRows[a]! * n + this.eqRows[b]!]!;
+    factorSymmetric(w.Keq, m, w.dinv);
   }
 
   /** C at the cached pose (computed on first use). */
@@ -848,6 +963,10 @@ export class UserConstraint extends Constraint {
 
   /** @internal */
   _solve(ctx: StepContext, useBias: boolean): void {
+    if (this.limitedCount !== 0) {
+      this.solveLimited(ctx, useBias);
+      return;
+    }
     const n = this.dimensions;
     this.ensurePose(ctx);
     const soft = !this._stiff && !this.velocityOnly;
@@ -901,6 +1020,147 @@ export class UserConstraint extends Constraint {
     this.applyImpulse(ctx, delta, false);
   }
 
+  /**
+   * A velocity pass with limited rows: the equality rows as one block, then each finite bound of
+   * each limited row as a one-sided row (the built-in joints' order), reading the velocities as
+   * the rows before it left them.
+   */
+  private solveLimited(ctx: StepContext, useBias: boolean): void {
+    const n = this.dimensions;
+    this.ensurePose(ctx);
+    const soft = !this._stiff;
+    const pass = passSoftness(soft ? this._soft : null, useBias, ctx.jointSoftness);
+    // The sides need C at every pass (the speculative bias): at this pose, computed once.
+    const err = this.positionError();
+    if (this.limitedCount !== n) this.solveEqualityRows(ctx, pass, soft, err);
+    const maxImpulse = this._maxForce * ctx.h;
+    for (let r = 0; r < n; r++) {
+      if (this.rowLimited[r] === 0) continue;
+      const k = this.w.kDiag[r]!;
+      if (k <= 0) continue;
+      const c = err[r]!;
+      if (this.rowMin[r]! > -Infinity) {
+        const old = this.accMin[r]!;
+        const next = limitSideUpdate(old, c - this.rowMin[r]!, this.rowRate(ctx, r), k, ctx.invH, pass, soft, this._maxError, maxImpulse);
+        this.accMin[r] = next;
+        this.applyRow(ctx, r, next - old);
+      }
+      if (this.rowMax[r]! < Infinity) {
+        const old = this.accMax[r]!;
+        const next = limitSideUpdate(old, this.rowMax[r]! - c, -this.rowRate(ctx, r), k, ctx.invH, pass, soft, this._maxError, maxImpulse);
+        this.accMax[r] = next;
+        this.applyRow(ctx, r, -(next - old));
+      }
+      this.jAcc[r] = this.accMin[r]! - this.accMax[r]!;
+    }
+  }
+
+  /** The equality rows' block of a constraint with limited rows (the plain _solve over those rows). */
+  private solveEqualityRows(ctx: StepContext, pass: Readonly<Softness>, soft: boolean, err: Float64Array): void {
+    const n = this.dimensions;
+    const m = n - this.limitedCount;
+    const eq = this.eqRows;
+    const w = this.w;
+    const vel = w.vel;
+    vel.fill(0);
+    this.velocity(vel, w.state);
+    checkRow(this, 'velocity', vel);
+    let e = 1;
+    if (pass.biasRate !== 0 && soft && this._maxError !== Infinity) {
+      let e2 = 0;
+      for (let a = 0; a < m; a++) e2 += err[eq[a]!]! * err[eq[a]!]!;
+      const norm = Math.sqrt(e2);
+      if (norm > this._maxError) e = this._maxError / norm;
+    }
+    const rhs = w.rhs;
+    for (let a = 0; a < m; a++) {
+      const r = eq[a]!;
+      rhs[a] = -(vel[r]! + (pass.biasRate !== 0 ? pass.biasRate * (e === 1 ? err[r]! : err[r]! * e) : 0));
+    }
+    solveFactored(w.Keq, w.dinv, rhs, m);
+    let n2 = 0;
+    for (let a = 0; a < m; a++) {
+      const t = softUpdate(this.jAcc[eq[a]!]!, rhs[a]!, pass.massScale, pass.impulseScale);
+      rhs[a] = t;
+      n2 += t * t;
+    }
+    const f = soft ? normClampFactor(n2, this._maxForce * ctx.h) : 1;
+    const delta = w.delta;
+    delta.fill(0);
+    for (let a = 0; a < m; a++) {
+      const r = eq[a]!;
+      const t = rhs[a]! * f;
+      delta[r] = t - this.jAcc[r]!;
+      this.jAcc[r] = t;
+    }
+    this.applyImpulse(ctx, delta, false);
+  }
+
+  /** J_r · v of row r at the solver's current velocities (a body outside the solver reads index 0, at rest). */
+  private rowRate(ctx: StepContext, r: number): number {
+    const sb = ctx.bodies;
+    const Jd = this.collapseJacobian();
+    const nd = this._bodiesCache.length;
+    const base = r * 3 * nd;
+    let v = 0;
+    for (let d = 0; d < nd; d++) {
+      const k = this.w.dSolver[d]!;
+      const i = base + 3 * d;
+      v += Jd[i]! * sb.vx[k]! + Jd[i + 1]! * sb.vy[k]! + Jd[i + 2]! * sb.w[k]!;
+    }
+    return v;
+  }
+
+  /** Apply λ along row r alone (a limit side) to the solver velocities and the body impulse sums. */
+  private applyRow(ctx: StepContext, r: number, lambda: number): void {
+    if (lambda === 0) return;
+    const sb = ctx.bodies;
+    const Jd = this.collapseJacobian();
+    const nd = this._bodiesCache.length;
+    const base = r * 3 * nd;
+    for (let d = 0; d < nd; d++) {
+      const i = base + 3 * d;
+      const ox = Jd[i]! * lambda;
+      const oy = Jd[i + 1]! * lambda;
+      const oz = Jd[i + 2]! * lambda;
+      this.bodyImp[3 * d] = this.bodyImp[3 * d]! + ox;
+      this.bodyImp[3 * d + 1] = this.bodyImp[3 * d + 1]! + oy;
+      this.bodyImp[3 * d + 2] = this.bodyImp[3 * d + 2]! + oz;
+      const k = this.w.dSolver[d]!;
+      if (k <= 0) continue;
+      const m = sb.invMass[k]!;
+      sb.vx[k] = sb.vx[k]! + m * ox;
+      sb.vy[k] = sb.vy[k]! + m * oy;
+      sb.w[k] = sb.w[k]! + sb.invI[k]! * oz;
+    }
+  }
+
+  /**
+   * The position pass with limited rows: the equality rows' block solves K Δ = −C, each violated
+   * limited row is moved back to its bound (the built-in joints' rule), all applied at once.
+   */
+  private solvePositionLimited(ctx: StepContext, err: Float64Array): void {
+    const n = this.dimensions;
+    const w = this.w;
+    const K = w.K;
+    const lam = w.delta;
+    for (let r = 0; r < n; r++) {
+      lam[r] = this.rowLimited[r] === 0 ? 0 : limitPositionImpulse(err[r]!, this.rowMin[r]!, this.rowMax[r]!, K[r * n + r]!);
+    }
+    const m = n - this.limitedCount;
+    if (m > 0) {
+      const eq = this.eqRows;
+      const rhs = w.rhs;
+      for (let a = 0; a < m; a++) {
+        rhs[a] = -err[eq[a]!]!;
+        for (let b = 0; b < m; b++) w.Keq[a * m + b] = K[eq[a]! * n + eq[b]!]!;
+      }
+      solveSymmetric(w.Keq, rhs, m);
+      for (let a = 0; a < m; a++) lam[eq[a]!] = rhs[a]!;
+    }
+    this.applyImpulse(ctx, lam, true);
+  }
+
   /** @internal Nape's position pass: J = −K⁻¹ C (full error), clamped, applied to positions. */
   override _solvePosition(ctx: StepContext): void {
     if (!this._stiff || this.velocityOnly) return;
@@ -915,6 +1175,10 @@ export class UserConstraint extends Constraint {
     this.position(err, state);
     checkRow(this, 'position', err);
     this.buildK();
+    if (this.limitedCount !== 0) {
+      this.solvePositionLimited(ctx, err);
+      return;
+    }
     const rhs = this.w.rhs;
     for (let r = 0; r < n; r++) rhs[r] = -err[r]!;
     solveSymmetric(this.w.K, rhs, n);
@@ -956,6 +1220,9 @@ export class UserConstraint extends Constraint {
 
   clearCache(): void {
     this.jAcc.fill(0);
+    // (Called by the base constructor too, before the limit arrays exist.)
+    this.accMin?.fill(0);
+    this.accMax?.fill(0);
     this.stepImp.fill(0);
     this.bodyImp.fill(0);
     this._lastH = 0;
@@ -985,6 +1252,9 @@ class UserConstraintWork {
   readonly eff: Float64Array;
   readonly K: Float64Array;
   readonly dinv: Float64Array;
+  /** With limited rows: K's diagonal, and the equality rows' block (factored; dinv holds its 1/D). */
+  readonly kDiag: Float64Array;
+  readonly Keq: Float64Array;
   /** Soft constraints clamp C to maxError into this copy, leaving the cached C intact. */
   readonly biasErr: Float64Array;
   readonly rhs: Float64Array;
@@ -1010,6 +1280,8 @@ class UserConstraintWork {
     this.eff = new Float64Array((dim * (dim + 1)) >>> 1);
     this.K = new Float64Array(dim * dim);
     this.dinv = new Float64Array(dim);
+    this.kDiag = new Float64Array(dim);
+    this.Keq = new Float64Array(dim * dim);
     this.biasErr = new Float64Array(dim);
     this.rhs = new Float64Array(dim);
     this.delta = new Float64Array(dim);
@@ -1080,4 +1352,12 @@ function checkRow(c: UserConstraint, hook: string, row: Float64Array): void {
   for (let r = 0; r < row.length; r++) {
     if (!Number.isFinite(row[r]!)) throw new Error(`${c.label}: ${hook}() wrote a non-finite value (${row[r]}) in row ${r}`);
   }
+}
+
+/** The limits option: one entry per row, each null or a valid [jointMin, jointMax]. */
+function checkLimitList(limits: unknown, dim: number, velocityOnly: boolean): (readonly [number, number] | null)[] {
+  if (!Array.isArray(limits) || limits.length !== dim) fail('UserConstraint', 'limits', limits, `must be an array with one entry per row (dimensions = ${dim}): null or [jointMin, jointMax]`);
+  const out = limits.map((l, r) => (l === null || l === undefined ? null : checkRowLimit('UserConstraint', `limits[${r}]`, l)));
+  if (velocityOnly && out.some((l) => l !== null)) fail('UserConstraint', 'limits', limits, 'cannot be set on a velocityOnly constraint (it has no C to limit)');
+  return out;
 }
