@@ -1,7 +1,7 @@
 /**
  * The example sources against the built-in joints: each scene is built twice, once with the
  * built-in joint and once with the SymbolicConstraint of the same parameters, and stepped side
- * by side. Positions must agree within 1e-3 m over 120 steps (and the bodies must really move,
+ * by side. Positions must agree within 1e-9 m over 120 steps (and the bodies must really move,
  * and the limits really engage, or the comparison would prove nothing).
  */
 import { Body, DistanceJoint, LineJoint, MotorJoint, PivotJoint, Polygon, Space, WeldJoint, type Constraint } from '@fulcrum/physics';
@@ -10,7 +10,7 @@ import { DISTANCE, LINE, MOTOR, PIVOT, WELD } from './examples.js';
 import { SymbolicConstraint } from './symbolic-constraint.js';
 
 const STEPS = 120;
-const TOL = 1e-3;
+const TOL = 1e-9;
 const noCollide = { filter: { group: -1 } };
 
 interface Scene {

@@ -337,6 +337,45 @@ describe('compilation', () => {
     }
   });
 
+  it('limited rows (DISTANCE ropes) are the engine\'s: batched in bulk, bitwise like one by one, following setScalar', () => {
+    const run = (batched: boolean, compile: 'function' | 'interpreter') => {
+      const space = new Space({ gravity: [0, -10] });
+      Object.assign((space as unknown as { _pipeline: { plan: { routing: object } } })._pipeline.plan.routing, { userBatch: batched });
+      let prev = space.addBody(new Body({ type: 'static' }));
+      const cs: SymbolicConstraint[] = [];
+      for (let k = 0; k < 4; k++) {
+        const link = space.addBody(new Body({ position: [k + 0.6, 0.1 * k], angularVel: 1, shapes: [Polygon.box(0.8, 0.2, { offset: [0.1, 0], filter: { group: -1 } })] }));
+        // Ropes [0.2, 0.9], one soft; the third a rod (jointMin = jointMax: an equality measured from 0.6, no bulk kernel).
+        const [lo, hi] = k === 2 ? [0.6, 0.6] : [0.2, 0.9];
+        const c = new SymbolicConstraint({ source: DISTANCE, compile, stiff: k !== 1, frequency: 5, bodies: { body1: prev, body2: link }, vectors: { anchor1: [k === 0 ? 0 : 0.4, 0], anchor2: [-0.4, 0] }, scalars: { jointMax: hi, jointMin: lo } });
+        space.addConstraint(c);
+        cs.push(c);
+        prev = link;
+      }
+      const trace: number[] = [];
+      let engaged = 0;
+      for (let i = 0; i < 150; i++) {
+        if (i === 60) cs[0]!.setScalar('jointMax', 0.5); // the bounds move: the engine's limit follows
+        if (i === 100) cs[2]!.setScalar('jointMax', 1).setScalar('jointMin', 0.3); // the rod becomes a rope
+        space.step(DT);
+        for (const b of space.bodies) trace.push(b.x, b.y, b.rotation);
+        for (const c of cs) trace.push(...(c.impulse() as Float64Array));
+        if (cs[0]!.impulse()[0] !== 0) engaged++;
+        const batch = (space as unknown as { _pipeline: { userBatch: { count: number } } })._pipeline.userBatch;
+        expect(batch.count).toBe(batched ? 4 : 0);
+      }
+      expect(engaged).toBeGreaterThan(10);
+      expect(cs[0]!.limit(0)).toEqual([0.2, 0.5]);
+      expect(cs[2]!.limit(0)).toEqual([0.3, 1]);
+      return trace;
+    };
+    for (const compile of ['function', 'interpreter'] as const) {
+      const bulk = run(true, compile);
+      const each = run(false, compile);
+      for (let k = 0; k < bulk.length; k++) if (!Object.is(bulk[k], each[k])) throw new Error(`${compile}, value ${k}: ${bulk[k]} vs ${each[k]}`);
+    }
+  });
+
   it("the bulk J kernels leave J's constant entries to the engine (constantJacobian), compiled and interpreted", () => {
     for (const compile of ['function', 'interpreter'] as const) {
       const c = new SymbolicConstraint({ source: PIVOT, compile, bodies: { body1: new Body(), body2: new Body() } });

@@ -4,23 +4,18 @@
  *
  * It uses UserConstraint's Jacobian mode with the engine's packed body state: the hooks are
  *   validate  variable limits (`limit expr lo hi`) hold, else a SymbolicLimitError;
- *   prepare   (once per pose) run the compiled kernel (C or V, and J) and pick each limited
- *             row's state: equality, at or closing on its lower or upper bound, or slack;
- *   position  C per row (relative to the bound it is at; 0 when slack or not yet reached);
- *   velocity  J v plus the limited rows' speculative bias (position constraints), or
- *             V = J v + V₀ (velocity constraints), with the velocities of the moment;
- *   jacobian  J (rows × 3·bodies, x, y, ω of each body's centre of mass), scaled per row;
- *   clamp     slack rows carry no impulse; rows at a bound only push.
- * The engine derives K = J M⁻¹ Jᵀ and Jᵀλ from J, so softness, breaking, maxForce and waking
- * behave as for any UserConstraint. A position constraint without limited rows skips prepare's
- * work: its kernels write C and J straight into the engine's arrays.
+ *   position  C per row, from the compiled kernel (minus the bound of a row whose bounds coincide);
+ *   jacobian  J (rows × 3·bodies, x, y, ω of each body's centre of mass), from the compiled kernel;
+ *   prepare, velocity  (velocity constraints only) V = J v + V₀, with the velocities of the moment.
+ * The engine derives V = J v, K = J M⁻¹ Jᵀ and Jᵀλ from J, so softness, breaking, maxForce and
+ * waking behave as for any UserConstraint, and its kernels write C and J straight into the
+ * engine's arrays (in bulk, when the space batches the constraint).
  *
- * Limited rows follow nape-symbolic's scheme (a row at a bound is flipped, scale −1 at the lower
- * bound and +1 at the upper, so that its error scale·(C − bound) is positive when violated and its
- * impulse λ ≤ 0; a slack row's J is zeroed, which the engine's LDLᵀ solves to λ = 0), with two
- * changes measured against the built-in joints (README, "Limits"): rows are speculative (active
- * when they will reach the bound within the substep, closing the gap and no more), and a row stays
- * active while it carries impulse, so the solver can take that impulse back.
+ * Row limits (`limit constraint lo hi`) are the engine's limited rows (UserConstraint.setLimit): a
+ * row with lo < hi is held within its bounds by two one-sided rows, exactly as the built-in joints'
+ * limits are (speculative, slack between the bounds); a row with lo = hi is an equality, C − lo = 0
+ * (as Nape's joints make a limit whose bounds coincide). Whenever a parameter moves the bounds, the
+ * engine's limits follow.
  */
 import { BASE_CONSTRAINT_OPTION_KEYS, DebugColors, FulcrumInputError, UserConstraint, type Body, type ConstraintOptions, type DebugDraw, type UserBatchKernel, type Vec2, type Vec2Like } from '@fulcrum/physics';
 import { BODY_STATE_STRIDE, BodyState, readBodyState } from './body-state.js';
@@ -78,10 +73,7 @@ export class SymbolicConstraint extends UserConstraint {
   private readonly jacobianKernel: Kernel;
   private readonly boundsKernel: Kernel;
   private readonly bulk: UserBatchKernel;
-  /**
-   * A position constraint without limited rows: C and J go straight from their kernels into the
-   * engine's arrays, J every pose and C only when the engine asks (position passes, softness).
-   */
+  /** A position constraint: C and J go straight from their kernels into the engine's arrays. */
   private readonly direct: boolean;
   /** The engine's J as last filled (direct mode: velocity() reads it). */
   private lastJ: Float64Array | null = null;
@@ -96,22 +88,11 @@ export class SymbolicConstraint extends UserConstraint {
   private readonly values: Float64Array;
   /** Bounds kernel output: [lower (n) | upper (n) | (value, lower, upper) per variable limit]. */
   private readonly bounds: Float64Array;
-  /** Per row: −1 at the lower bound, +1 at the upper bound or equality, 0 slack. */
-  private readonly scale: Float64Array;
-  /** Per row: the error the row corrects, scale·(C − bound). */
-  private readonly rowError: Float64Array;
   /** Velocity constraints, per row: V₀ = V − J v at the last prepare(). */
   private readonly velocityOffset: Float64Array;
-  /** Per row: the speculative velocity bias C/h of a limited row not yet at its bound (≤ 0). */
-  private readonly speculative: Float64Array;
-  /** Per row: the accumulated impulse after the last velocity pass, and the side it was at. */
-  private readonly held: Float64Array;
-  private readonly heldSide: Float64Array;
-  /** velocity() ran since the last prepare(): the next clamp() is a velocity pass's. */
-  private inVelocityPass = false;
-  /** Per row: 1 when the row is an inequality (lower < upper). */
-  private readonly inequality: Uint8Array;
-  private hasInequality = false;
+  /** Per row: the bound C is measured from (lo of a row whose bounds coincide, else 0), and whether any is non-zero. */
+  private readonly offset: Float64Array;
+  private hasOffset = false;
   /** The bounds array and the limit checks are out of date (a parameter changed). */
   private boundsStale = true;
   private readonly boundVectors = new Map<string, Vec2>();
@@ -138,7 +119,7 @@ export class SymbolicConstraint extends UserConstraint {
     this.jacobianKernel = kernels.jacobian;
     this.bulk = kernels.batch;
     this.boundsKernel = kernels.bounds;
-    this.direct = program.checked.kind === 'position' && program.checked.rowLimit === null;
+    this.direct = program.checked.kind === 'position';
     const n = program.rows;
     this.params = new Float64Array(program.checked.paramCount);
     this.ownState = new Float64Array(BODY_STATE_STRIDE * program.bodyCount);
@@ -146,13 +127,8 @@ export class SymbolicConstraint extends UserConstraint {
     this.values = new Float64Array(n + n * program.columns);
     this.ownJacobian = this.values.subarray(n);
     this.bounds = new Float64Array(program.boundsOutputs.length);
-    this.scale = new Float64Array(n).fill(1);
-    this.rowError = new Float64Array(n);
-    this.speculative = new Float64Array(n);
     this.velocityOffset = new Float64Array(n);
-    this.held = new Float64Array(n);
-    this.heldSide = new Float64Array(n);
-    this.inequality = new Uint8Array(n);
+    this.offset = new Float64Array(n);
     this.applyInitialValues(o);
   }
 
@@ -243,8 +219,14 @@ export class SymbolicConstraint extends UserConstraint {
       bodies: this.bodyList,
       params: this.params,
       bounds: this.currentBounds(),
-      rowState: this.scale,
+      rowState: this.rowStates(),
     });
+  }
+
+  /** Per row, from the last step's impulse: −1 pushed from the lower bound, +1 from the upper, 0 slack. */
+  private rowStates(): Float64Array {
+    const imp = this.impulse() as Float64Array;
+    return imp.map((v) => (v > 0 ? -1 : v < 0 ? 1 : 0));
   }
 
   /** A new constraint with the same source, bodies, parameters and settings (not userData or impulses). */
@@ -284,8 +266,8 @@ export class SymbolicConstraint extends UserConstraint {
   }
 
   /**
-   * @internal Direct mode's velocity() is exactly J·v and its clamp() does nothing (no limited
-   * rows), so the engine may solve it in its user batch (no hook call per velocity pass).
+   * @internal Direct mode's velocity() is exactly J·v and its clamp() does nothing (limits are the
+   * engine's), so the engine may solve it in its user batch (no hook call per velocity pass).
    */
   protected override _plainJacobianRows(): boolean {
     return this.direct;
@@ -293,10 +275,11 @@ export class SymbolicConstraint extends UserConstraint {
 
   /**
    * Direct mode's jacobian() and position() are the program's kernels: the engine may run them in
-   * bulk over every constraint of this program (the same operations, so the same bits).
+   * bulk over every constraint of this program (the same operations, so the same bits). Not while
+   * some row is measured from a non-zero bound (the kernel's C is not that row's).
    */
   override batchKernel(): UserBatchKernel | null {
-    return this.direct ? this.bulk : null;
+    return this.direct && !this.hasOffset ? this.bulk : null;
   }
 
   /**
@@ -329,53 +312,14 @@ export class SymbolicConstraint extends UserConstraint {
     state ??= this.readState();
     this.lastState = state;
     if (this.direct) return;
+    // A velocity constraint: values = V at the current velocities; keep V₀ = V − J v for velocity().
     this.main(state, this.params, this.values);
     const n = this.dimensions;
-    const values = this.values;
-    const bounds = this.bounds;
-    if (this.boundsStale) this.refreshBounds(null, 'step');
-    if (this.velocityOnly) {
-      // values = V at the current velocities; keep V₀ = V − J v for velocity().
-      for (let r = 0; r < n; r++) this.velocityOffset[r] = values[r]! - this.rowRate(r, state);
-      return;
-    }
-    // Substep length of the current step (0 outside a step: no speculation then).
-    const h = this._lastH;
-    for (let r = 0; r < n; r++) {
-      const c = values[r]!;
-      const lo = bounds[r]!;
-      this.speculative[r] = 0;
-      if (this.inequality[r] === 0) {
-        this.scale[r] = 1;
-        this.rowError[r] = c - lo;
-        continue;
-      }
-      const hi = bounds[n + r]!;
-      // Where the row would be after this substep at its current rate.
-      const next = c + this.rowRate(r, state) * h;
-      // The row is active at a bound it has reached or will reach in this substep, or while it still
-      // carries impulse from the last pass (so the solver can take that impulse back; a row made
-      // slack here would keep its warm-started impulse and bounce).
-      let side: number;
-      if (c <= lo || next <= lo) side = -1;
-      else if (c >= hi || next >= hi) side = 1;
-      else side = this.held[r] !== 0 ? this.heldSide[r]! : 0;
-      this.scale[r] = side;
-      if (side === 0) {
-        this.rowError[r] = 0;
-        continue;
-      }
-      const C = side < 0 ? lo - c : c - hi;
-      // Reached: C is the violation to correct. Not reached yet (C < 0): a speculative bias lets the
-      // gap close within this substep and no further, as the built-in joints' limits do.
-      this.rowError[r] = C > 0 ? C : 0;
-      if (C < 0 && h > 0) this.speculative[r] = C / h;
-    }
-    this.inVelocityPass = false;
+    for (let r = 0; r < n; r++) this.velocityOffset[r] = this.values[r]! - this.rowVelocity(r, state);
   }
 
-  /** dC_r/dt = J_r · v (unscaled J, centre-of-mass velocities). */
-  private rowRate(r: number, state: Float64Array): number {
+  /** dC_r/dt = J_r · v (centre-of-mass velocities). */
+  private rowVelocity(r: number, state: Float64Array): number {
     const n = this.dimensions;
     const cols = this.program.columns;
     const values = this.values;
@@ -388,13 +332,10 @@ export class SymbolicConstraint extends UserConstraint {
   }
 
   override position(err: Float64Array, state?: Float64Array): void {
-    if (this.direct) {
-      // The engine always passes its state; a call from outside reads the bodies.
-      this.valuesKernel(state ?? this.readState(), this.params, err);
-      return;
-    }
-    const n = this.dimensions;
-    for (let r = 0; r < n; r++) err[r] = this.rowError[r]!;
+    // (Only position constraints have one: the engine calls none for a velocityOnly constraint.)
+    // The engine always passes its state; a call from outside reads the bodies.
+    this.valuesKernel(state ?? this.readState(), this.params, err);
+    if (this.hasOffset) for (let r = 0, n = this.dimensions; r < n; r++) err[r] = err[r]! - this.offset[r]!;
   }
 
   override jacobian(J: Float64Array, state?: Float64Array): void {
@@ -406,11 +347,7 @@ export class SymbolicConstraint extends UserConstraint {
     const n = this.dimensions;
     const cols = this.program.columns;
     const values = this.values;
-    for (let r = 0; r < n; r++) {
-      const s = this.scale[r]!;
-      const base = r * cols;
-      for (let k = 0; k < cols; k++) J[base + k] = values[n + base + k]! * s;
-    }
+    for (let i = 0, e = n * cols; i < e; i++) J[i] = values[n + i]!;
   }
 
   override velocity(err: Float64Array, state?: Float64Array): void {
@@ -434,38 +371,11 @@ export class SymbolicConstraint extends UserConstraint {
       }
       return;
     }
-    if (this.velocityOnly) {
-      // V is affine in the velocities: V(v) = J v + V₀, with V₀ found in prepare(). The engine
-      // calls prepare() once per pose but velocity() every pass, with the velocities of the moment.
-      for (let r = 0; r < n; r++) err[r] = this.velocityOffset[r]! + this.rowRate(r, state);
-      return;
-    }
-    // V = J v with the scaled J and the current centre-of-mass velocities (the engine refreshes
-    // them between passes), plus the speculative bias of limited rows closing on a bound.
-    for (let r = 0; r < n; r++) err[r] = this.rowRate(r, state) * this.scale[r]! + this.speculative[r]!;
-    this.inVelocityPass = true;
+    // V is affine in the velocities: V(v) = J v + V₀, with V₀ found in prepare(). The engine
+    // calls prepare() once per pose but velocity() every pass, with the velocities of the moment.
+    for (let r = 0; r < n; r++) err[r] = this.velocityOffset[r]! + this.rowVelocity(r, state);
   }
 
-  override clamp(jAcc: Float64Array): void {
-    if (!this.hasInequality) return;
-    const n = this.dimensions;
-    for (let r = 0; r < n; r++) {
-      if (this.inequality[r] === 0) continue;
-      if (this.scale[r] === 0 || jAcc[r]! > 0) jAcc[r] = 0;
-      // The engine calls velocity() before clamp() in velocity passes only (not in position passes):
-      // remember what each row carries into the next pass.
-      if (this.inVelocityPass) {
-        this.held[r] = jAcc[r]!;
-        this.heldSide[r] = this.scale[r]!;
-      }
-    }
-  }
-
-  override clearCache(): void {
-    super.clearCache();
-    // Called by the base constructor too, before this class's fields exist.
-    this.held?.fill(0);
-  }
 
   /** @internal Checked before every step: without allocating (the base class walks _bodySlots()). */
   protected override _bodiesReady(space: unknown): boolean {
@@ -551,7 +461,6 @@ export class SymbolicConstraint extends UserConstraint {
       const values = l.params.map((p) => `${p} = ${this.describeParam(p)}`).join(', ');
       throw new SymbolicLimitError(`${this.label}: limit '${l.text}' is violated${when === 'step' ? ' before the step' : ` by ${when}`}: the value ${fmt(value)} is ${which} (${values})`, c.source, l.span, '', this.limitWhere(l.params, only));
     });
-    let inequality = false;
     if (c.rowLimit) {
       for (let r = 0; r < n; r++) {
         const lo = b[r]!;
@@ -563,13 +472,33 @@ export class SymbolicConstraint extends UserConstraint {
           const values = c.rowLimit.params.map((p) => `${p} = ${this.describeParam(p)}`).join(', ');
           throw new SymbolicLimitError(`${this.label}: limit '${c.rowLimit.text}' has row ${r} bounds [${fmt(lo)}, ${fmt(hi)}], which no value satisfies${when === 'step' ? '' : ` (after ${when})`}${values ? ` (${values})` : ''}`, c.source, c.rowLimit.span, '', this.limitWhere(c.rowLimit.params, only));
         }
-        this.inequality[r] = lo === hi ? 0 : 1;
-        inequality ||= lo !== hi;
       }
+      if (allGood) this.applyRowLimits();
     }
-    this.hasInequality = inequality;
     if (allGood) this.boundsStale = false;
     else if (only === null) throw new Error(`internal: a violated limit was not reported`);
+  }
+
+  /**
+   * The bounds (all valid) into the engine: a row with lo < hi becomes a limited row, a row with
+   * lo = hi an equality measured from lo. The engine's setLimit wakes the constraint on a change.
+   */
+  private applyRowLimits(): void {
+    const n = this.dimensions;
+    const b = this.bounds;
+    let hasOffset = false;
+    for (let r = 0; r < n; r++) {
+      const lo = b[r]!;
+      const hi = b[n + r]!;
+      const limited = lo !== hi;
+      this.offset[r] = limited ? 0 : lo;
+      hasOffset ||= !limited && lo !== 0;
+      this.setLimit(r, limited ? [lo, hi] : null);
+    }
+    if (hasOffset !== this.hasOffset) {
+      this.hasOffset = hasOffset;
+      this.invalidate(); // batchKernel() changes: re-plan
+    }
   }
 
   /** The parameter a violated limit is put on: the first it reads among those just set (`only`), else its first. */

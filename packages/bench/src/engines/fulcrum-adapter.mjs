@@ -202,7 +202,7 @@ const JOINT_NAMES = {
   'user-hooks': 'UserPivotHooks extends UserConstraint (packedState, position + jacobian hooks only)',
   symbolic: 'SymbolicConstraint',
   distance: 'DistanceJoint',
-  'distance-user': 'UserDistance extends UserConstraint (packedState, prepare + position + jacobian + velocity + clamp hooks: a limit row)',
+  'distance-user': 'UserDistance extends UserConstraint (packedState, position + jacobian hooks, limits [jointMin, jointMax]: a limited row)',
   'distance-sym': 'SymbolicConstraint (examples.DISTANCE)',
   weld: 'WeldJoint',
   'weld-user': 'UserWeld extends UserConstraint (packedState, position + jacobian, and their bulk form: batchKernel)',
@@ -432,34 +432,28 @@ function makeUserClasses({ UserConstraint, BodyState, BODY_STATE_STRIDE }) {
    * The clamp and velocity hooks keep it out of the engine's user batch (which takes Jacobian
    * rows without per-pass hooks), so it has no bulk kernel: it is solved one by one.
    */
+  /**
+   * Scene J-user: DistanceJoint's row as a UserConstraint. C = |p2 − p1| is held within
+   * [jointMin, jointMax] by the engine's limited rows (the built-in joints' limit scheme); the
+   * hooks give only C and J.
+   */
   class UserDistance extends UserConstraint {
     constructor(b1, b2, a1, a2, jointMin, jointMax) {
-      super({ dimensions: 1, packedState: true, bodies: [b1, b2] });
+      super({ dimensions: 1, packedState: true, bodies: [b1, b2], limits: [[jointMin, jointMax]] });
       this.a1x = a1[0];
       this.a1y = a1[1];
       this.a2x = a2[0];
       this.a2y = a2[1];
-      this.lo = jointMin;
-      this.hi = jointMax;
-      /** The unscaled J row at the last pose, its side (−1, +1, 0), error and speculative bias. */
-      this.row = new Float64Array(6);
-      this.scale = 0;
-      this.error = 0;
-      this.speculative = 0;
-      /** The impulse the row carried after the last velocity pass, and on which side. */
-      this.held = 0;
-      this.heldSide = 0;
-      this.inVelocityPass = false;
     }
 
-    /** C = |p2 − p1| at the state st (no limits applied). */
+    /** C = |p2 − p1| at the state st. */
     length(st) {
       const dx = anchorX(st, O2, this.a2x, this.a2y) - anchorX(st, 0, this.a1x, this.a1y);
       const dy = anchorY(st, O2, this.a2x, this.a2y) - anchorY(st, 0, this.a1x, this.a1y);
       return Math.sqrt(dx * dx + dy * dy);
     }
 
-    /** The unscaled J of C = |p2 − p1| at st into row[0 … 5]; returns C (row zeroed when the direction is undefined). */
+    /** J of C = |p2 − p1| at st into row[0 … 5]; returns C (row zeroed when the direction is undefined: the row is slack). */
     lengthJacobian(row, st) {
       const p1x = anchorX(st, 0, this.a1x, this.a1y);
       const p1y = anchorY(st, 0, this.a1x, this.a1y);
@@ -484,65 +478,11 @@ function makeUserClasses({ UserConstraint, BodyState, BODY_STATE_STRIDE }) {
       return L;
     }
 
-    /** dC/dt = J v at the velocities in st (unscaled J). */
-    rate(st) {
-      const J = this.row;
-      return J[0] * st[SVX] + J[1] * st[SVY] + J[2] * st[SW] + J[3] * st[O2 + SVX] + J[4] * st[O2 + SVY] + J[5] * st[O2 + SW];
+    position(err, st) {
+      err[0] = this.length(st);
     }
-
-    prepare(st) {
-      const c = this.lengthJacobian(this.row, st);
-      const lo = this.lo;
-      const hi = this.hi;
-      this.speculative = 0;
-      this.inVelocityPass = false;
-      if (this.row[0] === 0 && this.row[1] === 0) {
-        // Degenerate (zero length): slack for this pose, as the built-in DistanceJoint does.
-        this.scale = 0;
-        this.error = 0;
-        return;
-      }
-      const h = this._lastH; // the substep length (0 outside a step: no speculation then)
-      const next = c + this.rate(st) * h;
-      let side;
-      if (c <= lo || next <= lo) side = -1;
-      else if (c >= hi || next >= hi) side = 1;
-      else side = this.held !== 0 ? this.heldSide : 0;
-      this.scale = side;
-      if (side === 0) {
-        this.error = 0;
-        return;
-      }
-      const C = side < 0 ? lo - c : c - hi;
-      // Reached: C is the violation to correct. Not reached yet: a speculative bias lets the gap
-      // close within this substep and no further.
-      this.error = C > 0 ? C : 0;
-      if (C < 0 && h > 0) this.speculative = C / h;
-    }
-    position(err) {
-      err[0] = this.error;
-    }
-    jacobian(J) {
-      const s = this.scale;
-      const row = this.row;
-      for (let k = 0; k < 6; k++) J[k] = row[k] * s;
-    }
-    velocity(err, st) {
-      err[0] = this.rate(st) * this.scale + this.speculative;
-      this.inVelocityPass = true;
-    }
-    clamp(jAcc) {
-      if (this.scale === 0 || jAcc[0] > 0) jAcc[0] = 0;
-      // velocity() runs before clamp() in velocity passes only: remember what the row carries.
-      if (this.inVelocityPass) {
-        this.held = jAcc[0];
-        this.heldSide = this.scale;
-      }
-    }
-    clearCache() {
-      super.clearCache();
-      // Called by the base constructor too, before this class's fields exist.
-      this.held = 0;
+    jacobian(J, st) {
+      this.lengthJacobian(J, st);
     }
   }
 

@@ -158,7 +158,7 @@ export class UserConstraint extends Constraint {
     this.accMin = new Float64Array(dim);
     this.accMax = new Float64Array(dim);
     this.eqRows = Int32Array.from({ length: dim }, (_, r) => r);
-    limits.forEach((l, r) => this.writeLimit(r, l));
+    limits.forEach((l, r) => this._writeLimit(r, l));
     this.rebuild();
     if (bodies.length) this.setBodyList(bodies);
     // A subclass's impulse(imp, body, out) hook must not hide the impulse() read-out.
@@ -262,7 +262,7 @@ export class UserConstraint extends Constraint {
     if (l !== null && this.velocityOnly) fail(this.label, `setLimit(${r}, limits)`, limits, 'cannot be set on a velocityOnly constraint (it has no C to limit)');
     const was = this.rowLimited[r] === 1;
     if (was === (l !== null) && (l === null || (l[0] === this.rowMin[r] && l[1] === this.rowMax[r]))) return;
-    this.writeLimit(r, l);
+    this._writeLimit(r, l);
     if (was !== (l !== null)) {
       // The row changes kind: its impulse no longer means what it did.
       this.jAcc[r] = this.accMin[r] = this.accMax[r] = 0;
@@ -270,7 +270,7 @@ export class UserConstraint extends Constraint {
     this.invalidate();
   }
 
-  private writeLimit(r: number, l: readonly [number, number] | null): void {
+  private _writeLimit(r: number, l: readonly [number, number] | null): void {
     this.rowLimited[r] = l === null ? 0 : 1;
     this.rowMin[r] = l === null ? 0 : l[0];
     this.rowMax[r] = l === null ? 0 : l[1];
@@ -492,7 +492,7 @@ export class UserConstraint extends Constraint {
   _fillBatch(b: UserBatch, n: number, ctx: StepContext): void {
     const ratio = this._beginStep(ctx);
     const v = b.vOff[n]!;
-    this.scaleImpulses(ratio);
+    this._scaleImpulses(ratio);
     for (let r = 0; r < this.dimensions; r++) {
       b.accPool[v + r] = this.jAcc[r]!;
       b.stepPool[v + r] = 0;
@@ -841,7 +841,7 @@ export class UserConstraint extends Constraint {
 
   /** @internal */
   _prepare(ctx: StepContext): BreakReason | null {
-    this.scaleImpulses(this._beginStep(ctx));
+    this._scaleImpulses(this._beginStep(ctx));
     this.stepImp.fill(0);
     this.bodyImp.fill(0);
     this.midStep = false;
@@ -851,7 +851,7 @@ export class UserConstraint extends Constraint {
   }
 
   /** The impulses carried into a step whose substep is `ratio` times the last one's. */
-  private scaleImpulses(ratio: number): void {
+  private _scaleImpulses(ratio: number): void {
     for (let r = 0; r < this.dimensions; r++) {
       if (this.rowLimited[r] === 0) {
         this.jAcc[r] = this.jAcc[r]! * ratio;
@@ -896,7 +896,7 @@ export class UserConstraint extends Constraint {
     this.prepare(this.w.state);
     this.buildK();
     if (this.limitedCount === 0) factorSymmetric(this.w.K, this.dimensions, this.w.dinv);
-    else this.factorEqualityRows();
+    else this._factorEqualityRows();
     this.errValid = false;
     this.poseEpoch = ctx.poseEpoch;
   }
@@ -905,7 +905,7 @@ export class UserConstraint extends Constraint {
    * With limited rows: keep K's diagonal (each side's effective mass) and factor the equality
    * rows' block on its own (the sides are solved after it, one at a time).
    */
-  private factorEqualityRows(): void {
+  private _factorEqualityRows(): void {
     const n = this.dimensions;
     const w = this.w;
     for (let r = 0; r < n; r++) w.kDiag[r] = w.K[r * n + r]!;
@@ -964,7 +964,7 @@ export class UserConstraint extends Constraint {
   /** @internal */
   _solve(ctx: StepContext, useBias: boolean): void {
     if (this.limitedCount !== 0) {
-      this.solveLimited(ctx, useBias);
+      this._solveLimited(ctx, useBias);
       return;
     }
     const n = this.dimensions;
@@ -1025,14 +1025,14 @@ export class UserConstraint extends Constraint {
    * each limited row as a one-sided row (the built-in joints' order), reading the velocities as
    * the rows before it left them.
    */
-  private solveLimited(ctx: StepContext, useBias: boolean): void {
+  private _solveLimited(ctx: StepContext, useBias: boolean): void {
     const n = this.dimensions;
     this.ensurePose(ctx);
     const soft = !this._stiff;
     const pass = passSoftness(soft ? this._soft : null, useBias, ctx.jointSoftness);
     // The sides need C at every pass (the speculative bias): at this pose, computed once.
     const err = this.positionError();
-    if (this.limitedCount !== n) this.solveEqualityRows(ctx, pass, soft, err);
+    if (this.limitedCount !== n) this._solveEqualityRows(ctx, pass, soft, err);
     const maxImpulse = this._maxForce * ctx.h;
     for (let r = 0; r < n; r++) {
       if (this.rowLimited[r] === 0) continue;
@@ -1041,22 +1041,22 @@ export class UserConstraint extends Constraint {
       const c = err[r]!;
       if (this.rowMin[r]! > -Infinity) {
         const old = this.accMin[r]!;
-        const next = limitSideUpdate(old, c - this.rowMin[r]!, this.rowRate(ctx, r), k, ctx.invH, pass, soft, this._maxError, maxImpulse);
+        const next = limitSideUpdate(old, c - this.rowMin[r]!, this._limitRowRate(ctx, r), k, ctx.invH, pass, soft, this._maxError, maxImpulse);
         this.accMin[r] = next;
-        this.applyRow(ctx, r, next - old);
+        this._applyLimitImpulse(ctx, r, next - old);
       }
       if (this.rowMax[r]! < Infinity) {
         const old = this.accMax[r]!;
-        const next = limitSideUpdate(old, this.rowMax[r]! - c, -this.rowRate(ctx, r), k, ctx.invH, pass, soft, this._maxError, maxImpulse);
+        const next = limitSideUpdate(old, this.rowMax[r]! - c, -this._limitRowRate(ctx, r), k, ctx.invH, pass, soft, this._maxError, maxImpulse);
         this.accMax[r] = next;
-        this.applyRow(ctx, r, -(next - old));
+        this._applyLimitImpulse(ctx, r, -(next - old));
       }
       this.jAcc[r] = this.accMin[r]! - this.accMax[r]!;
     }
   }
 
   /** The equality rows' block of a constraint with limited rows (the plain _solve over those rows). */
-  private solveEqualityRows(ctx: StepContext, pass: Readonly<Softness>, soft: boolean, err: Float64Array): void {
+  private _solveEqualityRows(ctx: StepContext, pass: Readonly<Softness>, soft: boolean, err: Float64Array): void {
     const n = this.dimensions;
     const m = n - this.limitedCount;
     const eq = this.eqRows;
@@ -1097,7 +1097,7 @@ export class UserConstraint extends Constraint {
   }
 
   /** J_r · v of row r at the solver's current velocities (a body outside the solver reads index 0, at rest). */
-  private rowRate(ctx: StepContext, r: number): number {
+  private _limitRowRate(ctx: StepContext, r: number): number {
     const sb = ctx.bodies;
     const Jd = this.collapseJacobian();
     const nd = this._bodiesCache.length;
@@ -1112,7 +1112,7 @@ export class UserConstraint extends Constraint {
   }
 
   /** Apply λ along row r alone (a limit side) to the solver velocities and the body impulse sums. */
-  private applyRow(ctx: StepContext, r: number, lambda: number): void {
+  private _applyLimitImpulse(ctx: StepContext, r: number, lambda: number): void {
     if (lambda === 0) return;
     const sb = ctx.bodies;
     const Jd = this.collapseJacobian();
@@ -1139,7 +1139,7 @@ export class UserConstraint extends Constraint {
    * The position pass with limited rows: the equality rows' block solves K Δ = −C, each violated
    * limited row is moved back to its bound (the built-in joints' rule), all applied at once.
    */
-  private solvePositionLimited(ctx: StepContext, err: Float64Array): void {
+  private _solvePositionLimited(ctx: StepContext, err: Float64Array): void {
     const n = this.dimensions;
     const w = this.w;
     const K = w.K;
@@ -1176,7 +1176,7 @@ export class UserConstraint extends Constraint {
     checkRow(this, 'position', err);
     this.buildK();
     if (this.limitedCount !== 0) {
-      this.solvePositionLimited(ctx, err);
+      this._solvePositionLimited(ctx, err);
       return;
     }
     const rhs = this.w.rhs;
