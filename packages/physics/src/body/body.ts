@@ -309,6 +309,7 @@ export class Body implements ShapeOwner {
     return this._torque;
   }
   set torque(t: number) {
+    this._space?._assertUnlocked('Body.torque');
     this._torque = checkFinite('Body', 'torque', t);
     this._invalidate();
   }
@@ -317,6 +318,7 @@ export class Body implements ShapeOwner {
     return this._linearDrag;
   }
   set linearDrag(d: number) {
+    this._space?._assertUnlocked('Body.linearDrag');
     this._linearDrag = checkNonNegative('Body', 'linearDrag', d);
     this._invalidate();
   }
@@ -324,6 +326,7 @@ export class Body implements ShapeOwner {
     return this._angularDrag;
   }
   set angularDrag(d: number) {
+    this._space?._assertUnlocked('Body.angularDrag');
     this._angularDrag = checkNonNegative('Body', 'angularDrag', d);
     this._invalidate();
   }
@@ -331,6 +334,7 @@ export class Body implements ShapeOwner {
     return this._gravityScale;
   }
   set gravityScale(g: number) {
+    this._space?._assertUnlocked('Body.gravityScale');
     this._gravityScale = checkFinite('Body', 'gravityScale', g);
     this._invalidate();
   }
@@ -339,8 +343,8 @@ export class Body implements ShapeOwner {
     return this._allowMovement;
   }
   set allowMovement(b: boolean) {
-    this._allowMovement = checkBoolean('Body', 'allowMovement', b);
     this._space?._assertUnlocked('Body.allowMovement');
+    this._allowMovement = checkBoolean('Body', 'allowMovement', b);
     this._updateMass();
     this._invalidate();
   }
@@ -348,8 +352,8 @@ export class Body implements ShapeOwner {
     return this._allowRotation;
   }
   set allowRotation(b: boolean) {
-    this._allowRotation = checkBoolean('Body', 'allowRotation', b);
     this._space?._assertUnlocked('Body.allowRotation');
+    this._allowRotation = checkBoolean('Body', 'allowRotation', b);
     this._updateMass();
     this._invalidate();
   }
@@ -476,8 +480,11 @@ export class Body implements ShapeOwner {
   }
 
   /** @internal ShapeOwner */
+  _assertShapeMutable(what: string): void {
+    this._space?._assertUnlocked(what);
+  }
+  /** @internal ShapeOwner */
   _shapeGeometryChanged(shape: Shape): void {
-    this._space?._assertUnlocked('Shape geometry');
     this._updateMass();
     this._space?._shapeChanged(this, shape, true);
     this._invalidate();

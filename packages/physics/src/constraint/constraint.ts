@@ -25,7 +25,7 @@ import { makeSoft, type Softness } from './softness.js';
 import type { DebugDraw } from '../debug/debug-draw.js';
 import type { Vec3 } from '../math/vec2.js';
 import type { StepContext } from '../space/step-context.js';
-import { checkBoolean, checkNonNegative, checkNonNegativeOrInfinity, checkPositive, fail } from '../util/validate.js';
+import { checkBoolean, checkNonNegative, checkNonNegativeOrInfinity, checkPositive, fail, FulcrumInputError } from '../util/validate.js';
 
 /** What a constraint needs from its space; implemented by Space. */
 export interface ConstraintSpaceLink {
@@ -292,10 +292,10 @@ export abstract class Constraint {
       // Slow path only when something is wrong: find the slot to name in the message.
       for (const [name, b] of this._bodySlots()) {
         if (b === null || b === undefined) {
-          throw new Error(`${this.label}.${name} is not set: set it before stepping, or deactivate the constraint (active = false)`);
+          throw new FulcrumInputError(`${this.label}.${name} is not set: set it before stepping, or deactivate the constraint (active = false)`, { owner: this.typeName, prop: name });
         }
         if (b._space !== space) {
-          throw new Error(`${this.label}.${name} (Body#${b.id}) is ${b._space ? 'in another space' : 'not in the space'}: add the body to the constraint's space first`);
+          throw new FulcrumInputError(`${this.label}.${name} (Body#${b.id}) is ${b._space ? 'in another space' : 'not in the space'}: add the body to the constraint's space first`, { owner: this.typeName, prop: name });
         }
       }
     }

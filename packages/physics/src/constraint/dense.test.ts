@@ -1,7 +1,7 @@
 /** The scalarised 1×1 and 2×2 solves give exactly what the general LDLᵀ gives, singular cases included. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { factorSymmetric, solveFactored, solveSymmetric, solveSymmetricLDL } from './dense.js';
+import { factorSymmetric, inverseDet2, singularPivot1, singularPivot2, solveFactored, solveSymmetric, solveSymmetricLDL } from './dense.js';
 
 const num = fc.double({ min: -10, max: 10, noNaN: true });
 
@@ -67,5 +67,28 @@ describe('factorSymmetric + solveFactored', () => {
       }),
       { numRuns: 1500, seed: 11 },
     );
+  });
+});
+
+describe('singularPivot1/2 (a 2×2 K that inverseDet2 finds singular)', () => {
+  it('solve it as LDLᵀ with the zero-pivot rule does (solveSymmetric, to round-off), for rank 0 and 1', () => {
+    const cases: [number, number][] = [[0.6, 0.8], [1, 0], [0, 1], [3, -4], [1e-7, 2]];
+    for (const [ux, uy] of cases) {
+      for (const k of [0, 0.3, 57]) {
+        // K = k u uᵀ: rank 1 (rank 0 for k = 0), both diagonals non-zero when u has both components.
+        const k11 = k * ux * ux, k12 = k * ux * uy, k22 = k * uy * uy;
+        expect(inverseDet2(k11, k12, k22)).toBe(0);
+        const b = [0.7 * ux, 0.7 * uy];
+        const x = Float64Array.from(b);
+        solveSymmetric(Float64Array.of(k11, k12, k12, k22), x, 2);
+        const mine = [b[0]! * singularPivot1(k11, k22), b[1]! * singularPivot2(k11, k22)];
+        for (let i = 0; i < 2; i++) expect(Math.abs(mine[i]! - x[i]!), `u (${ux}, ${uy}), k ${k}, row ${i}`).toBeLessThanOrEqual(1e-15 * Math.abs(x[i]!));
+        // A consistent right-hand side is solved: K x = b.
+        if (k > 0) {
+          expect(k11 * x[0]! + k12 * x[1]!).toBeCloseTo(b[0]!, 12);
+          expect(k12 * x[0]! + k22 * x[1]!).toBeCloseTo(b[1]!, 12);
+        }
+      }
+    }
   });
 });

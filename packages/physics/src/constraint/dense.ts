@@ -24,12 +24,27 @@ export function pivotInverse(d: number, scale: number): number {
 
 /**
  * 1/det K for a symmetric 2 × 2 K = [k11 k12; k12 k22], or 0 where K is singular by the
- * zero-pivot rule (det ≤ ZERO_PIVOT_EPS·k11·k22): the caller then solves each row on its own
- * diagonal (pivotInverse(k11, k11), pivotInverse(k22, k22)). K⁻¹ = [k22 −k12; −k12 k11]/det.
+ * zero-pivot rule (det ≤ ZERO_PIVOT_EPS·k11·k22): the caller then solves it with the inverse
+ * pivots singularPivot1 and singularPivot2 (and no coupling). K⁻¹ = [k22 −k12; −k12 k11]/det.
  */
 export function inverseDet2(k11: number, k12: number, k22: number): number {
   const det = k11 * k22 - k12 * k12;
   return det > EPS * k11 * k22 && det > 0 ? 1 / det : 0;
+}
+
+/**
+ * A 2 × 2 K that inverseDet2 found singular, solved by LDLᵀ's zero-pivot rule, as
+ * factorSymmetric and the user batch solve it: the first row on its own pivot k11 and the second
+ * row no impulse, or, when k11 is itself a zero pivot, the second row alone on k22. These are the
+ * two inverse pivots. (Solving both rows on their own diagonals over-corrects a rank-1 K, such as a
+ * pivot on a body with allowMovement: false, whose anchor can move only one way: it grows without bound.)
+ */
+export function singularPivot1(k11: number, k22: number): number {
+  return pivotInverse(k11, Math.max(k11, k22));
+}
+export function singularPivot2(k11: number, k22: number): number {
+  const scale = Math.max(k11, k22);
+  return pivotInverse(k11, scale) !== 0 ? 0 : pivotInverse(k22, scale);
 }
 
 /** The factor that brings a vector of squared length n2 within length max: 1, or max/√n2 (a clamp of a block's impulse). */

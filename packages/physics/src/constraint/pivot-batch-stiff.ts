@@ -9,7 +9,7 @@
  * process, alternating blocks of steps).
  */
 import type { SolverBodies } from '../space/solver-bodies.js';
-import { inverseDet2, pivotInverse } from './dense.js';
+import { inverseDet2, singularPivot1, singularPivot2 } from './dense.js';
 import * as L from './pivot-rows.js';
 
 // The layout as this module's own constants: an imported binding read in a hot loop is loaded
@@ -41,14 +41,14 @@ export function solveStiffPivotRows(d: Float64Array, ends: Int32Array, count: nu
     const rBy = s * d[o + R0_BX] + c * d[o + R0_BY];
     const mA = d[o + M_A], mB = d[o + M_B], iA = d[o + I_A], iB = d[o + I_B];
     // The impulse is −K⁻¹ dv; a11, a12, a22 are −K⁻¹'s entries (K symmetric). A singular K
-    // (both sides static about the anchor) falls back to the diagonal.
+    // (both sides fixed about the anchor, or only turning) is solved by the zero-pivot rule.
     const k11 = mA + mB + iA * rAy * rAy + iB * rBy * rBy;
     const k12 = -iA * rAx * rAy - iB * rBx * rBy;
     const k22 = mA + mB + iA * rAx * rAx + iB * rBx * rBx;
     const inv = inverseDet2(k11, k12, k22);
-    const a11 = inv !== 0 ? -inv * k22 : -pivotInverse(k11, k11);
+    const a11 = inv !== 0 ? -inv * k22 : -singularPivot1(k11, k22);
     const a12 = inv * k12;
-    const a22 = inv !== 0 ? -inv * k11 : -pivotInverse(k22, k22);
+    const a22 = inv !== 0 ? -inv * k11 : -singularPivot2(k11, k22);
     // dv = (vB + ωB × rB) − (vA + ωA × rA), with A (the body the previous row of a chain wrote)
     // entering last.
     const wB = w[kb]!;

@@ -106,3 +106,37 @@ describe('PivotBatch', () => {
     for (let i = 0; i < alone.length; i++) if (!Object.is(alone[i], mixed[i])) expect.fail(`value ${i}: ${alone[i]} alone, ${mixed[i]} beside a soft pivot`);
   });
 });
+
+describe('a singular K (a pivot on a body with allowMovement: false)', () => {
+  // The wheel can only turn, so the pivot's K is rank 1: its anchor moves one way only. Solving
+  // both axes on their own diagonals over-corrected and grew to |ω| ≈ 1e151 within 2 s (issue 21).
+  const run = (batched: boolean) => {
+    const space = new Space({ gravity: [0, -10] });
+    setSolverRouting(space, { jointBatch: batched });
+    const ground = space.addBody(new Body({ type: 'static' }));
+    const wheel = space.addBody(new Body({ position: [2, 0], angularVel: 1, allowMovement: false, shapes: [Polygon.box(1, 1)] }));
+    space.addConstraint(new PivotJoint({ body1: ground, body2: wheel, anchor2: [2.4, 3.2] }));
+    let peak = 0;
+    const trace: number[] = [];
+    for (let i = 0; i < 120; i++) {
+      space.step(1 / 60);
+      peak = Math.max(peak, Math.abs(wheel.angularVel));
+      trace.push(wheel.x, wheel.y, wheel.rotation, wheel.angularVel);
+    }
+    return { wheel, peak, trace };
+  };
+
+  it('is solved by the zero-pivot rule in the joint batch, as the one-by-one joints solve it (to round-off)', () => {
+    const batch = run(true);
+    const generic = run(false);
+    for (let i = 0; i < batch.trace.length; i++) expect(Math.abs(batch.trace[i]! - generic.trace[i]!), `value ${i}`).toBeLessThan(1e-9);
+    expect(batch.peak).toBeLessThan(2);
+    // The wheel never moves, and the anchor (4 m from its centre) comes to rest where the solved
+    // row (x) is satisfied: x = 0 on the circle of radius 4 about (2, 0), so y = ±√12.
+    expect(batch.wheel.x).toBe(2);
+    expect(batch.wheel.y).toBe(0);
+    const p = batch.wheel.localPointToWorld([2.4, 3.2]);
+    expect(Math.abs(p.x)).toBeLessThan(1e-6);
+    expect(Math.abs(p.y)).toBeCloseTo(Math.sqrt(12), 6);
+  });
+});

@@ -16,7 +16,7 @@ import type { ConstraintFamily } from '../space/solver-families.js';
 import type { SolverBodies } from '../space/solver-bodies.js';
 import type { StepContext } from '../space/step-context.js';
 import type { PivotJoint } from './joints/pivot-joint.js';
-import { inverseDet2, normClampFactor, pivotInverse } from './dense.js';
+import { inverseDet2, normClampFactor, singularPivot1, singularPivot2 } from './dense.js';
 import { isRigid, passSoftness, softUpdate, type Softness } from './softness.js';
 import { resized } from '../util/typed-arrays.js';
 import { solveStiffPivotRows } from './pivot-batch-stiff.js';
@@ -297,9 +297,9 @@ export class PivotBatch implements ConstraintFamily {
       const k12 = -iA * rAx * rAy - iB * rBx * rBy;
       const k22 = mA + mB + iA * rAx * rAx + iB * rBx * rBx;
       const inv = inverseDet2(k11, k12, k22);
-      const a11 = inv !== 0 ? -inv * k22 : -pivotInverse(k11, k11);
+      const a11 = inv !== 0 ? -inv * k22 : -singularPivot1(k11, k22);
       const a12 = inv * k12;
-      const a22 = inv !== 0 ? -inv * k11 : -pivotInverse(k22, k22);
+      const a22 = inv !== 0 ? -inv * k11 : -singularPivot2(k11, k22);
       const wB = w[kb]!;
       const eX = vx[kb]! - wB * rBy;
       const eY = vy[kb]! + wB * rBx;
@@ -381,10 +381,10 @@ export class PivotBatch implements ConstraintFamily {
       const k11 = mA + mB + iA * rAy * rAy + iB * rBy * rBy;
       const k12 = -iA * rAx * rAy - iB * rBx * rBy;
       const k22 = mA + mB + iA * rAx * rAx + iB * rBx * rBx;
-      // K Δ = −C; a singular K (both sides fixed about the anchor) solves each axis alone.
+      // K Δ = −C; a singular K (both sides fixed about the anchor, or only turning) by the zero-pivot rule.
       const inv = inverseDet2(k11, k12, k22);
-      const px = inv !== 0 ? -inv * (k22 * ex - k12 * ey) : -ex * pivotInverse(k11, k11);
-      const py = inv !== 0 ? -inv * (k11 * ey - k12 * ex) : -ey * pivotInverse(k22, k22);
+      const px = inv !== 0 ? -inv * (k22 * ex - k12 * ey) : -ex * singularPivot1(k11, k22);
+      const py = inv !== 0 ? -inv * (k11 * ey - k12 * ex) : -ey * singularPivot2(k11, k22);
       if (ka > 0) {
         dpx[ka] = dpx[ka]! - mA * px;
         dpy[ka] = dpy[ka]! - mA * py;

@@ -22,6 +22,7 @@ import type { Body } from '../body/body.js';
 import type { SolverBodies } from '../space/solver-bodies.js';
 import type { StepContext } from '../space/step-context.js';
 import { BODY_STATE_STRIDE, fillBodyState, fillSolverBodyState } from './body-state.js';
+import { FulcrumInputError } from '../util/validate.js';
 import { factorSymmetric, inverse2Diag, inverse2Off, normClampFactor, pivotInverse, solveFactored, solveSymmetric, zeroPivotTolerance } from './dense.js';
 import { limitPositionImpulse } from './limits.js';
 import { limitSideUpdate, passSoftness, softUpdate, type Softness } from './softness.js';
@@ -490,9 +491,9 @@ export class UserBatch {
     const cols = 3 * this.slots[n]!;
     const J = this.jPool.subarray(this.jOff[n]!, this.jOff[n]! + cols * this.dim[n]!);
     for (let i = 0; i < J.length; i++) {
-      if (!Number.isFinite(J[i]!)) throw new Error(`${c.label}: jacobian() wrote a non-finite value (${J[i]}) in row ${(i / cols) | 0}`);
+      if (!Number.isFinite(J[i]!)) throw new FulcrumInputError(`${c.label}: jacobian() wrote a non-finite value (${J[i]}) in row ${(i / cols) | 0}`, { owner: c.typeName, prop: 'jacobian' });
     }
-    throw new Error(`${c.label}: its effective mass K = J M⁻¹ Jᵀ is not finite`);
+    throw new FulcrumInputError(`${c.label}: its effective mass K = J M⁻¹ Jᵀ is not finite`, { owner: c.typeName, prop: 'jacobian' });
   }
 
   /** C of hook row n at the state in the scratch, into `out` (checked). */
@@ -508,7 +509,7 @@ export class UserBatch {
   private checkPosition(n: number, C: Float64Array, at: number): void {
     for (let r = 0, dim = this.dim[n]!; r < dim; r++) {
       const v = C[at + r]!;
-      if (!Number.isFinite(v)) throw new Error(`${this.rows[n]!.label}: position() wrote a non-finite value (${v}) in row ${r}`);
+      if (!Number.isFinite(v)) throw new FulcrumInputError(`${this.rows[n]!.label}: position() wrote a non-finite value (${v}) in row ${r}`, { owner: this.rows[n]!.typeName, prop: 'position' });
     }
   }
 

@@ -18,6 +18,7 @@ import { PulleyJoint } from './joints/pulley-joint.js';
 import { WeldJoint } from './joints/weld-joint.js';
 import { BODY_STATE_STRIDE, BodyState } from './body-state.js';
 import { UserConstraint } from './user-constraint.js';
+import { FulcrumInputError } from '../util/validate.js';
 
 // ---------------------------------------------------------------- independent derivations
 
@@ -414,6 +415,42 @@ describe('UserConstraint specifics', () => {
     space.removeConstraint(bad);
     for (let i = 0; i < 60; i++) space.step(1 / 60);
     expect(Number.isFinite(a.y) && a.y < -1).toBe(true);
+  });
+
+  it('what a user got wrong is a FulcrumInputError naming the constraint and the hook or slot, at step(); a clamp() writing NaN is caught before it reaches an impulse', () => {
+    const space = new Space({ gravity: [0, -10] });
+    const ground = space.addBody(new Body({ type: 'static' }));
+    const a = space.addBody(new Body({ position: [0, -1], shapes: [Polygon.box(0.2, 0.2)] }));
+    const stepError = (): FulcrumInputError => {
+      try {
+        space.step(1 / 60);
+      } catch (e) {
+        expect(e).toBeInstanceOf(FulcrumInputError);
+        return e as FulcrumInputError;
+      }
+      throw new Error('expected step() to throw');
+    };
+    const pin = { position: (e: Float64Array) => (e[0] = a.y + 1) };
+    const cases: [UserConstraint, string, RegExp][] = [
+      [new UserConstraint({ dimensions: 1, bodies: [ground, null], hooks: pin }), 'bodies[1]', /bodies\[1\] is not set/],
+      [new UserConstraint({ dimensions: 1, bodies: [ground, new Body()], hooks: pin }), 'bodies[1]', /is not in the space/],
+      [new UserConstraint({ dimensions: 1, bodies: [ground, a], hooks: {} }), 'position', /position\(err\) must be provided/],
+      [new UserConstraint({ dimensions: 1, bodies: [ground, a], hooks: { position: (e) => (e[0] = NaN) } }), 'position', /position\(\) wrote a non-finite value/],
+      [new UserConstraint({ dimensions: 1, bodies: [ground, a], hooks: { ...pin, clamp: (j) => (j[0] = NaN) } }), 'clamp', /clamp\(\) wrote a non-finite value \(NaN\) in row 0/],
+    ];
+    for (const [c, prop, message] of cases) {
+      space.addConstraint(c);
+      const e = stepError();
+      expect(e.message).toMatch(message);
+      expect(e.message).toContain(`UserConstraint#${c.id}`);
+      expect(e.prop).toBe(prop);
+      expect(e.owner).toBe('UserConstraint');
+      // Nothing poisoned: no impulse took the NaN, and without the constraint the space steps on.
+      expect(Array.from(c.impulse() as Float64Array).every(Number.isFinite)).toBe(true);
+      space.removeConstraint(c);
+      space.step(1 / 60);
+      expect(Number.isFinite(a.y)).toBe(true);
+    }
   });
 
   it('a soft user constraint is a spring at its frequency; breakUnderError breaks it and fires the event', () => {

@@ -47,7 +47,7 @@ import type { Body } from '../body/body.js';
 import type { DebugDraw } from '../debug/debug-draw.js';
 import type { Vec2, Vec3 } from '../math/vec2.js';
 import type { StepContext } from '../space/step-context.js';
-import { checkFinite, checkInteger, fail } from '../util/validate.js';
+import { checkFinite, checkInteger, fail, FulcrumInputError } from '../util/validate.js';
 import { BODY_STATE_STRIDE, clearBodyState, fillBodyState } from './body-state.js';
 import { Constraint, type SolverFamilyKind, type BreakReason, type ConstraintOptions } from './constraint.js';
 import { factorSymmetric, normClampFactor, solveFactored, solveSymmetric } from './dense.js';
@@ -746,7 +746,7 @@ export class UserConstraint extends Constraint {
     for (let a = 0; a < n; a++) {
       for (let b = a; b < n; b++) {
         const v = this.w.eff[p++]!;
-        if (!Number.isFinite(v)) throw new Error(`${this.label}: effMass wrote a non-finite value (${v}) at packed index ${p - 1}`);
+        if (!Number.isFinite(v)) throw new FulcrumInputError(`${this.label}: effMass wrote a non-finite value (${v}) at packed index ${p - 1}`, { owner: this.typeName, prop: 'effMass' });
         this.w.K[a * n + b] = v;
         this.w.K[b * n + a] = v;
       }
@@ -771,7 +771,7 @@ export class UserConstraint extends Constraint {
         oy = out.y;
         oz = out.z;
         if (!Number.isFinite(ox) || !Number.isFinite(oy) || !Number.isFinite(oz)) {
-          throw new Error(`${this.label}: impulse() wrote a non-finite value for Body#${list[d]!.id}`);
+          throw new FulcrumInputError(`${this.label}: impulse() wrote a non-finite value for Body#${list[d]!.id}`, { owner: this.typeName, prop: 'impulse' });
         }
       } else {
         for (let r = 0; r < n; r++) {
@@ -827,13 +827,13 @@ export class UserConstraint extends Constraint {
       if (clash !== null) fail(this.label, 'limits', Array.from({ length: this.dimensions }, (_, r) => this.limit(r)), `cannot be combined with the hook ${clash}`);
     }
     if (!this.velocityOnly && this.position === UserConstraint.prototype.position && !this._hooks.position) {
-      throw new Error(`${this.label}: position(err) must be provided unless the constraint is velocityOnly`);
+      throw new FulcrumInputError(`${this.label}: position(err) must be provided unless the constraint is velocityOnly`, { owner: this.typeName, prop: 'position' });
     }
     if (modes.jacobian && this.velocityOnly && this.jacobian === UserConstraint.prototype.jacobian && !this._hooks.jacobian) {
-      throw new Error(`${this.label}: a velocityOnly constraint needs jacobian(J), or effMass and impulse`);
+      throw new FulcrumInputError(`${this.label}: a velocityOnly constraint needs jacobian(J), or effMass and impulse`, { owner: this.typeName, prop: 'jacobian' });
     }
     if (!modes.jacobian && !modes.velocity) {
-      throw new Error(`${this.label}: velocity(err) must be provided with effMass and impulse (or give jacobian(J) instead)`);
+      throw new FulcrumInputError(`${this.label}: velocity(err) must be provided with effMass and impulse (or give jacobian(J) instead)`, { owner: this.typeName, prop: 'velocity' });
     }
     checkBatchKernel(this.label, this.batchKernel(), this.dimensions * 3 * this._list.length);
     this.validate();
@@ -1007,6 +1007,7 @@ export class UserConstraint extends Constraint {
     const trial = this.w.trial;
     for (let r = 0; r < n; r++) trial[r] = softUpdate(this.jAcc[r]!, rhs[r]!, massScale, impulseScale);
     this.clamp(trial);
+    checkRow(this, 'clamp', trial);
     if (soft || this.velocityOnly) {
       let n2 = 0;
       for (let r = 0; r < n; r++) n2 += trial[r]! * trial[r]!;
@@ -1183,6 +1184,7 @@ export class UserConstraint extends Constraint {
     for (let r = 0; r < n; r++) rhs[r] = -err[r]!;
     solveSymmetric(this.w.K, rhs, n);
     this.clamp(rhs);
+    checkRow(this, 'clamp', rhs);
     this.applyImpulse(ctx, rhs, true);
   }
 
@@ -1325,32 +1327,32 @@ function checkHooks(h: unknown): UserConstraintHooks {
 function checkBatchKernel(label: string, k: unknown, jSize: number): void {
   if (k === null) return;
   const what = `${label}: batchKernel()`;
-  if (typeof k !== 'object' || k === undefined) throw new Error(`${what} must return a UserBatchKernel or null (got ${String(k)})`);
+  if (typeof k !== 'object' || k === undefined) throw new FulcrumInputError(`${what} must return a UserBatchKernel or null (got ${String(k)})`, { owner: 'UserConstraint', prop: 'batchKernel' });
   const kernel = k as Partial<UserBatchKernel>;
   const n = kernel.paramCount;
-  if (typeof n !== 'number' || !Number.isInteger(n) || n < 0) throw new Error(`${what}.paramCount must be a non-negative integer (got ${String(n)})`);
+  if (typeof n !== 'number' || !Number.isInteger(n) || n < 0) throw new FulcrumInputError(`${what}.paramCount must be a non-negative integer (got ${String(n)})`, { owner: 'UserConstraint', prop: 'batchKernel' });
   for (const name of ['jacobian', 'position'] as const) {
-    if (typeof kernel[name] !== 'function') throw new Error(`${what}.${name} must be a function (got ${String(kernel[name])})`);
+    if (typeof kernel[name] !== 'function') throw new FulcrumInputError(`${what}.${name} must be a function (got ${String(kernel[name])})`, { owner: 'UserConstraint', prop: 'batchKernel' });
   }
   const both = kernel.positionAndJacobian;
-  if (both !== undefined && typeof both !== 'function') throw new Error(`${what}.positionAndJacobian must be a function or absent (got ${String(both)})`);
+  if (both !== undefined && typeof both !== 'function') throw new FulcrumInputError(`${what}.positionAndJacobian must be a function or absent (got ${String(both)})`, { owner: 'UserConstraint', prop: 'batchKernel' });
   const constants = kernel.constantJacobian;
   if (constants === undefined) return;
-  if (!Array.isArray(constants)) throw new Error(`${what}.constantJacobian must be an array of [index, value] pairs or absent (got ${String(constants)})`);
+  if (!Array.isArray(constants)) throw new FulcrumInputError(`${what}.constantJacobian must be an array of [index, value] pairs or absent (got ${String(constants)})`, { owner: 'UserConstraint', prop: 'batchKernel' });
   constants.forEach((pair: unknown, i) => {
     const [index, value] = Array.isArray(pair) ? (pair as unknown[]) : [];
     const shown = Array.isArray(pair) ? `[${pair.map(String).join(', ')}]` : String(pair);
     if (typeof index !== 'number' || !Number.isInteger(index) || index < 0 || index >= jSize) {
-      throw new Error(`${what}.constantJacobian[${i}] must start with an entry index of J, an integer in [0, ${jSize}) (got ${shown})`);
+      throw new FulcrumInputError(`${what}.constantJacobian[${i}] must start with an entry index of J, an integer in [0, ${jSize}) (got ${shown})`, { owner: 'UserConstraint', prop: 'batchKernel' });
     }
-    if (typeof value !== 'number' || !Number.isFinite(value)) throw new Error(`${what}.constantJacobian[${i}] must end with a finite value (got ${shown})`);
+    if (typeof value !== 'number' || !Number.isFinite(value)) throw new FulcrumInputError(`${what}.constantJacobian[${i}] must end with a finite value (got ${shown})`, { owner: 'UserConstraint', prop: 'batchKernel' });
   });
 }
 
 /** A hook that writes NaN must not poison the solver: fail loudly with the constraint's name. */
 function checkRow(c: UserConstraint, hook: string, row: Float64Array): void {
   for (let r = 0; r < row.length; r++) {
-    if (!Number.isFinite(row[r]!)) throw new Error(`${c.label}: ${hook}() wrote a non-finite value (${row[r]}) in row ${r}`);
+    if (!Number.isFinite(row[r]!)) throw new FulcrumInputError(`${c.label}: ${hook}() wrote a non-finite value (${row[r]}) in row ${r}`, { owner: c.typeName, prop: hook });
   }
 }
 

@@ -82,6 +82,7 @@ export class Capsule extends PolyShape {
   }
   /** Replace both core centres at once (so an intermediate state cannot be rejected). */
   setPoints(p1: Vec2Like, p2: Vec2Like): void {
+    this.beforeChange('points');
     this._points = parseCorePoints('Capsule', p1, p2);
     this.geometryChanged();
   }
@@ -92,6 +93,7 @@ export class Capsule extends PolyShape {
     return Math.hypot(p[2]! - p[0]!, p[3]! - p[1]!);
   }
   set length(v: number) {
+    this.beforeChange('length');
     const base = lengthPoints(v);
     const p = this._points;
     const mx = 0.5 * (p[0]! + p[2]!);

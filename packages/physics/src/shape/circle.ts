@@ -38,6 +38,7 @@ export class Circle extends Shape {
     return this._radius;
   }
   set radius(v: number) {
+    this.beforeChange('radius');
     this._radius = checkPositive('Circle', 'radius', v);
     this.geometryChanged();
   }

@@ -41,6 +41,7 @@ export abstract class PolyShape extends Shape {
     return this._radius;
   }
   set radius(v: number) {
+    this.beforeChange('radius');
     this._radius = this.checkRadius(v);
     this.geometryChanged();
   }

@@ -78,6 +78,7 @@ export class Polygon extends PolyShape {
     return out;
   }
   set vertices(value: readonly Vec2Like[]) {
+    this.beforeChange('vertices');
     this._shapeVerts = parseConvexVertices('Polygon', 'vertices', value);
     this.geometryChanged();
   }

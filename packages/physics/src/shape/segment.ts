@@ -52,6 +52,7 @@ export class Segment extends PolyShape {
   }
   /** Replace both end points at once. */
   setPoints(p1: Vec2Like, p2: Vec2Like): void {
+    this.beforeChange('points');
     this._points = parseCorePoints('Segment', p1, p2);
     this.geometryChanged();
   }

@@ -47,6 +47,8 @@ export interface MassData {
 
 /** What a shape tells its body when it changes; implemented by Body. */
 export interface ShapeOwner {
+  /** Throws if the shape may not change now (its space is stepping); called before anything is assigned. */
+  _assertShapeMutable(what: string): void;
   /** Geometry or density changed: recompute mass, refresh the broadphase, wake. */
   _shapeGeometryChanged(shape: Shape): void;
   /** Material/filter changed: wake so the change takes effect. */
@@ -131,6 +133,7 @@ export abstract class Shape {
     return { x: this._offsetX, y: this._offsetY };
   }
   set offset(v: Vec2Like) {
+    this.beforeChange('offset');
     const o = checkVec2(this.typeName, 'offset', v);
     this._offsetX = o.x;
     this._offsetY = o.y;
@@ -147,6 +150,7 @@ export abstract class Shape {
     return this._angle;
   }
   set angle(v: number) {
+    this.beforeChange('angle');
     this._angle = checkFinite(this.typeName, 'angle', v);
     this.geometryChanged();
   }
@@ -155,6 +159,7 @@ export abstract class Shape {
     return this._density;
   }
   set density(v: number) {
+    this.beforeChange('density');
     this._density = checkPositive(this.typeName, 'density', v);
     this.body?._shapeGeometryChanged(this);
   }
@@ -163,6 +168,7 @@ export abstract class Shape {
     return this._friction;
   }
   set friction(v: number) {
+    this.beforeChange('friction');
     this._friction = checkNonNegative(this.typeName, 'friction', v);
     this.body?._shapeMaterialChanged(this);
   }
@@ -171,6 +177,7 @@ export abstract class Shape {
     return this._restitution;
   }
   set restitution(v: number) {
+    this.beforeChange('restitution');
     this._restitution = checkNonNegative(this.typeName, 'restitution', v);
     this.body?._shapeMaterialChanged(this);
   }
@@ -179,6 +186,7 @@ export abstract class Shape {
     return this._sensor;
   }
   set sensor(v: boolean) {
+    this.beforeChange('sensor');
     this._sensor = checkBoolean(this.typeName, 'sensor', v);
     this.body?._shapeMaterialChanged(this);
   }
@@ -188,6 +196,7 @@ export abstract class Shape {
     return { category: this._category, mask: this._mask, group: this._group };
   }
   set filter(f: Partial<CollisionFilter>) {
+    this.beforeChange('filter');
     if (f === null || typeof f !== 'object') fail(this.typeName, 'filter', f, 'must be an object {category?, mask?, group?}');
     const category = f.category !== undefined ? checkInteger(this.typeName, 'filter.category', f.category, 0, 0xffffffff) : this._category;
     const mask = f.mask !== undefined ? checkInteger(this.typeName, 'filter.mask', f.mask, 0, 0xffffffff) : this._mask;
@@ -206,6 +215,14 @@ export abstract class Shape {
   }
   get group(): number {
     return this._group;
+  }
+
+  /**
+   * Call first in every setter: a shape of a stepping space (a change from inside a constraint
+   * hook) is rejected before anything is assigned, so nothing is half-applied.
+   */
+  protected beforeChange(prop: string): void {
+    this.body?._assertShapeMutable(`${this.typeName}.${prop}`);
   }
 
   /** Call after any geometry change: rebuild the body-local cache and tell the body. */

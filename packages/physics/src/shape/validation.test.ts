@@ -119,7 +119,7 @@ describe('shape input validation', () => {
   it('setters notify the owner body of geometry changes', () => {
     const c = new Circle({ radius: 1 });
     let geometry = 0;
-    c.body = { _shapeGeometryChanged: () => geometry++, _shapeMaterialChanged: () => {} };
+    c.body = { _assertShapeMutable: () => {}, _shapeGeometryChanged: () => geometry++, _shapeMaterialChanged: () => {} };
     c.radius = 2;
     expect(geometry).toBe(1);
     const p = Polygon.box(1, 1);

@@ -5,6 +5,7 @@ import { Polygon } from '../shape/polygon.js';
 import { Segment } from '../shape/segment.js';
 import { Capsule } from '../shape/capsule.js';
 import { Constraint } from '../constraint/constraint.js';
+import { PivotJoint } from '../constraint/joints/pivot-joint.js';
 import type { DebugDraw } from '../debug/debug-draw.js';
 import { FulcrumInputError } from '../util/validate.js';
 import { Space } from './space.js';
@@ -229,6 +230,60 @@ describe('mutation during a step', () => {
     expect(space.bodies).toHaveLength(2);
   });
 
+  it('every body, shape and space setter is rejected before it assigns anything (nothing half-applied)', () => {
+    type Case = [string, (t: { ball: Body; circle: Circle; box: Polygon; space: Space }) => void, (t: { ball: Body; circle: Circle; box: Polygon; space: Space }) => unknown];
+    const cases: Case[] = [
+      ['Circle.radius', (t) => (t.circle.radius = 0.9), (t) => t.circle.radius],
+      ['Circle.density', (t) => (t.circle.density = 7), (t) => [t.circle.density, t.ball.mass]],
+      ['Circle.offset', (t) => (t.circle.offset = [0.3, 0]), (t) => t.circle.offset],
+      ['Circle.angle', (t) => (t.circle.angle = 1), (t) => t.circle.angle],
+      ['Circle.friction', (t) => (t.circle.friction = 0.1), (t) => t.circle.friction],
+      ['Circle.restitution', (t) => (t.circle.restitution = 0.9), (t) => t.circle.restitution],
+      ['Circle.sensor', (t) => (t.circle.sensor = true), (t) => t.circle.sensor],
+      ['Circle.filter', (t) => (t.circle.filter = { group: 3 }), (t) => t.circle.filter],
+      ['Polygon.vertices', (t) => (t.box.vertices = [[0, 0], [1, 0], [0, 1]]), (t) => t.box.vertices],
+      ['Polygon.radius', (t) => (t.box.radius = 0.05), (t) => t.box.radius],
+      ['Body.allowMovement', (t) => (t.ball.allowMovement = false), (t) => [t.ball.allowMovement, t.ball.mass]],
+      ['Body.allowRotation', (t) => (t.ball.allowRotation = false), (t) => [t.ball.allowRotation, t.ball.inertia]],
+      ['Body.torque', (t) => (t.ball.torque = 5), (t) => t.ball.torque],
+      ['Body.linearDrag', (t) => (t.ball.linearDrag = 0.5), (t) => t.ball.linearDrag],
+      ['Body.angularDrag', (t) => (t.ball.angularDrag = 0.5), (t) => t.ball.angularDrag],
+      ['Body.gravityScale', (t) => (t.ball.gravityScale = 2), (t) => t.ball.gravityScale],
+      ['Space.allowSleep', (t) => (t.space.allowSleep = false), (t) => t.space.allowSleep],
+      ['Space.sleepDelay', (t) => (t.space.sleepDelay = 3), (t) => t.space.sleepDelay],
+      ['Space.sleepThreshold', (t) => (t.space.sleepThreshold = 3), (t) => t.space.sleepThreshold],
+      ['Space.jointIterations', (t) => (t.space.jointIterations = 7), (t) => t.space.jointIterations],
+      ['Space.jointHertz', (t) => (t.space.jointHertz = 7), (t) => t.space.jointHertz],
+      ['Space.jointDampingRatio', (t) => (t.space.jointDampingRatio = 7), (t) => t.space.jointDampingRatio],
+    ];
+    for (const [what, mutate, read] of cases) {
+      const space = new Space({ gravity: [0, -10] });
+      space.addBody(groundBody());
+      const circle = new Circle({ radius: 0.5 });
+      const box = Polygon.box(0.4, 0.4, { offset: [0, 0.6] });
+      const ball = space.addBody(new Body({ position: [0, 3], shapes: [circle, box] }));
+      const t = { ball, circle, box, space };
+      const before = JSON.stringify(read(t));
+      const c = space.addConstraint(new MeddlingConstraint([ball], () => mutate(t)));
+      let error: unknown = null;
+      try {
+        space.step(1 / 60);
+      } catch (e) {
+        error = e;
+      }
+      expect(error, what).toBeInstanceOf(FulcrumInputError);
+      expect((error as Error).message, what).toContain(`${what} cannot be changed while the space is stepping`);
+      expect((error as FulcrumInputError).prop, what).toBe(what.split('.')[1]);
+      expect(JSON.stringify(read(t)), what).toBe(before);
+      // The space keeps working, and the same change between steps is accepted.
+      space.removeConstraint(c);
+      space.step(1 / 60);
+      mutate(t);
+      space.step(1 / 60);
+      expect(Number.isFinite(ball.y), what).toBe(true);
+    }
+  });
+
   it('adding or removing a constraint wakes its bodies', () => {
     const space = new Space({ gravity: [0, -10] });
     space.addBody(groundBody());
@@ -245,6 +300,21 @@ describe('mutation during a step', () => {
 });
 
 describe('constraint ignore', () => {
+  it('with ignore: true, moving a joint to a body of another space and back is valid (issue 21: no foreign proxy id reaches this broadphase)', () => {
+    const s1 = new Space();
+    const s2 = new Space();
+    const a = s1.addBody(new Body({ shapes: [new Circle({ radius: 0.5 })] }));
+    const b = s1.addBody(new Body({ position: [1, 0], shapes: [new Circle({ radius: 0.5 })] }));
+    for (let i = 0; i < 3; i++) s2.addBody(new Body({ position: [5 + i, 0], shapes: [new Circle({ radius: 0.5 })] }));
+    const j = s1.addConstraint(new PivotJoint({ body1: a, body2: b, ignore: true }));
+    j.body2 = s2.bodies[2]!;
+    j.body2 = b;
+    s1.step(1 / 60);
+    s2.step(1 / 60);
+    expect(j.body2).toBe(b);
+    expect(Number.isFinite(a.x) && Number.isFinite(b.x)).toBe(true);
+  });
+
   it('a constraint with ignore = true stops its bodies colliding; turning it off restores collisions', () => {
     const space = new Space({ gravity: [0, -10] });
     space.addBody(groundBody(20, -10.5));

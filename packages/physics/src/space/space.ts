@@ -88,18 +88,21 @@ export class Space implements BodySpaceLink, ConstraintSpaceLink {
     return this._settings.sleepDelay;
   }
   set sleepDelay(v: number) {
+    this._assertUnlocked('Space.sleepDelay');
     this._settings.sleepDelay = checkNonNegative('Space', 'sleepDelay', v);
   }
   get sleepThreshold(): number {
     return this._settings.sleepThreshold;
   }
   set sleepThreshold(v: number) {
+    this._assertUnlocked('Space.sleepThreshold');
     this._settings.sleepThreshold = checkNonNegative('Space', 'sleepThreshold', v);
   }
   get allowSleep(): boolean {
     return this._settings.allowSleep;
   }
   set allowSleep(v: boolean) {
+    this._assertUnlocked('Space.allowSleep');
     this._settings.allowSleep = checkBoolean('Space', 'allowSleep', v);
     if (!v) this.wakeAll();
   }
@@ -107,18 +110,21 @@ export class Space implements BodySpaceLink, ConstraintSpaceLink {
     return this._settings.jointIterations;
   }
   set jointIterations(v: number) {
+    this._assertUnlocked('Space.jointIterations');
     this._settings.jointIterations = checkInteger('Space', 'jointIterations', v, 1, 1000);
   }
   get jointHertz(): number {
     return this._settings.jointHertz;
   }
   set jointHertz(v: number) {
+    this._assertUnlocked('Space.jointHertz');
     this._settings.jointHertz = checkNonNegative('Space', 'jointHertz', v);
   }
   get jointDampingRatio(): number {
     return this._settings.jointDamping;
   }
   set jointDampingRatio(v: number) {
+    this._assertUnlocked('Space.jointDampingRatio');
     this._settings.jointDamping = checkNonNegative('Space', 'jointDampingRatio', v);
   }
 
