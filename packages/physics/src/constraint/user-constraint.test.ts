@@ -453,6 +453,39 @@ describe('UserConstraint specifics', () => {
     }
   });
 
+  it('a hand-written K that is not positive definite is rejected when written, naming effMass; effMass without impulse is rejected before the step', () => {
+    const space = new Space({ gravity: [0, -10] });
+    const ground = space.addBody(new Body({ type: 'static' }));
+    const a = space.addBody(new Body({ position: [0, -1], shapes: [Polygon.box(0.2, 0.2)] }));
+    const nape = (eff: number[]) => ({
+      position: (e: Float64Array) => e.set([a.x, a.y + 1]),
+      velocity: (e: Float64Array) => e.set([a.velocity.x, a.velocity.y]),
+      effMass: (e: Float64Array) => e.set(eff),
+      impulse: (imp: Float64Array, _b: Body, out: Vec3) => {
+        out.x = imp[0]!;
+        out.y = imp[1]!;
+        out.z = 0;
+      },
+    });
+    const y0 = a.y;
+    for (const [eff, detail] of [[[-1, 0, 1], /K's diagonal: -1, 1/], [[0, 0, 1], /pivot 0/], [[1, 2, 1], /pivot 1 of its LDLᵀ factors is -3/]] as const) {
+      const c = space.addConstraint(new UserConstraint({ dimensions: 2, bodies: [a], hooks: nape([...eff]) }));
+      expect(() => space.step(1 / 60)).toThrow(/effMass\(\) wrote a K that is not positive definite/);
+      expect(() => space.step(1 / 60)).toThrow(detail);
+      space.removeConstraint(c);
+    }
+    // The right K (1/m on each axis of a free body) is accepted, and holds the body.
+    const m = a.mass;
+    const good = space.addConstraint(new UserConstraint({ dimensions: 2, bodies: [a], hooks: nape([1 / m, 0, 1 / m]) }));
+    for (let i = 0; i < 30; i++) space.step(1 / 60);
+    expect(a.y).toBeCloseTo(y0, 6);
+    space.removeConstraint(good);
+    const half = space.addConstraint(new UserConstraint({ dimensions: 2, bodies: [a], hooks: { ...nape([1, 0, 1]), impulse: undefined } }));
+    expect(() => space.step(1 / 60)).toThrow(/effMass\(\) is given without impulse\(\)/);
+    space.removeConstraint(half);
+    space.step(1 / 60);
+  });
+
   it('a soft user constraint is a spring at its frequency; breakUnderError breaks it and fires the event', () => {
     const space = new Space();
     const ground = space.addBody(new Body({ type: 'static' }));

@@ -50,7 +50,7 @@ import type { StepContext } from '../space/step-context.js';
 import { checkFinite, checkInteger, fail, FulcrumInputError } from '../util/validate.js';
 import { BODY_STATE_STRIDE, clearBodyState, fillBodyState } from './body-state.js';
 import { Constraint, type SolverFamilyKind, type BreakReason, type ConstraintOptions } from './constraint.js';
-import { factorSymmetric, normClampFactor, solveFactored, solveSymmetric } from './dense.js';
+import { factorSymmetric, normClampFactor, solveFactored, solveSymmetric, zeroPivotTolerance } from './dense.js';
 import { checkRowLimit, limitPositionImpulse } from './limits.js';
 import { limitSideUpdate, passSoftness, softUpdate, type Softness } from './softness.js';
 import type { UserBatchKernel } from './batch-kernel.js';
@@ -751,6 +751,31 @@ export class UserConstraint extends Constraint {
         this.w.K[b * n + a] = v;
       }
     }
+    this.checkUserK();
+  }
+
+  /**
+   * A hand-written K must be an effective mass J M⁻¹ Jᵀ: symmetric positive definite. A negative
+   * or zero pivot would make the solver push the wrong way, or not at all, and grow without bound
+   * (a wrong sign in effMass is the usual cause), so it is rejected as soon as it is written.
+   */
+  private checkUserK(): void {
+    const n = this.dimensions;
+    const w = this.w;
+    // (Keq and kDiag as scratch: they serve limited rows, which cannot be combined with effMass.)
+    w.Keq.set(w.K.subarray(0, n * n));
+    factorSymmetric(w.Keq, n, w.kDiag);
+    let scale = 0;
+    for (let r = 0; r < n; r++) scale = Math.max(scale, Math.abs(w.K[r * n + r]!));
+    for (let r = 0; r < n; r++) {
+      const d = w.Keq[r * n + r]!;
+      if (d > zeroPivotTolerance(scale) && scale > 0) continue;
+      const what = n === 1 ? `K = ${d}` : `pivot ${r} of its LDLᵀ factors is ${d} (K's diagonal: ${Array.from({ length: n }, (_, i) => w.K[i * n + i]).join(', ')})`;
+      throw new FulcrumInputError(
+        `${this.label}: effMass() wrote a K that is not positive definite: ${what}; K is the effective mass J M⁻¹ Jᵀ, positive on every row (check its signs, and that no row is left 0)`,
+        { owner: this.typeName, prop: 'effMass' },
+      );
+    }
   }
 
   /** Apply λ (row vector) to the solver velocities (or positions) of every body. */
@@ -831,6 +856,11 @@ export class UserConstraint extends Constraint {
     }
     if (modes.jacobian && this.velocityOnly && this.jacobian === UserConstraint.prototype.jacobian && !this._hooks.jacobian) {
       throw new FulcrumInputError(`${this.label}: a velocityOnly constraint needs jacobian(J), or effMass and impulse`, { owner: this.typeName, prop: 'jacobian' });
+    }
+    if (modes.effMass !== modes.impulse) {
+      // One without the other leaves K and Jᵀλ from two different sources, which need not agree.
+      const [given, missing] = modes.effMass ? ['effMass', 'impulse'] : ['impulse', 'effMass'];
+      throw new FulcrumInputError(`${this.label}: ${given}() is given without ${missing}(): Nape's form needs both (K and Jᵀλ of the same J), or neither (the engine derives them from J)`, { owner: this.typeName, prop: missing });
     }
     if (!modes.jacobian && !modes.velocity) {
       throw new FulcrumInputError(`${this.label}: velocity(err) must be provided with effMass and impulse (or give jacobian(J) instead)`, { owner: this.typeName, prop: 'velocity' });
