@@ -110,6 +110,8 @@ export class UserBatch {
   private kTotal = 0;
   private vTotal = 0;
   private sTotal = 0;
+  /** The solver bodies of the step under way (for errors' explanations). */
+  private sb: SolverBodies | null = null;
   /** The pose the cached J, K (and C) belong to (StepContext.poseEpoch). */
   private poseEpoch = -1;
   /** Substep midpoint marker: false until the first warm start of the step. */
@@ -483,7 +485,7 @@ export class UserBatch {
     }
   }
 
-  /** Name the constraint and the row of the first non-finite J entry. */
+  /** Name the constraint, the row and the column of the first non-finite J entry. */
   private reportBadJacobian(n: number): never {
     const c = this.rows[n]!;
     const kn = this.kern[n]!;
@@ -491,7 +493,7 @@ export class UserBatch {
     const cols = 3 * this.slots[n]!;
     const J = this.jPool.subarray(this.jOff[n]!, this.jOff[n]! + cols * this.dim[n]!);
     for (let i = 0; i < J.length; i++) {
-      if (!Number.isFinite(J[i]!)) throw new FulcrumInputError(`${c.label}: jacobian() wrote a non-finite value (${J[i]}) in row ${(i / cols) | 0}`, { owner: c.typeName, prop: 'jacobian' });
+      if (!Number.isFinite(J[i]!)) throw c._nonFiniteError('jacobian', (i / cols) | 0, i % cols, J[i]!, this.stateForError(n));
     }
     throw new FulcrumInputError(`${c.label}: its effective mass K = J M⁻¹ Jᵀ is not finite`, { owner: c.typeName, prop: 'jacobian' });
   }
@@ -509,8 +511,15 @@ export class UserBatch {
   private checkPosition(n: number, C: Float64Array, at: number): void {
     for (let r = 0, dim = this.dim[n]!; r < dim; r++) {
       const v = C[at + r]!;
-      if (!Number.isFinite(v)) throw new FulcrumInputError(`${this.rows[n]!.label}: position() wrote a non-finite value (${v}) in row ${r}`, { owner: this.rows[n]!.typeName, prop: 'position' });
+      if (!Number.isFinite(v)) throw this.rows[n]!._nonFiniteError('position', r, -1, v, this.stateForError(n));
     }
+  }
+
+  /** Row n's packed state at the current pose, for an error's explanation (null outside a step). */
+  private stateForError(n: number): Float64Array | null {
+    if (this.sb === null) return null;
+    this.fillState(n, this.sb);
+    return this.state;
   }
 
   /** J and K (factored) of every row at the current pose, once per pose. */
@@ -518,6 +527,7 @@ export class UserBatch {
     if (this.poseEpoch === ctx.poseEpoch) return;
     this.poseEpoch = ctx.poseEpoch;
     const sb = ctx.bodies;
+    this.sb = sb;
     if (!this.laidOut) this.layoutKernels(sb);
     this.poseJacobians(sb);
     this.factorRows(sb);
@@ -873,6 +883,7 @@ export class UserBatch {
   /** (The loop is the method's last statement: see PivotBatch.warmStart.) */
   private solvePositionRows(ctx: StepContext): void {
     const sb = ctx.bodies;
+    this.sb = sb;
     if (!this.laidOut) this.layoutKernels(sb);
     const rhs = this.rhs;
     const pool = this.jPool;

@@ -437,6 +437,9 @@ describe('UserConstraint specifics', () => {
       [new UserConstraint({ dimensions: 1, bodies: [ground, a], hooks: {} }), 'position', /position\(err\) must be provided/],
       [new UserConstraint({ dimensions: 1, bodies: [ground, a], hooks: { position: (e) => (e[0] = NaN) } }), 'position', /position\(\) wrote a non-finite value/],
       [new UserConstraint({ dimensions: 1, bodies: [ground, a], hooks: { ...pin, clamp: (j) => (j[0] = NaN) } }), 'clamp', /clamp\(\) wrote a non-finite value \(NaN\) in row 0/],
+      // J's row and column (not its flat index), on the one-by-one path and in the user batch.
+      [new UserConstraint({ dimensions: 2, bodies: [ground, a], hooks: { position: (e) => e.set([a.x, a.y]), jacobian: (J) => J.set([0, 0, 0, 1, 0, 0, 0, 0, 0, 0, NaN, 0]) } }), 'jacobian', /jacobian\(\) wrote a non-finite value \(NaN\) in row 1, column 4 \(y of bodies\[1\]\)/],
+      [new UserConstraint({ dimensions: 2, packedState: true, bodies: [ground, a], hooks: { position: (e) => e.set([0, 0]), jacobian: (J) => J.set([0, 0, 0, 1, 0, NaN, 0, 0, 0, 0, 1, 0]) } }), 'jacobian', /jacobian\(\) wrote a non-finite value \(NaN\) in row 0, column 5 \(θ of bodies\[1\]\)/],
     ];
     for (const [c, prop, message] of cases) {
       space.addConstraint(c);

@@ -466,6 +466,18 @@ export class UserConstraint extends Constraint {
     void at;
   }
 
+  /**
+   * @internal The error for a hook that wrote a non-finite value: in row `row` and, for
+   * jacobian(), column `column` (else −1), at the packed state `state` the hook read (null when
+   * unknown). A subclass may say where the value came from: SymbolicConstraint points at the
+   * sub-expression of its source.
+   */
+  _nonFiniteError(hook: string, row: number, column: number, value: number, state: Float64Array | null): FulcrumInputError {
+    void state;
+    const at = column < 0 ? `row ${row}` : `row ${row}, column ${column} (${JACOBIAN_COLUMN[column % 3]} of bodies[${(column / 3) | 0}])`;
+    return new FulcrumInputError(`${this.label}: ${hook}() wrote a non-finite value (${value}) in ${at}`, { owner: this.typeName, prop: hook });
+  }
+
   /** @internal The user batch when the constraint qualifies (_batchable), else one by one. */
   override _solverFamily(): SolverFamilyKind {
     return this._batchable() ? 'user-batch' : 'one-by-one';
@@ -683,7 +695,7 @@ export class UserConstraint extends Constraint {
           const row = side === 0 ? this.w.Jp : this.w.Jm;
           row.fill(0);
           this.position(row, st);
-          checkRow(this, 'position', row);
+          checkRow(this, 'position', row, 0, st);
           st.set(saved);
           if (!this.packedState) {
             b._x = bx0;
@@ -729,7 +741,7 @@ export class UserConstraint extends Constraint {
 
   private computeJacobian(): void {
     this.jacobian(this.w.J, this.w.state);
-    checkRow(this, 'jacobian', this.w.J);
+    checkRow(this, 'jacobian', this.w.J, 3 * this._list.length, this.w.state);
   }
 
   /** K (n×n) from effMass (packed) or straight from the Jacobian. */
@@ -951,7 +963,7 @@ export class UserConstraint extends Constraint {
     if (!this.errValid) {
       err.fill(0);
       this.position(err, this.w.state);
-      checkRow(this, 'position', err);
+      checkRow(this, 'position', err, 0, this.w.state);
       this.errValid = true;
     }
     return err;
@@ -1019,7 +1031,7 @@ export class UserConstraint extends Constraint {
     const vel = this.w.vel;
     for (let r = 0; r < n; r++) vel[r] = 0;
     this.velocity(vel, this.w.state);
-    checkRow(this, 'velocity', vel);
+    checkRow(this, 'velocity', vel, 0, this.w.state);
     for (let r = 0; r < n; r++) rhs[r] = -(vel[r]! + be[r]!);
     solveFactored(this.w.K, this.w.dinv, rhs, n);
     const delta = this.w.delta;
@@ -1095,7 +1107,7 @@ export class UserConstraint extends Constraint {
     const vel = w.vel;
     vel.fill(0);
     this.velocity(vel, w.state);
-    checkRow(this, 'velocity', vel);
+    checkRow(this, 'velocity', vel, 0, this.w.state);
     let e = 1;
     if (pass.biasRate !== 0 && soft && this._maxError !== Infinity) {
       let e2 = 0;
@@ -1204,7 +1216,7 @@ export class UserConstraint extends Constraint {
     const err = this.w.err;
     err.fill(0);
     this.position(err, state);
-    checkRow(this, 'position', err);
+    checkRow(this, 'position', err, 0, this.w.state);
     this.buildK();
     if (this.limitedCount !== 0) {
       this._solvePositionLimited(ctx, err);
@@ -1379,12 +1391,19 @@ function checkBatchKernel(label: string, k: unknown, jSize: number): void {
   });
 }
 
-/** A hook that writes NaN must not poison the solver: fail loudly with the constraint's name. */
-function checkRow(c: UserConstraint, hook: string, row: Float64Array): void {
-  for (let r = 0; r < row.length; r++) {
-    if (!Number.isFinite(row[r]!)) throw new FulcrumInputError(`${c.label}: ${hook}() wrote a non-finite value (${row[r]}) in row ${r}`, { owner: c.typeName, prop: hook });
+/**
+ * A hook that writes NaN must not poison the solver: fail loudly with the constraint's name, the
+ * row, and for J (`cols` > 0: cols entries per row) the column. `state`: what the hook read.
+ */
+function checkRow(c: UserConstraint, hook: string, row: Float64Array, cols = 0, state: Float64Array | null = null): void {
+  for (let i = 0; i < row.length; i++) {
+    if (Number.isFinite(row[i]!)) continue;
+    throw cols > 0 ? c._nonFiniteError(hook, (i / cols) | 0, i % cols, row[i]!, state) : c._nonFiniteError(hook, i, -1, row[i]!, state);
   }
 }
+
+/** What each of a body slot's three J columns is about. */
+const JACOBIAN_COLUMN = ['x', 'y', 'θ'] as const;
 
 /** The limits option: one entry per row, each null or a valid [jointMin, jointMax]. */
 function checkLimitList(limits: unknown, dim: number, velocityOnly: boolean): (readonly [number, number] | null)[] {
