@@ -472,7 +472,7 @@ export class UserConstraint extends Constraint {
    * unknown). A subclass may say where the value came from: SymbolicConstraint points at the
    * sub-expression of its source.
    */
-  _nonFiniteError(hook: string, row: number, column: number, value: number, state: Float64Array | null): FulcrumInputError {
+  _nonFiniteError(hook: string, row: number, column: number, value: number, state: Float64Array | null): Error {
     void state;
     const at = column < 0 ? `row ${row}` : `row ${row}, column ${column} (${JACOBIAN_COLUMN[column % 3]} of bodies[${(column / 3) | 0}])`;
     return new FulcrumInputError(`${this.label}: ${hook}() wrote a non-finite value (${value}) in ${at}`, { owner: this.typeName, prop: hook });
