@@ -489,6 +489,31 @@ describe('UserConstraint specifics', () => {
     space.step(1 / 60);
   });
 
+  it('a position() that throws inside the finite differences leaves no body shifted', () => {
+    const space = new Space({ gravity: [0, -10] });
+    const ground = space.addBody(new Body({ type: 'static' }));
+    const a = space.addBody(new Body({ position: [0.3, -1], rotation: 0.2, shapes: [Polygon.box(0.2, 0.2)] }));
+    let calls = 0;
+    const c = space.addConstraint(
+      new UserConstraint({
+        dimensions: 1,
+        bodies: [ground, a],
+        hooks: {
+          position(e) {
+            // The first call is C at the pose; the next ones are the perturbed poses of J's differences.
+            if (++calls === 3) throw new Error('user bug');
+            e[0] = a.y + 1;
+          },
+        },
+      }),
+    );
+    const before = [a.x, a.y, a.rotation];
+    expect(() => space.step(1 / 60)).toThrow('user bug');
+    expect([a.x, a.y, a.rotation]).toEqual(before);
+    space.removeConstraint(c);
+    space.step(1 / 60);
+  });
+
   it('a soft user constraint is a spring at its frequency; breakUnderError breaks it and fires the event', () => {
     const space = new Space();
     const ground = space.addBody(new Body({ type: 'static' }));

@@ -694,13 +694,17 @@ export class UserConstraint extends Constraint {
           }
           const row = side === 0 ? this.w.Jp : this.w.Jm;
           row.fill(0);
-          this.position(row, st);
-          checkRow(this, 'position', row, 0, st);
-          st.set(saved);
-          if (!this.packedState) {
-            b._x = bx0;
-            b._y = by0;
-            if (d === 2) b._setAngle(ba0);
+          try {
+            this.position(row, st);
+            checkRow(this, 'position', row, 0, st);
+          } finally {
+            // Restored exactly even when position() throws: a failed step leaves no body shifted by ε.
+            st.set(saved);
+            if (!this.packedState) {
+              b._x = bx0;
+              b._y = by0;
+              if (d === 2) b._setAngle(ba0);
+            }
           }
         }
         for (let r = 0; r < n; r++) J[r * cols + 3 * s + d] = (this.w.Jp[r]! - this.w.Jm[r]!) / (2 * FD_STEP);
