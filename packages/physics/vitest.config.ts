@@ -9,5 +9,6 @@ export default defineConfig({
     name: 'physics',
     environment: 'node',
     include: ['src/**/*.test.ts'],
+    setupFiles: ['src/test-support/check-user-constraints.ts'],
   },
 });

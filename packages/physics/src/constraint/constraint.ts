@@ -302,6 +302,12 @@ export abstract class Constraint {
     this._validateParameters();
   }
 
+  /**
+   * @internal Space.checkUserConstraints: check hand-written derivatives against finite
+   * differences, if this constraint has any and they have not been checked since its last change.
+   */
+  _checkDerivatives(): void {}
+
   /** @internal True when validation must run every step (a user validate() hook), not only after changes. */
   _validatesEveryStep(): boolean {
     return false;

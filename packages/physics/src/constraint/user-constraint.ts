@@ -55,6 +55,7 @@ import { checkRowLimit, limitPositionImpulse } from './limits.js';
 import { limitSideUpdate, passSoftness, softUpdate, type Softness } from './softness.js';
 import type { UserBatchKernel } from './batch-kernel.js';
 import { USER_BATCH_MAX_DIM, USER_BATCH_MAX_SLOTS, type UserBatch } from './user-batch.js';
+import { checkUserConstraintDerivatives, type DerivativeProbe } from './user-constraint-check.js';
 
 /** `state`: the packed body state of the current substep (see BodyState, BODY_STATE_STRIDE). */
 export interface UserConstraintHooks {
@@ -234,6 +235,7 @@ export class UserConstraint extends Constraint {
     this.bodyImp = new Float64Array(3 * out.length);
     this._work = null;
     this.poseEpoch = -1;
+    this._derivativesUnchecked = true;
     // A batched row was laid out for the old bodies: leave it (the body change re-plans the step).
     this._batch = null;
     this._batchRow = -1;
@@ -478,6 +480,102 @@ export class UserConstraint extends Constraint {
     return new FulcrumInputError(`${this.label}: ${hook}() wrote a non-finite value (${value}) in ${at}`, { owner: this.typeName, prop: hook });
   }
 
+  // ------------------------------------------------------------------ Space.checkUserConstraints
+
+  /** Changed since its derivatives were last checked (see user-constraint-check.ts). */
+  private _derivativesUnchecked = true;
+
+  override invalidate(): void {
+    this._derivativesUnchecked = true;
+    super.invalidate();
+  }
+
+  /** @internal */
+  override _checkDerivatives(): void {
+    if (!this._derivativesUnchecked || this.velocityOnly) return;
+    this.refreshOutsideStep();
+    checkUserConstraintDerivatives(this._derivativeProbe());
+    this._derivativesUnchecked = false;
+  }
+
+  /** The hooks at the bodies' current state, in the engine's order (prepare first), for the check. */
+  private _derivativeProbe(): DerivativeProbe {
+    const modes = this.modes();
+    const w = this.w;
+    const saved = new Float64Array(w.state.length);
+    const savedBodies: number[] = [];
+    const atPose = () => {
+      this.prepare(w.state);
+      // As at a pose of a step: J first (a velocity() may read the J the engine holds).
+      if (modes.jacobian) {
+        this.jacobian(w.J, w.state);
+        checkRow(this, 'jacobian', w.J, 3 * this._list.length, w.state);
+      }
+    };
+    return {
+      label: this.label,
+      typeName: this.typeName,
+      dimensions: this.dimensions,
+      slots: this._list as Body[],
+      distinct: this._bodiesCache,
+      slotDistinct: this.slotDistinct,
+      has: { jacobian: modes.ownJacobian && modes.jacobian, velocity: modes.velocity, effMass: modes.effMass, impulse: modes.impulse },
+      // (Each output is checked as the solver checks it: a NaN is reported as a NaN, not as a mismatch.)
+      position: (err) => {
+        this.prepare(w.state);
+        this.position(err, w.state);
+        checkRow(this, 'position', err, 0, w.state);
+      },
+      jacobian: (J) => {
+        this.prepare(w.state);
+        this.jacobian(J, w.state);
+        checkRow(this, 'jacobian', J, 3 * this._list.length, w.state);
+      },
+      velocity: (err) => {
+        atPose();
+        this.velocity(err, w.state);
+        checkRow(this, 'velocity', err, 0, w.state);
+      },
+      effMass: (eff) => {
+        atPose();
+        this.effMass(eff, w.state);
+        checkRow(this, 'effMass', eff, 0, w.state);
+      },
+      impulse: (imp, body, out) => {
+        atPose();
+        this.impulse(imp, body, out, w.state);
+      },
+      differences: (J, step) => this.finiteDifferenceJacobian(J, step),
+      nudgeVelocities: (delta) => {
+        saved.set(w.state);
+        savedBodies.length = 0;
+        for (const b of this._bodiesCache) savedBodies.push(b._vx, b._vy, b._w);
+        for (let s = 0; s < this._list.length; s++) {
+          const d = this.slotDistinct[s]!;
+          const o = s * BODY_STATE_STRIDE;
+          w.state[o + 5] = w.state[o + 5]! + delta[3 * d]!;
+          w.state[o + 6] = w.state[o + 6]! + delta[3 * d + 1]!;
+          w.state[o + 7] = w.state[o + 7]! + delta[3 * d + 2]!;
+        }
+        if (this.packedState) return;
+        this._bodiesCache.forEach((b, d) => {
+          b._vx += delta[3 * d]!;
+          b._vy += delta[3 * d + 1]!;
+          b._w += delta[3 * d + 2]!;
+        });
+      },
+      undoVelocities: () => {
+        w.state.set(saved);
+        if (this.packedState) return;
+        this._bodiesCache.forEach((b, d) => {
+          b._vx = savedBodies[3 * d]!;
+          b._vy = savedBodies[3 * d + 1]!;
+          b._w = savedBodies[3 * d + 2]!;
+        });
+      },
+    };
+  }
+
   /** @internal The user batch when the constraint qualifies (_batchable), else one by one. */
   override _solverFamily(): SolverFamilyKind {
     return this._batchable() ? 'user-batch' : 'one-by-one';
@@ -655,7 +753,7 @@ export class UserConstraint extends Constraint {
    * The perturbed pose goes into the packed state (every slot of that body) and, unless
    * packedState, into the Body too; both are restored exactly afterwards.
    */
-  private finiteDifferenceJacobian(J: Float64Array): void {
+  private finiteDifferenceJacobian(J: Float64Array, step = FD_STEP): void {
     this.refreshOutsideStep();
     const n = this.dimensions;
     const cols = 3 * this._list.length;
@@ -671,7 +769,7 @@ export class UserConstraint extends Constraint {
       const bx0 = b._x, by0 = b._y, ba0 = b._angle;
       for (let d = 0; d < 3; d++) {
         for (let side = 0; side < 2; side++) {
-          const e = side === 0 ? FD_STEP : -FD_STEP;
+          const e = side === 0 ? step : -step;
           let x = x0, y = y0, a = a0, c = st[o + 3]!, sn = st[o + 4]!, comX = cx, comY = cy;
           if (d === 0) { x += e; comX += e; }
           else if (d === 1) { y += e; comY += e; }
@@ -707,7 +805,7 @@ export class UserConstraint extends Constraint {
             }
           }
         }
-        for (let r = 0; r < n; r++) J[r * cols + 3 * s + d] = (this.w.Jp[r]! - this.w.Jm[r]!) / (2 * FD_STEP);
+        for (let r = 0; r < n; r++) J[r * cols + 3 * s + d] = (this.w.Jp[r]! - this.w.Jm[r]!) / (2 * step);
       }
     }
   }

@@ -30,6 +30,12 @@ export interface SpaceOptions {
    */
   jointHertz?: number;
   jointDampingRatio?: number;
+  /**
+   * Check every UserConstraint's hand-written derivatives (jacobian, velocity, effMass, impulse)
+   * against finite differences of its position(), before its first step and after each change;
+   * a mismatch throws, naming the hook and the row. For development and tests. Default false.
+   */
+  checkUserConstraints?: boolean;
 }
 
 export interface SpaceSettings {
@@ -43,7 +49,14 @@ export interface SpaceSettings {
   jointIterations: number;
   jointHertz: number;
   jointDamping: number;
+  checkUserConstraints: boolean;
 }
+
+/**
+ * The default of checkUserConstraints for spaces made from now on. The test suites turn it on
+ * (test-support/check-user-constraints.ts); not part of the public API.
+ */
+export const settingDefaults = { checkUserConstraints: false };
 
 /** Validate every option first, so a bad one leaves nothing half-built. */
 export function readSpaceOptions(options: SpaceOptions): SpaceSettings {
@@ -60,5 +73,6 @@ export function readSpaceOptions(options: SpaceOptions): SpaceSettings {
     jointIterations: options.jointIterations !== undefined ? checkInteger('Space', 'jointIterations', options.jointIterations, 1, 1000) : 2,
     jointHertz: options.jointHertz !== undefined ? checkNonNegative('Space', 'jointHertz', options.jointHertz) : 0,
     jointDamping: options.jointDampingRatio !== undefined ? checkNonNegative('Space', 'jointDampingRatio', options.jointDampingRatio) : 2,
+    checkUserConstraints: options.checkUserConstraints !== undefined ? checkBoolean('Space', 'checkUserConstraints', options.checkUserConstraints) : settingDefaults.checkUserConstraints,
   };
 }

@@ -128,6 +128,16 @@ export class Space implements BodySpaceLink, ConstraintSpaceLink {
     this._settings.jointDamping = checkNonNegative('Space', 'jointDampingRatio', v);
   }
 
+  /** See SpaceOptions.checkUserConstraints. Turning it on checks every user constraint before the next step. */
+  get checkUserConstraints(): boolean {
+    return this._settings.checkUserConstraints;
+  }
+  set checkUserConstraints(v: boolean) {
+    this._assertUnlocked('Space.checkUserConstraints');
+    this._settings.checkUserConstraints = checkBoolean('Space', 'checkUserConstraints', v);
+    this._constraintsValid = false;
+  }
+
   /** Simulated seconds so far. */
   get time(): number {
     return this._time;
@@ -287,9 +297,19 @@ export class Space implements BodySpaceLink, ConstraintSpaceLink {
     if (!this._constraintsValid) {
       const every = this._validatedEveryStep;
       every.length = 0;
+      const check = this._settings.checkUserConstraints;
       for (const c of this._constraints) {
         if (c._validatesEveryStep()) every.push(c);
-        if (c._active) c._validateForStep(this);
+        if (!c._active) continue;
+        c._validateForStep(this);
+        if (!check) continue;
+        // The check calls the user's hooks: a hook that changes the space is rejected here too.
+        this._locked = true;
+        try {
+          c._checkDerivatives();
+        } finally {
+          this._locked = false;
+        }
       }
     } else {
       for (const c of this._validatedEveryStep) if (c._active) c._validateForStep(this);
