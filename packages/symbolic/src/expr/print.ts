@@ -7,7 +7,9 @@
  */
 import type { Expr } from './expr.js';
 
-// Binding strength, loosest first; mirrors the parser.
+// Binding strength, loosest first; mirrors the parser. `relative θ v` is as loose as a let: its
+// vector extends as far right as it can, so it is parenthesised wherever something may follow.
+const LOOSE = 0;
 const ADD = 1;
 const OUTER = 2;
 const DOT = 3;
@@ -107,7 +109,7 @@ export class Printer {
       case 'unit':
         return [`unit ${p(e.args[0]!, PREFIX)}`, PREFIX];
       case 'relative':
-        return [`relative ${p(e.args[0]!, PREFIX)} ${p(e.args[1]!, PREFIX)}`, PREFIX];
+        return [`relative ${p(e.args[0]!, PREFIX)} ${p(e.args[1]!, LOOSE)}`, LOOSE];
       case 'perp': {
         // `[a - b] perp` would read as the literal (a, −b): parenthesise anything with spaces.
         const inner = p(e.args[0]!, 0);

@@ -5,7 +5,9 @@
  *   `inx` are names (nape-symbolic matched keywords as prefixes, so `inx` read as `in x`).
  * - `.` is its own token: `body1.position` is a member access (name, '.', name), which lets the
  *   checker say "unknown body field 'rotatino'" rather than "unknown name 'body1.rotatino'".
- * - Numbers are `digits[.digits][e[+-]digits]`; a sign is an operator, not part of the number.
+ * - Numbers are `digits[.[digits]][e[+-]digits]` or `.digits[e[+-]digits]` (`2`, `2.5`, `5.`, `.5`,
+ *   `1e-3`, `5.e3`); a sign is an operator, not part of the number. A `.` right after a name, a
+ *   number or a closing bracket is member access (`v.x`, `1.x`), never the start of a number.
  * - `#` starts a comment that runs to the end of the line. Newlines are plain whitespace.
  */
 import { SymbolicSyntaxError, type Span } from '../errors.js';
@@ -66,6 +68,11 @@ const isDigit = (c: string): boolean => c >= '0' && c <= '9';
 const isNameStart = (c: string): boolean => (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c === '_';
 const isNameChar = (c: string): boolean => isNameStart(c) || isDigit(c);
 
+/** Whether a `.` after this character continues what it follows (`v.x`, `1.x`, `(a).y`), rather than starting a number (`.5`). */
+const continuesOperand = (c: string): boolean => isNameChar(c) || c === ')' || c === ']' || c === '}';
+/** An exponent `e3`, `E-3` at `i`. */
+const isExponent = (s: string, i: number): boolean => (s[i] === 'e' || s[i] === 'E') && (isDigit(s[i + 1] ?? '') || ((s[i + 1] === '+' || s[i + 1] === '-') && isDigit(s[i + 2] ?? '')));
+
 export function tokenize(source: string): Token[] {
   const tokens: Token[] = [];
   let i = 0;
@@ -93,9 +100,9 @@ export function tokenize(source: string): Token[] {
       continue;
     }
     const start = i;
-    if (isDigit(c)) {
+    if (isDigit(c) || (c === '.' && isDigit(source[i + 1] ?? '') && !continuesOperand(source[i - 1] ?? ' '))) {
       while (i < source.length && isDigit(source[i]!)) i++;
-      if (source[i] === '.' && isDigit(source[i + 1] ?? '')) {
+      if (source[i] === '.' && (isDigit(source[i + 1] ?? '') || !isNameStart(source[i + 1] ?? ' ') || isExponent(source, i + 1))) {
         i++;
         while (i < source.length && isDigit(source[i]!)) i++;
       }

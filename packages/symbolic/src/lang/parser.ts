@@ -12,18 +12,25 @@
  *   a outer b
  *   a dot b, a cross b           left-associative
  *   a * b, a / b                 left-associative
- *   -a, unit a, relative θ a     prefix; each operand is itself a prefix expression
+ *   -a, unit a                   prefix; the operand is itself a prefix expression
+ *   relative θ v                 prefix; θ is a prefix expression, v extends as far right as it
+ *                                can (as in nape-symbolic: relative θ a + b is relative θ (a + b))
  *   atoms: number, inf, eps, name, body.field, (expr), |expr|, [expr] perp,
  *          [a b], [a ; b], [a b ; c d], { expr expr … }, and components atom.x, atom.y
  *
  * Expressions are juxtaposed in blocks (`{ a b }`) and limits (`limit x lo hi`): an expression
- * ends at the first token that cannot continue it. So `{ a -b }` is one part, a − b; write
- * `{ a (-b) }` for two. Literal entries are restricted for the same reason: a signed number,
- * inf, eps, a name, a body field or a parenthesised expression, so `[1 -2]` is (1, −2).
+ * ends at the first token that cannot continue it, or at a sign: a `-` with a space before it and
+ * none after it (`limit jointMin -inf jointMax`, `{ a -b }` is two parts). Written any other way
+ * (`a - b`, `a-b`) it subtracts. Literal entries are restricted for the same reason: a signed
+ * number, inf, eps, a name, a body field or a parenthesised expression, so `[1 -2]` is (1, −2).
+ *
+ * A token that cannot continue the source gets a message about what was probably meant: a
+ * function call (`sin(x)`), a missing operator, a missing `constraint` keyword, or `a = b`.
  */
 import { SymbolicSyntaxError, joinSpans, type Span } from '../errors.js';
 import { children, type BinaryOp, type Declaration, type Node, type SyntaxTree } from './ast.js';
 import { describeToken, tokenize, type Token } from './lexer.js';
+import { missingOperatorReason, startsOperand, strayTokenReason, unknownFunction } from './stray.js';
 
 /** Deepest nesting of the syntax tree; deeper sources are rejected (every later pass recurses). */
 export const MAX_DEPTH = 200;
@@ -38,6 +45,13 @@ class Parser {
   private readonly tokens: Token[];
   private pos = 0;
   private depth = 0;
+  /**
+   * Whether the expression being parsed stands beside another (a block's part, a limit's
+   * expression): then a sign (` -x`) ends it. Off inside brackets and a let's value.
+   */
+  private juxtaposed = false;
+  /** The last complete operand parsed, for "missing operator between … and …". */
+  private lastOperand: Node | null = null;
 
   constructor(private readonly source: string) {
     this.tokens = tokenize(source);
@@ -93,14 +107,15 @@ class Parser {
 
   parseProgram(): SyntaxTree {
     const declarations: Declaration[] = [];
-    while (this.peek().kind !== 'end') declarations.push(this.parseDeclaration());
+    while (this.peek().kind !== 'end') declarations.push(this.parseDeclaration(declarations[declarations.length - 1] ?? null));
     return { declarations, end: this.peek().span };
   }
 
-  private parseDeclaration(): Declaration {
+  private parseDeclaration(previous: Declaration | null): Declaration {
     const t = this.peek();
     if (t.kind !== 'keyword' || !DECLARATION_KEYWORDS.includes(t.text)) {
-      this.expected(`a declaration (${DECLARATION_KEYWORDS.join(', ')})`, t.kind === 'symbol' && t.text === '=' ? '; parameters get their values from setScalar/setVector, not from the source' : '');
+      const reason = strayTokenReason({ source: this.source, token: t, before: this.tokens[this.pos - 1] ?? null, after: this.peek(1), previous, lastOperand: this.lastOperand });
+      this.fail(reason ?? `expected a declaration (${DECLARATION_KEYWORDS.join(', ')}), found ${describeToken(t)}`, t.span);
     }
     this.next();
     switch (t.text) {
@@ -118,26 +133,59 @@ class Parser {
         return { kind: t.text, names, span: joinSpans(t.span, this.lastSpan()) };
       }
       case 'limit': {
+        // The limit's expressions stand side by side: `limit jointMin -inf jointMax`.
+        const side = (what: string): Node => this.nested(true, () => this.parseExpr(what));
         if (this.isKeyword('constraint')) {
           this.next();
-          const lower = this.parseExpr('the lower bound of the limit');
-          const upper = this.parseExpr('the upper bound of the limit');
+          const lower = side('the lower bound of the limit');
+          const upper = side('the upper bound of the limit');
           return { kind: 'rowLimit', lower, upper, span: joinSpans(t.span, upper.span) };
         }
-        const expr = this.parseExpr('the limited expression (or the word constraint)');
-        const lower = this.parseExpr('the lower bound of the limit');
-        const upper = this.parseExpr('the upper bound of the limit');
+        const expr = side('the limited expression (or the word constraint)');
+        const lower = side('the lower bound of the limit');
+        const upper = side('the upper bound of the limit');
         return { kind: 'varLimit', expr, lower, upper, span: joinSpans(t.span, upper.span) };
       }
       default: {
         const kind = t.text as 'constraint' | 'velocity';
-        const expr = this.parseExpr(`the ${kind} expression`);
+        const expr = this.nested(false, () => this.parseExpr(`the ${kind} expression`));
         return { kind, expr, span: joinSpans(t.span, expr.span) };
       }
     }
   }
 
   // ------------------------------------------------------------------ expressions
+
+  /** Parse with `juxtaposed` set as given, restoring it after. */
+  private nested<T>(juxtaposed: boolean, parse: () => T): T {
+    const saved = this.juxtaposed;
+    this.juxtaposed = juxtaposed;
+    try {
+      return parse();
+    } finally {
+      this.juxtaposed = saved;
+    }
+  }
+
+  /**
+   * A sign that starts the next juxtaposed expression: `-` with a space before it and none after
+   * it, in a block or a limit (`{ a -b }`, `limit x -inf y`).
+   */
+  private signStartsNext(): boolean {
+    if (!this.juxtaposed || !this.isSymbol('-')) return false;
+    const minus = this.peek();
+    const before = this.tokens[this.pos - 1];
+    const after = this.peek(1);
+    if (!before || after.kind === 'end') return false;
+    return before.span.offset + before.span.length < minus.span.offset && after.span.offset === minus.span.offset + 1;
+  }
+
+  /** "missing operator between 'a' and 'b'" when the next token starts another operand after `left`, else null. */
+  private missingOperator(left: Node): string | null {
+    const t = this.peek();
+    if (!startsOperand(t)) return null;
+    return missingOperatorReason(this.source, this.lastOperand ?? left, t);
+  }
 
   /** `what` names the expression in the error when none starts here. */
   private parseExpr(what = 'an expression'): Node {
@@ -154,8 +202,8 @@ class Parser {
     const start = this.next().span;
     const name = this.expectName('a name after let');
     this.expectSymbol('=', `'=' after 'let ${name.text}'`);
-    const value = this.parseExpr(`the value of ${name.text}`);
-    if (!this.isKeyword('in')) this.expected(`'in' after the value of ${name.text}`);
+    const value = this.nested(false, () => this.parseExpr(`the value of ${name.text}`));
+    if (!this.isKeyword('in')) this.fail(this.missingOperator(value) ?? `expected 'in' after the value of ${name.text}, found ${describeToken(this.peek())}`, this.peek().span);
     this.next();
     const body = this.parseExpr(`an expression after 'let ${name.text} = … in'`);
     return this.made({ kind: 'let', name: name.text, nameSpan: name.span, value, body, span: joinSpans(start, body.span) }, start);
@@ -173,7 +221,7 @@ class Parser {
   private parseBinary(level: number, what: string): Node {
     if (level === Parser.LEVELS.length) return this.parseUnary(what);
     let left = this.parseBinary(level + 1, what);
-    for (let op = this.binaryOpAt(level); op !== null; op = this.binaryOpAt(level)) {
+    for (let op = this.binaryOpAt(level); op !== null && !(level === 0 && this.signStartsNext()); op = this.binaryOpAt(level)) {
       const opTok = this.next();
       const right = this.parseBinary(level + 1, `an expression after '${op}'`);
       left = this.made({ kind: 'binary', op, left, right, opSpan: opTok.span, span: joinSpans(left.span, right.span) }, opTok.span);
@@ -211,7 +259,8 @@ class Parser {
       if (this.isKeyword('relative')) {
         this.next();
         const angle = this.parseUnary(`the angle after 'relative' (as in relative body1.rotation anchor1)`);
-        const operand = this.parseUnary(`the vector after 'relative ${angle.kind === 'member' ? `${angle.object}.${angle.field}` : '…'}'`);
+        // As in nape-symbolic, the rotated vector is a whole expression: relative θ a + b is relative θ (a + b).
+        const operand = this.parseExpr(`the vector after 'relative ${angle.kind === 'member' ? `${angle.object}.${angle.field}` : '…'}'`);
         return this.made({ kind: 'relative', angle, operand, span: joinSpans(t.span, operand.span) }, t.span);
       }
       if (this.isKeyword('let')) return this.parseLet();
@@ -231,6 +280,7 @@ class Parser {
       this.next();
       node = this.made({ kind: 'component', operand: node, index: f.text === 'x' ? 0 : 1, span: joinSpans(node.span, f.span) }, f.span);
     }
+    this.lastOperand = node;
     return node;
   }
 
@@ -251,14 +301,14 @@ class Parser {
       case 'symbol':
         if (t.text === '(') {
           this.next();
-          const inner = this.parseExpr(`an expression after '('`);
-          this.expectSymbol(')', `')' to close the '(' at ${t.span.line}:${t.span.column}`);
+          const inner = this.nested(false, () => this.parseExpr(`an expression after '('`));
+          this.expectCloser(')', `')' to close the '(' at ${t.span.line}:${t.span.column}`, inner);
           return this.made({ ...inner, span: joinSpans(t.span, this.lastSpan()) }, t.span);
         }
         if (t.text === '|') {
           this.next();
-          const operand = this.parseExpr(`an expression after '|'`);
-          this.expectSymbol('|', `'|' to close the '|' at ${t.span.line}:${t.span.column}`);
+          const operand = this.nested(false, () => this.parseExpr(`an expression after '|'`));
+          this.expectCloser('|', `'|' to close the '|' at ${t.span.line}:${t.span.column}`, operand);
           return this.made({ kind: 'norm', operand, span: joinSpans(t.span, this.lastSpan()) }, t.span);
         }
         if (t.text === '[') return this.isPerpAhead() ? this.parsePerp() : this.parseLiteral();
@@ -270,8 +320,21 @@ class Parser {
     this.expected(what);
   }
 
+  /** The closing `text` after `inner`; if another operand follows instead, says an operator is missing. */
+  private expectCloser(text: string, what: string, inner: Node): void {
+    if (this.isSymbol(text)) {
+      this.next();
+      return;
+    }
+    const missing = this.missingOperator(inner);
+    if (missing) this.fail(missing, this.peek().span);
+    this.expected(what);
+  }
+
   private parseNameOrMember(): Node {
     const n = this.next() as Token & { kind: 'name' };
+    // `sin(x)`: a name glued to '(' is meant as a call, and the language has none.
+    if (this.isSymbol('(') && this.peek().span.offset === n.span.offset + n.span.length) this.fail(unknownFunction(n.text), n.span);
     if (!this.isSymbol('.')) return { kind: 'name', name: n.text, span: n.span };
     this.next();
     const f = this.peek();
@@ -310,8 +373,8 @@ class Parser {
     if (this.bracketsHoldEntries()) operand = this.parseLiteral();
     else {
       this.next();
-      operand = this.parseExpr(`a vector after '['`);
-      this.expectSymbol(']', `']' to close the '[' at ${open.span.line}:${open.span.column}`);
+      operand = this.nested(false, () => this.parseExpr(`a vector after '['`));
+      this.expectCloser(']', `']' to close the '[' at ${open.span.line}:${open.span.column}`, operand);
     }
     this.next(); // perp (checked by isPerpAhead)
     return this.made({ kind: 'perp', operand, span: joinSpans(open.span, this.lastSpan()) }, open.span);
@@ -385,7 +448,7 @@ class Parser {
         const operand = this.parseEntry();
         return this.made({ kind: 'negate', operand, span: joinSpans(t.span, operand.span) }, t.span);
       }
-      if (t.kind === 'number' || t.kind === 'name' || this.isKeyword('inf') || this.isKeyword('eps') || this.isSymbol('(')) return this.parseAtom('');
+      if (t.kind === 'number' || t.kind === 'name' || this.isKeyword('inf') || this.isKeyword('eps') || this.isSymbol('(')) return this.nested(false, () => this.parseAtom(''));
       this.expected(`a literal entry or ']'`, ' (entries are numbers, names or parenthesised expressions)');
     } finally {
       this.leave();
@@ -397,7 +460,7 @@ class Parser {
     const parts: Node[] = [];
     while (!this.isSymbol('}')) {
       if (this.peek().kind === 'end') this.expected(`'}' to close the '{' at ${open.span.line}:${open.span.column}`);
-      parts.push(this.parseExpr(`an expression or '}'`));
+      parts.push(this.nested(true, () => this.parseExpr(`an expression or '}'`)));
     }
     const close = this.next();
     const span = joinSpans(open.span, close.span);
