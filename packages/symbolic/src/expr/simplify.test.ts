@@ -31,7 +31,7 @@ describe('simplifier', () => {
     same('b1.position + [1 2 ; 3 4] * [1 1]', 'b1.position + [3 7]');
     same('b1.position + ([1 0] outer [0 2]) * [1 1]', 'b1.position + [2 0]');
     same('b1.rotation + (|[3 4]| + eps * 0)', 'b1.rotation + 5');
-    same('b1.position + relative 0 v + unit [0 2]', 'b1.position + v + [0 1]');
+    same('b1.position + (relative 0 v) + unit [0 2]', 'b1.position + v + [0 1]');
   });
 
   it('eliminates zeros and ones, and x - x', () => {

@@ -61,7 +61,6 @@ describe('parser: precedence and forms', () => {
     expect(expr('a cross b dot c')).toBe('((a cross b) dot c)');
     expect(expr('-a * b')).toBe('((-a) * b)');
     expect(expr('unit a + b')).toBe('((unit a) + b)');
-    expect(expr('relative t v * 2')).toBe('((relative t v) * 2)');
     expect(expr('relative -t v')).toBe('(relative (-t) v)');
     expect(expr('let x = 1 in x + 2')).toBe('(let x = 1 in (x + 2))');
     expect(expr('2 * let x = a in x + 1')).toBe('(2 * (let x = a in (x + 1)))');
@@ -115,7 +114,8 @@ describe('parser: errors say where, what was expected and what was found', () =>
   it('names the offending token', () => {
     expect(syntaxError('constraint 1 + )').reason).toBe("expected an expression after '+', found ')'");
     expect(syntaxError('scalar in').reason).toBe("expected a scalar name, found keyword 'in', which cannot be used as a name");
-    expect(syntaxError('body b1 b2').reason).toBe("expected a declaration (body, scalar, vector, limit, constraint, velocity), found name 'b2'");
+    expect(syntaxError('body b1 b2').reason).toBe("missing ',' between 'b1' and 'b2' in the body declaration");
+    expect(syntaxError('body b\nconstraint b.rotation\ndot').reason).toBe("expected a declaration (body, scalar, vector, limit, constraint, velocity), found keyword 'dot'");
     expect(syntaxError('constraint let x 1 in x').reason).toBe("expected '=' after 'let x', found number 1");
     expect(syntaxError('constraint let x = 1 x').reason).toBe("expected 'in' after the value of x, found name 'x'");
     expect(syntaxError('constraint b1.').reason).toBe("expected a field name after 'b1.' (position, rotation, velocity or angularVel), found the end of the source");

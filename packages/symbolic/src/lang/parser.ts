@@ -203,7 +203,7 @@ class Parser {
     const name = this.expectName('a name after let');
     this.expectSymbol('=', `'=' after 'let ${name.text}'`);
     const value = this.nested(false, () => this.parseExpr(`the value of ${name.text}`));
-    if (!this.isKeyword('in')) this.fail(this.missingOperator(value) ?? `expected 'in' after the value of ${name.text}, found ${describeToken(this.peek())}`, this.peek().span);
+    if (!this.isKeyword('in')) this.expected(`'in' after the value of ${name.text}`);
     this.next();
     const body = this.parseExpr(`an expression after 'let ${name.text} = … in'`);
     return this.made({ kind: 'let', name: name.text, nameSpan: name.span, value, body, span: joinSpans(start, body.span) }, start);
