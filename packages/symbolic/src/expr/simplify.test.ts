@@ -88,6 +88,38 @@ describe('simplifier', () => {
   });
 });
 
+describe('relative θ v: v extends as far right as it can (nape-symbolic)', () => {
+  /** C of a one-body source at rotation θ = π/2 (cos 0, sin 1), with v = (1, 0) and w = (0, 1). */
+  const valueAt = (expr: string): number[] => {
+    const program = compileSource(`body b1\nvector v, w\nconstraint b1.position + ${expr}`);
+    const state = new Float64Array(10);
+    state[2] = Math.PI / 2;
+    state[4] = 1; // sin; cos stays 0
+    const out = new Float64Array(program.mainOutputs.length);
+    program.kernels('interpreter').main(state, Float64Array.of(1, 0, 0, 1), out);
+    return [out[0]!, out[1]!];
+  };
+
+  it('rotates the whole sum, not only its first term', () => {
+    // R(π/2) (v + w) = R(π/2) (1, 1) = (−1, 1), while R(π/2) v + w = (0, 1) + (0, 1) = (0, 2).
+    expect(valueAt('relative b1.rotation v + w')).toEqual([-1, 1]);
+    expect(valueAt('(relative b1.rotation v) + w')).toEqual([0, 2]);
+    expect(valueAt('w + relative b1.rotation v')).toEqual([0, 2]);
+  });
+
+  it('prints so that the text parses back to the same grouping', () => {
+    const printed = (expr: string): string => {
+      const p = check(`${H}constraint ${expr}`);
+      return new Printer(p.parts).printParts(p.parts);
+    };
+    for (const expr of ['relative b1.rotation v + w', '(relative b1.rotation v) + w', 'relative b1.rotation v * s', '(relative b1.rotation v) * s', '-relative b1.rotation v + w', 'unit relative b1.rotation v + w', '[relative b1.rotation v + w] perp']) {
+      const text = printed(`b1.position + (${expr})`);
+      expect(printed(text), expr).toBe(text);
+    }
+    expect(printed('b1.position + ((relative b1.rotation v) + w)')).not.toBe(printed('b1.position + (relative b1.rotation v + w)'));
+  });
+});
+
 describe('scalar program', () => {
   it('computes a common subexpression once in the generated code', () => {
     const src = `${H}constraint let d = b2.position - b1.position in { |d| + s   |d| * t   |d| * |d| }`;

@@ -67,3 +67,19 @@ describe('lexer', () => {
     expect(e.message.split('\n').slice(1)).toEqual(['  1 | \t\tx $', '    | \t\t  ^']);
   });
 });
+
+describe('lexer: numbers as nape-symbolic wrote them', () => {
+  const values = (src: string): number[] => tokenize(src).flatMap((t) => (t.kind === 'number' ? [t.value] : []));
+
+  it('accepts .5, 5. and 5.e3 beside 1e-3', () => {
+    expect(values('.5 5. 0.25 1e-3 .5e2 5.e3 5.E-1 [1. .5]')).toEqual([0.5, 5, 0.25, 0.001, 50, 5000, 0.5, 1, 0.5]);
+    expect(kinds('(.5)')).toEqual(['symbol:(', 'number:.5', 'symbol:)', 'end']);
+    expect(kinds('2*.5')).toEqual(['number:2', 'symbol:*', 'number:.5', 'end']);
+  });
+
+  it('a dot after a name, a number or a closing bracket is still member access', () => {
+    expect(kinds('v.x 1.x (a).y')).toEqual(['name:v', 'symbol:.', 'name:x', 'number:1', 'symbol:.', 'name:x', 'symbol:(', 'name:a', 'symbol:)', 'symbol:.', 'name:y', 'end']);
+    expect(kinds('v.5')).toEqual(['name:v', 'symbol:.', 'number:5', 'end']);
+    expect(kinds('1.e')).toEqual(['number:1', 'symbol:.', 'name:e', 'end']);
+  });
+});

@@ -30,7 +30,7 @@
 import { SymbolicSyntaxError, joinSpans, type Span } from '../errors.js';
 import { children, type BinaryOp, type Declaration, type Node, type SyntaxTree } from './ast.js';
 import { describeToken, tokenize, type Token } from './lexer.js';
-import { missingOperatorReason, startsOperand, strayTokenReason, unknownFunction } from './stray.js';
+import { EQUALS_IN_LIMIT, missingOperatorReason, startsOperand, strayTokenReason, unknownFunction } from './stray.js';
 
 /** Deepest nesting of the syntax tree; deeper sources are rejected (every later pass recurses). */
 export const MAX_DEPTH = 200;
@@ -134,7 +134,10 @@ class Parser {
       }
       case 'limit': {
         // The limit's expressions stand side by side: `limit jointMin -inf jointMax`.
-        const side = (what: string): Node => this.nested(true, () => this.parseExpr(what));
+        const side = (what: string): Node => {
+          if (this.isSymbol('=')) this.fail(EQUALS_IN_LIMIT, this.peek().span);
+          return this.nested(true, () => this.parseExpr(what));
+        };
         if (this.isKeyword('constraint')) {
           this.next();
           const lower = side('the lower bound of the limit');
