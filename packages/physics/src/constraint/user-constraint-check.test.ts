@@ -124,6 +124,42 @@ describe('Space.checkUserConstraints', () => {
     }
   });
 
+  it('names size and packing mistakes: a write past the end (a row too many, a column for an unlisted body, eff[6] of a 3 × 3 K), a row left unwritten', () => {
+    const cases: [(a: Body, b: Body) => UserConstraint, string, RegExp][] = [
+      [(a, b) => new UserConstraint({ dimensions: 1, bodies: [a, b], hooks: { position: (e) => { e[0] = b.x - a.x - 1; e[1] = b.y - a.y; } } }), 'position', /position\(\) has a size or packing mistake.*it wrote index 1, past the end of its 1 entries \(1 row, dimensions = 1\)/],
+      [
+        (a, b) => new UserConstraint({ dimensions: 1, bodies: [a], hooks: {
+          position: (e) => { e[0] = b.x - a.x - 1; },
+          jacobian: (J) => { J[0] = -1; J[3] = 1; }, // body b's column, but b is not listed
+        } }),
+        'jacobian',
+        /jacobian\(\) has a size or packing mistake.*it wrote index 3, past the end of its 3 entries \(1 × 3: 1 row, 3 columns for each of the 1 bodies listed\)/,
+      ],
+      [
+        (a, b) => {
+          const pin = napePivot(a, b, [0.4, 0], [-0.3, 0.1]);
+          // Three rows (the pivot and the angle), K written as the manual's picture: past the 6 packed entries.
+          return new UserConstraint({ dimensions: 3, bodies: [a, b], hooks: {
+            position: (e) => { pin.position!.call(null as never, e, e); e[2] = b.rotation - a.rotation; },
+            velocity: (e) => { pin.velocity!.call(null as never, e, e); e[2] = b.angularVel - a.angularVel; },
+            effMass: (eff) => { for (let i = 0; i <= 6; i++) eff[i] = i === 0 || i === 3 || i === 5 ? 1 : 0; },
+            impulse: (_imp, _b, out) => { out.x = out.y = out.z = 0; },
+          } });
+        },
+        'effMass',
+        /effMass\(\) has a size or packing mistake.*it wrote index 6, past the end of its 6 entries \(the upper triangle of the 3 × 3 K, row by row: n\(n\+1\)\/2 = 6\)/,
+      ],
+      [(a, b) => new UserConstraint({ dimensions: 2, bodies: [a, b], hooks: { position: (e) => { e[0] = b.x - a.x - 1; } } }), 'position', /position\(\) has a size or packing mistake.*it left index 1 of its 2 entries \(2 rows, dimensions = 2\) unwritten/],
+    ];
+    for (const [make, hook, message] of cases) {
+      const { space, a, b } = scene();
+      space.addConstraint(make(a, b));
+      const e = stepError(space);
+      expect(e.message, hook).toMatch(message);
+      expect(e.prop).toBe(hook);
+    }
+  });
+
   it('reports a C that is constant by accident: no body moves it, so the row can never be solved', () => {
     const { space, a, b } = scene();
     space.addConstraint(

@@ -13,6 +13,11 @@
  *
  * A row whose J is 0 everywhere is reported too: C does not depend on any body there (a formula
  * constant by accident, such as |unit(p2 − p1)| − 1), so the row can never be solved.
+ *
+ * Size and packing mistakes are caught on the way: each hook gets arrays that record a write
+ * past their end (err[1] of a one-row constraint, J columns for a body the constraint does not
+ * list, eff[6] of a 3 × 3 K, whose packed triangle has 6 entries), and C, V and K start filled
+ * with a marker, so a row or entry the hook left unwritten is named.
  * A mismatch is a FulcrumInputError naming the constraint, the hook, the row (and column or
  * body) and both values. Checking costs about a step's worth of hook calls per check.
  */
@@ -48,9 +53,41 @@ export interface DerivativeProbe {
 const TOLERANCE = 1e-5;
 const STEP = 1e-6;
 
+/** A value no hook writes: an entry still holding it was left unwritten. */
+const UNWRITTEN = -1.2345678901234567e300;
+
+/**
+ * Call `hook` with `out` (of `size` entries, prefilled with UNWRITTEN when `full`) behind a
+ * guard that records writes past its end; report them, and with `full` any entry left unwritten.
+ */
+function guarded(p: DerivativeProbe, hook: string, size: number, full: boolean, what: string, call: (out: Float64Array) => void): Float64Array {
+  const out = new Float64Array(size);
+  if (full) out.fill(UNWRITTEN);
+  let past = -1;
+  const guard = new Proxy(out, {
+    set(target, key, value) {
+      if (typeof key === 'string' && /^\d+$/.test(key) && Number(key) >= target.length && past < 0) past = Number(key);
+      return Reflect.set(target, key, value);
+    },
+    get(target, key) {
+      const v = Reflect.get(target, key, target) as unknown;
+      return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+    },
+  });
+  call(guard);
+  if (past >= 0) throw mismatch(p, hook, `it wrote index ${past}, past the end of its ${size} entries (${what})`, 'has a size or packing mistake');
+  if (full) {
+    const left = out.indexOf(UNWRITTEN);
+    if (left >= 0) throw mismatch(p, hook, `it left index ${left} of its ${size} entries (${what}) unwritten`, 'has a size or packing mistake');
+  }
+  return out;
+}
+
 export function checkUserConstraintDerivatives(p: DerivativeProbe): void {
   const n = p.dimensions;
   const cols = 3 * p.slots.length;
+  const rowsOf = `${n} row${n === 1 ? '' : 's'}, dimensions = ${n}`;
+  guarded(p, 'position', n, true, rowsOf, (err) => p.position(err));
   const J1 = new Float64Array(n * cols);
   const J2 = new Float64Array(n * cols);
   p.differences(J1, STEP);
@@ -73,8 +110,8 @@ export function checkUserConstraintDerivatives(p: DerivativeProbe): void {
     }
   }
   if (p.has.jacobian) {
-    const J = new Float64Array(n * cols);
-    p.jacobian(J);
+    // (J may leave zero entries unwritten: the engine zeroes it first.)
+    const J = guarded(p, 'jacobian', n * cols, false, `${n} × ${cols}: ${n} row${n === 1 ? '' : 's'}, 3 columns for each of the ${p.slots.length} bodies listed`, (out) => p.jacobian(out));
     for (let i = 0; i < J.length; i++) {
       // A column no impulse can move (a static body's, a fixed rotation's) does not matter.
       const body = p.slots[((i % cols) / 3) | 0]!;
@@ -102,12 +139,12 @@ function checkVelocity(p: DerivativeProbe, J: Float64Array, smooth: Uint8Array, 
     const body = p.distinct[(i / 3) | 0]!;
     delta[i] = (i % 3 < 2 ? body._invMass : body._invInertia) === 0 ? 0 : (i % 2 === 0 ? 1 : -1) * (0.37 + 0.21 * i);
   }
-  const v0 = new Float64Array(n);
-  const v1 = new Float64Array(n);
-  p.velocity(v0);
+  const rowsOf = `${n} row${n === 1 ? '' : 's'}, dimensions = ${n}`;
+  const v0 = guarded(p, 'velocity', n, true, rowsOf, (err) => p.velocity(err));
+  let v1: Float64Array;
   p.nudgeVelocities(delta);
   try {
-    p.velocity(v1);
+    v1 = guarded(p, 'velocity', n, true, rowsOf, (err) => p.velocity(err));
   } finally {
     p.undoVelocities();
   }
@@ -132,8 +169,8 @@ function checkVelocity(p: DerivativeProbe, J: Float64Array, smooth: Uint8Array, 
 function checkEffMass(p: DerivativeProbe, J: Float64Array): void {
   const n = p.dimensions;
   const cols = 3 * p.slots.length;
-  const eff = new Float64Array((n * (n + 1)) >>> 1);
-  p.effMass(eff);
+  const packed = (n * (n + 1)) >>> 1;
+  const eff = guarded(p, 'effMass', packed, true, `the upper triangle of the ${n} × ${n} K, row by row: n(n+1)/2 = ${packed}`, (out) => p.effMass(out));
   const K = new Float64Array(n * n);
   let scale = 0;
   for (let a = 0; a < n; a++) {
@@ -199,6 +236,6 @@ function agree(a: number, b: number, rel: number, abs: number): boolean {
   return Math.abs(a - b) <= rel * (Math.abs(a) + Math.abs(b)) + abs;
 }
 
-function mismatch(p: DerivativeProbe, hook: string, what: string): FulcrumInputError {
-  return new FulcrumInputError(`${p.label}: ${hook}() disagrees with position() (Space.checkUserConstraints): ${what}`, { owner: p.typeName, prop: hook });
+function mismatch(p: DerivativeProbe, hook: string, what: string, verdict = 'disagrees with position()'): FulcrumInputError {
+  return new FulcrumInputError(`${p.label}: ${hook}() ${verdict} (Space.checkUserConstraints): ${what}`, { owner: p.typeName, prop: hook });
 }
