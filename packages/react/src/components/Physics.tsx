@@ -4,7 +4,8 @@
  * steps in R3F's loop; outside one (tests, headless) nothing steps until `usePhysics().step()`.
  *
  * Props are validated during render and applied in place: changing `gravity` wakes every
- * island; `paused`, `timeStep`, `interpolate`, the iteration counts and `maxSubSteps` take
+ * island; `checkUserConstraints` goes through the space's setter (the check runs before the
+ * next step); `paused`, `timeStep`, `interpolate`, the iteration counts and `maxSubSteps` take
  * effect on the next frame. Changing `space` moves the whole scene: children remount into it.
  */
 import { Space } from '@fulcrum/physics';
@@ -36,6 +37,16 @@ export interface PhysicsProps {
   positionIterations?: number;
   /** Most steps in one frame; a longer frame slows the simulation down (default 5). */
   maxSubSteps?: number;
+  /**
+   * Check every user constraint's hand-written derivatives (`jacobian`, `velocity`, `effMass`,
+   * `impulse`) against finite differences of its `position()`, before its first step and after
+   * each change: the engine's `Space.checkUserConstraints`. A mismatch makes the step throw a
+   * `FulcrumInputError` whose `prop` is the hook's name, before anything moves. For development
+   * and tests: it costs about a step's worth of hook calls per check. Default false (the
+   * engine's default). Applied in place through the space's setter when it changes, to a given
+   * `space` too; when not given, the space keeps its own setting.
+   */
+  checkUserConstraints?: boolean;
   /** Use this Space instead of creating one. It is not emptied on unmount. */
   space?: Space;
   /** Drag bodies with the pointer: true, or the drag joint's settings. */
@@ -43,22 +54,25 @@ export interface PhysicsProps {
   children?: ReactNode;
 }
 
-const OPTION_PROPS = ['gravity', 'timeStep', 'paused', 'interpolate', 'velocityIterations', 'positionIterations', 'maxSubSteps'] as const;
+const OPTION_PROPS = ['gravity', 'timeStep', 'paused', 'interpolate', 'velocityIterations', 'positionIterations', 'maxSubSteps', 'checkUserConstraints'] as const;
 
 interface ValidatedOptions {
   options: WorldOptions;
+  /** The prop, validated; undefined when not given. */
+  checkUserConstraints: boolean | undefined;
 }
 
 export function Physics(props: PhysicsProps): ReactNode {
   const [world] = useState(() => new PhysicsWorld());
   const inCanvas = useInCanvas();
-  const { options } = useValidated(pick(props as Record<string, unknown>, OPTION_PROPS) as PhysicsProps, validatePhysicsProps);
+  const { options, checkUserConstraints } = useValidated(pick(props as Record<string, unknown>, OPTION_PROPS) as PhysicsProps, validatePhysicsProps);
   const { space, debug, dragging } = props;
   if (space !== undefined && !(space instanceof Space)) propFail('Physics', 'space', space, 'must be a Space');
   if (debug !== undefined && typeof debug !== 'boolean' && (debug === null || typeof debug !== 'object')) propFail('Physics', 'debug', debug, 'must be a boolean or {shapes, contacts, aabbs, constraints}');
   // Set during render: children's effects run before <Physics>'s and may create the space.
   world.setExternalSpace(space ?? null);
   world.initialGravity = options.gravity;
+  world.initialCheckUserConstraints = checkUserConstraints;
 
   useLayoutEffect(() => {
     const prev = world.options;
@@ -68,7 +82,14 @@ export function Physics(props: PhysicsProps): ReactNode {
       if (!sameValue(world.space.gravity, toXY(props.gravity))) world.space.gravity = props.gravity;
       world.appliedGravity = props.gravity;
     }
-    if (!sameValue(prev, options)) world.requestFrame();
+    // The same for the derivative check: applied when the prop changes, never when it is absent.
+    let checkChanged = false;
+    if (checkUserConstraints !== undefined && world.appliedCheckUserConstraints !== checkUserConstraints) {
+      if (world.space.checkUserConstraints !== checkUserConstraints) world.space.checkUserConstraints = checkUserConstraints;
+      world.appliedCheckUserConstraints = checkUserConstraints;
+      checkChanged = true;
+    }
+    if (checkChanged || !sameValue(prev, options)) world.requestFrame();
   });
   useLayoutEffect(() => {
     world.attach();
@@ -88,7 +109,8 @@ export function Physics(props: PhysicsProps): ReactNode {
 function validatePhysicsProps(p: PhysicsProps): ValidatedOptions {
   const d = DEFAULT_WORLD_OPTIONS;
   const gravity = p.gravity ?? d.gravity;
-  validateWith('Physics', p, ['Space'], () => new Space({ gravity }));
+  // The engine validates what it owns (gravity, checkUserConstraints) on a throwaway space.
+  validateWith('Physics', p, ['Space'], () => new Space({ gravity, checkUserConstraints: p.checkUserConstraints }));
   const timeStep = p.timeStep ?? d.timeStep;
   if (timeStep !== 'vary' && (typeof timeStep !== 'number' || !Number.isFinite(timeStep) || timeStep <= 0)) {
     propFail('Physics', 'timeStep', timeStep, 'must be a positive number of seconds or "vary"');
@@ -113,6 +135,7 @@ function validatePhysicsProps(p: PhysicsProps): ValidatedOptions {
       velocityIterations: int('velocityIterations', 1, d.velocityIterations),
       positionIterations: int('positionIterations', 0, d.positionIterations),
     },
+    checkUserConstraints: p.checkUserConstraints,
   };
 }
 

@@ -62,6 +62,13 @@ export class PhysicsWorld {
   initialGravity: Vec2Like = DEFAULT_WORLD_OPTIONS.gravity;
   /** The last `gravity` prop applied to the space. */
   appliedGravity: Vec2Like | null = null;
+  /**
+   * checkUserConstraints for a space created on first use (set by <Physics> during render);
+   * undefined leaves the engine's default.
+   */
+  initialCheckUserConstraints: boolean | undefined = undefined;
+  /** The last `checkUserConstraints` prop applied to the space. */
+  appliedCheckUserConstraints: boolean | null = null;
   readonly events = new EventRouter();
   readonly clock = new StepClock();
 
@@ -90,7 +97,7 @@ export class PhysicsWorld {
 
   /** The space children register with; created on first use unless one was given. */
   get space(): Space {
-    return this.external ?? (this.owned ??= new Space({ gravity: this.initialGravity }));
+    return this.external ?? (this.owned ??= new Space({ gravity: this.initialGravity, checkUserConstraints: this.initialCheckUserConstraints }));
   }
 
   /** Whether `space` is the world's own (emptied on unmount) rather than a given one. */
@@ -102,6 +109,9 @@ export class PhysicsWorld {
   setExternalSpace(space: Space | null): void {
     if (space === this.external) return;
     this.external = space;
+    // The props given so far were applied to the old space: apply them to this one too.
+    this.appliedGravity = null;
+    this.appliedCheckUserConstraints = null;
     this.clock.reset();
   }
 

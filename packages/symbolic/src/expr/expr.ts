@@ -4,8 +4,11 @@
  *
  *  - hash-consing: structurally equal expressions are the same object, so a repeated
  *    subexpression exists once (common-subexpression elimination), and `a - a` is seen to be 0;
- *  - constant folding: an operation on constants is a constant;
- *  - zero and one elimination: `x + 0`, `1 * x`, `0 * x`, `x / 1`, `relative 0 v` and friends;
+ *  - constant folding: an operation on constants is a constant, computed as IEEE 754 does
+ *    (`inf - inf` and `0 * inf` are NaN, `1 / 0` is inf);
+ *  - zero and one elimination: `x + 0`, `1 * x`, `x / 1` and friends, always; `0 * x`, `x - x`,
+ *    `relative 0 v` and `relative θ 0` only where IEEE agrees, that is when x (θ, v) is known to
+ *    be finite (see Expr.finite): with x = ±inf they are NaN, so they are kept;
  *  - literal expansion: an operation on a literal `[a b]` works on its entries, so `[1 0] dot v`
  *    becomes `v.x` and `s * [1 0]` becomes `[s 0]`.
  *
@@ -60,6 +63,14 @@ export interface Expr {
   readonly depth: number;
   /** A structural hash (equal structure, equal hash, in any builder): orders commutative operands. */
   readonly hash: number;
+  /**
+   * Known to be finite whatever the state and the parameters: body fields, vector parameters
+   * (setVector takes finite components only), finite constants, and what is computed from them
+   * by anything but a division (whose divisor may be 0). Not `inf`, a NaN constant or a scalar
+   * parameter (scalars may be ±Infinity). Sums and products of finite values are taken to stay
+   * finite: an overflow needs magnitudes near 1e154.
+   */
+  readonly finite: boolean;
   /** Where it was first written (null for expressions the derivation made). */
   span: Span | null;
   /** The let name it was first bound to, if any. */
@@ -115,7 +126,7 @@ export class ExprBuilder {
     let depth = 0;
     for (const a of args) depth = Math.max(depth, a.depth);
     const hash = structuralHash(`${op}|${type}|${v}|${name}|${index}|${field ?? ''}`, args);
-    const e: Expr = { id: this.nextId++, op, type, args, value, name, index, field, depth: depth + 1, hash, span: null, hint: null };
+    const e: Expr = { id: this.nextId++, op, type, args, value, name, index, field, depth: depth + 1, hash, finite: isFinite(op, type, args, value), span: null, hint: null };
     this.table.set(key, e);
     return e;
   }
@@ -162,6 +173,10 @@ export class ExprBuilder {
   isZero(e: Expr): boolean {
     return (e.op === 'num' && e.value === 0) || (isLiteral(e) && e.args.every((a) => a.op === 'num' && a.value === 0));
   }
+  /** A zero that an operation with `other` may absorb: 0 · x is 0 only for a finite x (IEEE: 0 · inf is NaN). */
+  private absorbs(zero: Expr, other: Expr): boolean {
+    return other.finite && this.isZero(zero);
+  }
   private isNum(e: Expr, v: number): boolean {
     return e.op === 'num' && e.value === v;
   }
@@ -186,9 +201,9 @@ export class ExprBuilder {
 
   add(a: Expr, b: Expr): Expr {
     sameType('+', a, b);
+    if (a.op === 'num' && b.op === 'num') return this.num(a.value + b.value);
     if (this.isZero(a)) return b;
     if (this.isZero(b)) return a;
-    if (a.op === 'num' && b.op === 'num') return this.num(a.value + b.value);
     if (isLiteral(a) && isLiteral(b)) return this.rebuild(a, a.args.map((x, i) => this.add(x, b.args[i]!)));
     if (b.op === 'neg') return this.sub(a, b.args[0]!);
     if (a.op === 'neg') return this.sub(b, a.args[0]!);
@@ -197,10 +212,10 @@ export class ExprBuilder {
 
   sub(a: Expr, b: Expr): Expr {
     sameType('-', a, b);
+    if (a.op === 'num' && b.op === 'num') return this.num(a.value - b.value);
     if (this.isZero(b)) return a;
     if (this.isZero(a)) return this.neg(b);
-    if (a === b) return this.zero(a.type);
-    if (a.op === 'num' && b.op === 'num') return this.num(a.value - b.value);
+    if (a === b && a.finite) return this.zero(a.type); // inf - inf is NaN
     if (isLiteral(a) && isLiteral(b)) return this.rebuild(a, a.args.map((x, i) => this.sub(x, b.args[i]!)));
     if (b.op === 'neg') return this.add(a, b.args[0]!);
     return this.make('sub', a.type, [a, b]);
@@ -211,7 +226,8 @@ export class ExprBuilder {
     if (type === null) throw new Error(`internal: ${a.type} * ${b.type}`);
     // Scalars first: v * s and m * s are s * v and s * m (the same numbers, one form to share).
     if (b.type === 'scalar' && a.type !== 'scalar') return this.mul(b, a);
-    if (this.isZero(a) || this.isZero(b)) return this.zero(type);
+    if (a.op === 'num' && b.op === 'num') return this.num(a.value * b.value);
+    if (this.absorbs(a, b) || this.absorbs(b, a)) return this.zero(type);
     if (this.isNum(a, 1)) return b;
     if (this.isNum(b, 1)) return a;
     if (this.isNum(a, -1)) return this.neg(b);
@@ -219,10 +235,7 @@ export class ExprBuilder {
     if (a.op === 'neg') return this.neg(this.mul(a.args[0]!, b));
     if (b.op === 'neg') return this.neg(this.mul(a, b.args[0]!));
     if (a.type === 'scalar') {
-      if (b.type === 'scalar') {
-        if (a.op === 'num' && b.op === 'num') return this.num(a.value * b.value);
-        return this.make('mul', 'scalar', ordered(a, b));
-      }
+      if (b.type === 'scalar') return this.make('mul', 'scalar', ordered(a, b));
       if (isLiteral(b)) return this.rebuild(b, b.args.map((x) => this.mul(a, x)));
       return this.make('mul', type, [a, b]);
     }
@@ -243,17 +256,18 @@ export class ExprBuilder {
   /** `a / s`: divides every component by the scalar s. */
   div(a: Expr, s: Expr): Expr {
     if (s.type !== 'scalar') throw new Error('internal: division by a non-scalar');
-    if (this.isZero(a)) return this.zero(a.type);
+    if (a.op === 'num' && s.op === 'num') return this.num(a.value / s.value);
+    // 0 / s is 0 only for a divisor known to be neither 0 nor NaN (0 / 0 is NaN).
+    if (this.isZero(a) && s.op === 'num' && s.value !== 0 && !Number.isNaN(s.value)) return this.zero(a.type);
     if (this.isNum(s, 1)) return a;
     if (this.isNum(s, -1)) return this.neg(a);
-    if (a.op === 'num' && s.op === 'num') return this.num(a.value / s.value);
     if (isLiteral(a) && s.op === 'num') return this.rebuild(a, a.args.map((x) => this.div(x, s)));
     if (a.op === 'neg') return this.neg(this.div(a.args[0]!, s));
     return this.make('div', a.type, [a, s]);
   }
 
   dot(a: Expr, b: Expr): Expr {
-    if (this.isZero(a) || this.isZero(b)) return this.num(0);
+    if (this.absorbs(a, b) || this.absorbs(b, a)) return this.num(0);
     if (isLiteral(a) || isLiteral(b)) {
       const [ax, ay] = this.parts(a) as [Expr, Expr];
       const [bx, by] = this.parts(b) as [Expr, Expr];
@@ -268,7 +282,7 @@ export class ExprBuilder {
   cross(a: Expr, b: Expr): Expr {
     const type = crossType(a.type, b.type);
     if (type === null) throw new Error(`internal: ${a.type} cross ${b.type}`);
-    if (this.isZero(a) || this.isZero(b)) return this.zero(type);
+    if (this.absorbs(a, b) || this.absorbs(b, a)) return this.zero(type);
     if (a.type === 'scalar') {
       // s × v = s·(−v.y, v.x) = s · perp(v)
       return this.mul(a, this.perp(b));
@@ -288,7 +302,7 @@ export class ExprBuilder {
   }
 
   outer(a: Expr, b: Expr): Expr {
-    if (this.isZero(a) || this.isZero(b)) return this.zero('matrix');
+    if (this.absorbs(a, b) || this.absorbs(b, a)) return this.zero('matrix');
     if (isLiteral(a) && isLiteral(b)) {
       const [ax, ay] = a.args as [Expr, Expr];
       const [bx, by] = b.args as [Expr, Expr];
@@ -301,8 +315,9 @@ export class ExprBuilder {
 
   /** `relative θ v`: v rotated by θ. */
   relative(angle: Expr, v: Expr): Expr {
-    if (this.isZero(v)) return this.zero('vector');
-    if (this.isZero(angle)) return v;
+    // R(θ) v is (cos θ · x − sin θ · y, sin θ · x + cos θ · y): with θ or v infinite, a product is 0 · inf.
+    if (this.absorbs(v, angle)) return this.zero('vector');
+    if (this.absorbs(angle, v)) return v;
     if (angle.op === 'num' && this.isConst(v)) {
       const [x, y] = this.constValues(v) as [number, number];
       const c = Math.cos(angle.value);
@@ -371,6 +386,24 @@ export class ExprBuilder {
 function ordered(a: Expr, b: Expr): [Expr, Expr] {
   if (a.hash !== b.hash) return a.hash < b.hash ? [a, b] : [b, a];
   return a.id <= b.id ? [a, b] : [b, a];
+}
+
+/** Expr.finite of a new node. */
+function isFinite(op: Op, type: Type, args: readonly Expr[], value: number): boolean {
+  switch (op) {
+    case 'num':
+      return Number.isFinite(value);
+    case 'param':
+      return type !== 'scalar';
+    case 'field':
+      return true;
+    case 'div': {
+      const s = args[1]!;
+      return args[0]!.finite && s.op === 'num' && s.value !== 0 && Number.isFinite(s.value);
+    }
+    default:
+      return args.every((a) => a.finite);
+  }
 }
 
 /** FNV-1a over the node's own key and its operands' hashes. */
