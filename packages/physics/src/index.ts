@@ -3,7 +3,7 @@
  * Units: metres, kilograms, seconds, radians; y points up.
  */
 export type { Vec2, Vec2Like, Vec3 } from './math/vec2.js';
-export { FulcrumInputError } from './util/validate.js';
+export { FulcrumDivergenceError, FulcrumInputError } from './util/validate.js';
 
 export { Body } from './body/body.js';
 export type { BodyOptions, BodyType } from './body/body.js';

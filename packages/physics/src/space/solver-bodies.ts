@@ -49,6 +49,18 @@ export class SolverBodies {
     this.reset();
   }
 
+  /** The first solver body whose velocity or position delta is not finite, or 0 when every one is. */
+  firstNonFinite(): number {
+    const { vx, vy, w, dpx, dpy, dq } = this;
+    for (let k = 1; k < this.count; k++) {
+      // One sum as the filter (finite whenever its terms are, short of overflowing near 1e308),
+      // then each term.
+      if (Number.isFinite(vx[k]! + vy[k]! + w[k]! + dpx[k]! + dpy[k]! + dq[k]!)) continue;
+      if (!(Number.isFinite(vx[k]!) && Number.isFinite(vy[k]!) && Number.isFinite(w[k]!) && Number.isFinite(dpx[k]!) && Number.isFinite(dpy[k]!) && Number.isFinite(dq[k]!))) return k;
+    }
+    return 0;
+  }
+
   reset(): void {
     // Clear, don't truncate: a shortened array gives back its store, and refilling it every step
     // reallocated it several times (a quarter of a megabyte per step for 10,000 bodies).

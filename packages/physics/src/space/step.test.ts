@@ -19,6 +19,7 @@ const CALLS: Record<string, string> = {
   substeps: 'this.substep(',
   restitution: 'this.contactSolver.applyRestitution(',
   positions: 'this.positionPass(',
+  check: 'this.check(',
   store: 'this.store(',
   'write back': 'this.writeBack(',
   finish: 'this.finish(',

@@ -12,12 +12,14 @@
  *                  then the contacts
  *   7. restitution contacts that approached fast enough bounce, once per step
  *   8. positions   × positionIterations: each family's position pass (stiff joints only)
- *   9. store       each family keeps its impulses for the next step's warm start
- *  10. write back  solver arrays to the bodies; moved bodies' shapes and proxies follow
- *  11. finish      constraints' break tests (maxForce, maxError)
- *  12. sleep       islands at rest for sleepDelay fall asleep                (Islands)
+ *   9. check       a body whose state is no longer finite fails the step (FulcrumDivergenceError)
+ *                  before any impulse is kept or any body written
+ *  10. store       each family keeps its impulses for the next step's warm start
+ *  11. write back  solver arrays to the bodies; moved bodies' shapes and proxies follow
+ *  12. finish      constraints' break tests (maxForce, maxError)
+ *  13. sleep       islands at rest for sleepDelay fall asleep                (Islands)
  *
- * Every family (solver-families.ts) takes stages 6, 8 and 9 the same way, so this file knows
+ * Every family (solver-families.ts) takes stages 6, 8 and 10 the same way, so this file knows
  * nothing of what a family solves.
  */
 import type { Body } from '../body/body.js';
@@ -33,6 +35,7 @@ import { OneByOneFamily, UserBatchFamily, type ConstraintFamily, type SolverFami
 import { SolverBodies } from './solver-bodies.js';
 import type { StepContext } from './step-context.js';
 import { StepPlan } from './step-plan.js';
+import { FulcrumDivergenceError } from '../util/validate.js';
 
 /** What a step reads of its space; the arrays are the space's own, changed in place between steps. */
 export interface StepWorld {
@@ -81,6 +84,7 @@ export class StepPipeline {
     for (let i = 0; i < substeps; i++) this.substep();
     this.contactSolver.applyRestitution(ctx);
     for (let i = 0; i < positionIterations; i++) this.positionPass();
+    this.check();
     this.store();
     this.writeBack(dt);
     this.finish();
@@ -154,14 +158,35 @@ export class StepPipeline {
     for (let f = 0; f < families.length; f++) families[f]!.solvePosition(this.ctx);
   }
 
-  /** 9. Every family keeps its impulses. */
+  /**
+   * 9. The last line of defence: a body whose velocity or position is no longer finite fails the
+   * step here, before the contacts keep their impulses or any body is written. The constraints'
+   * warm-start impulses, which the diverged passes wrote in place, are cleared, not restored.
+   */
+  private check(): void {
+    const k = this.bodies.firstNonFinite();
+    if (k === 0) return;
+    const sb = this.bodies;
+    const fields: [string, number][] = [['velocity.x', sb.vx[k]!], ['velocity.y', sb.vy[k]!], ['angularVel', sb.w[k]!], ['position.x', sb.dpx[k]!], ['position.y', sb.dpy[k]!], ['rotation', sb.dq[k]!]];
+    const [field, value] = fields.find(([, v]) => !Number.isFinite(v)) ?? fields[0]!;
+    const body = sb.bodies[k]!;
+    for (const c of this.plan.active) c.clearCache();
+    throw new FulcrumDivergenceError(
+      `Space.step(): Body#${body.id}'s ${field} would have become ${value}: the solution diverged, so the step was abandoned and no body was written ` +
+        "(the constraints' warm-start impulses were cleared). Look for a soft joint holding a much heavier load, or a hand-written effMass or impulse hook (Space.checkUserConstraints checks them)",
+      body.id,
+      field,
+    );
+  }
+
+  /** 10. Every family keeps its impulses. */
   private store(): void {
     this.ctx.poseEpoch++;
     const families = this.families;
     for (let f = 0; f < families.length; f++) families[f]!.store(this.ctx);
   }
 
-  /** 10. Solver arrays back to the bodies; a body that moved takes its shapes and proxies along. */
+  /** 11. Solver arrays back to the bodies; a body that moved takes its shapes and proxies along. */
   private writeBack(dt: number): void {
     const sb = this.bodies;
     const s = this.world.settings;
@@ -196,7 +221,7 @@ export class StepPipeline {
     this.sleepCandidate = candidate;
   }
 
-  /** 11. Break tests (a batched pivot has nothing to finish unless it can break). */
+  /** 12. Break tests (a batched pivot has nothing to finish unless it can break). */
   private finish(): void {
     const finishers = this.plan.finishers;
     for (let i = 0; i < finishers.length; i++) {
@@ -210,7 +235,7 @@ export class StepPipeline {
     }
   }
 
-  /** 12. An island sleeps only when all its bodies rested for sleepDelay: if none did, none can. */
+  /** 13. An island sleeps only when all its bodies rested for sleepDelay: if none did, none can. */
   private sleep(): void {
     const s = this.world.settings;
     if (!s.allowSleep || !this.sleepCandidate) return;

@@ -23,6 +23,22 @@ export class FulcrumInputError extends Error {
   }
 }
 
+/**
+ * A step that would have written a non-finite position or velocity into a body: the simulation
+ * diverged (it is not a bad argument). The step is abandoned before anything is kept; `bodyId`
+ * names the first such body and `field` what went non-finite.
+ */
+export class FulcrumDivergenceError extends Error {
+  readonly bodyId: number;
+  readonly field: string;
+  constructor(message: string, bodyId: number, field: string) {
+    super(message);
+    this.name = 'FulcrumDivergenceError';
+    this.bodyId = bodyId;
+    this.field = field;
+  }
+}
+
 /** Renders a value for an error message: keeps NaN/Infinity visible, abbreviates objects. */
 export function describeValue(value: unknown): string {
   if (typeof value === 'number') return Object.is(value, -0) ? '-0' : String(value);
