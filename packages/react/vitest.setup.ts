@@ -1,3 +1,10 @@
+// Every space the tests make checks its user constraints' hand-written derivatives
+// (Space.checkUserConstraints), as in the engine's own tests: the engine's test setup sets the
+// default for spaces made from now on. (Vitest resolves @fulcrum/physics to its source, so this
+// is the same module instance the components use.) A <Physics checkUserConstraints={false}> or
+// new Space({ checkUserConstraints: false }) still turns it off.
+import '../physics/src/test-support/check-user-constraints.js';
+
 // Tell React that tests run inside act(), which silences its act() environment warnings.
 declare global {
   // eslint-disable-next-line no-var

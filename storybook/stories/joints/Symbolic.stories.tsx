@@ -32,7 +32,8 @@ interface Controls extends Omit<SymbolicConstraintProps, 'bodies' | 'scalars' | 
 
 /**
  * A crate on a rope whose law is written in the symbolic DSL. Edit the source live: a source
- * that does not compile is reported under the canvas, and the scene keeps the last good one.
+ * that does not compile, or fails the derivative check the Storybook runs with, is reported
+ * under the canvas, and the scene keeps the last good one.
  */
 function SymbolicRopeScene({ source, length, anchor, ...constraint }: Controls) {
   const hook = useRef<EngineBody>(null);
@@ -78,7 +79,7 @@ function SourcePanel({ args, updateArgs }: StoryPanelProps) {
         data-testid="symbolic-status"
         style={{ margin: 0, whiteSpace: 'pre-wrap', fontSize: 12, color: check.ok ? '#8fd18f' : '#ff8a80' }}
       >
-        {check.ok ? 'compiled' : `does not compile (the scene keeps the last good source):\n${check.error}`}
+        {check.ok ? 'compiled' : `rejected (the scene keeps the last good source):\n${check.error}`}
       </pre>
     </div>
   );

@@ -1,8 +1,8 @@
 /**
  * The frame every story renders in: a toolbar (debug toggle, reset, status) above an
- * orthographic R3F canvas (1 unit = 1 m) with <Physics dragging>. Reset remounts the scene (that
- * is its purpose); nothing else does. The canvas renders on demand, so a scene at rest costs
- * nothing, and every frame is counted into the test probe.
+ * orthographic R3F canvas (1 unit = 1 m) with <Physics dragging checkUserConstraints>. Reset
+ * remounts the scene (that is its purpose); nothing else does. The canvas renders on demand, so
+ * a scene at rest costs nothing, and every frame is counted into the test probe.
  */
 import { countRenders, setProbe } from '@fulcrum/browser-testing/probe';
 import { Physics } from '@fulcrum/react';
@@ -18,6 +18,12 @@ export interface FrameSettings {
   /** World point at the centre of the canvas. Default [0, 0]. */
   center?: [number, number];
   gravity?: Vec2Like;
+  /**
+   * <Physics checkUserConstraints>: check every user constraint's hand-written derivatives
+   * against finite differences of its position(). Default true in the Storybook; a story whose
+   * derivatives are deliberately wrong or approximate turns it off, saying why.
+   */
+  checkUserConstraints?: boolean;
   /** Canvas size in CSS pixels. Default 800 × 500. */
   width?: number;
   height?: number;
@@ -44,7 +50,7 @@ export interface StoryFrameProps {
 }
 
 export function StoryFrame({ settings = {}, debugInitially = false, storyId, panel, children }: StoryFrameProps) {
-  const { zoom = 40, center = [0, 0], gravity = [0, -9.81], width = CANVAS_WIDTH, height = CANVAS_HEIGHT } = settings;
+  const { zoom = 40, center = [0, 0], gravity = [0, -9.81], checkUserConstraints = true, width = CANVAS_WIDTH, height = CANVAS_HEIGHT } = settings;
   const [debug, setDebug] = useState(debugInitially);
   const [resets, setResets] = useState(0);
 
@@ -72,7 +78,7 @@ export function StoryFrame({ settings = {}, debugInitially = false, storyId, pan
           }}
         >
           <color attach="background" args={['#1b1d23']} />
-          <Physics key={resets} gravity={gravity} debug={debug ? true : JOINTS_ONLY} dragging>
+          <Physics key={resets} gravity={gravity} checkUserConstraints={checkUserConstraints} debug={debug ? true : JOINTS_ONLY} dragging>
             <SceneMounts storyId={storyId} />
             <SceneProbe />
             {children}

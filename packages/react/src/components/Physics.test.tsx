@@ -1,4 +1,4 @@
-import { Body as EngineBody, Circle as EngineCircle, Space } from '@fulcrum/physics';
+import { Body as EngineBody, Circle as EngineCircle, FulcrumInputError, Space } from '@fulcrum/physics';
 import { cleanup, render } from '@testing-library/react';
 import { createRef, StrictMode, type ReactNode } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -6,6 +6,7 @@ import { FulcrumPropError } from '../core/errors.js';
 import type { BodyContactEvent, BodyIslandEvent } from '../core/event-router.js';
 import { Box, Circle } from '../shapes/shapes.js';
 import { makeProbe } from '../test-support/probe.js';
+import { WrongJacobian } from '../test-support/wrong-jacobian.js';
 import { Body } from './Body.js';
 import { Physics } from './Physics.js';
 
@@ -115,6 +116,8 @@ describe('<Physics>', () => {
       [<Physics velocityIterations={1.5} />, /^<Physics> prop velocityIterations=\{1.5\} is invalid/],
       [<Physics paused={1 as never} />, /^<Physics> prop paused=\{1\} is invalid/],
       [<Physics space={{} as never} />, /^<Physics> prop space=\{\{\}\} is invalid: must be a Space/],
+      [<Physics checkUserConstraints={1 as never} />, /^<Physics> prop checkUserConstraints=\{1\} is invalid: Space\.checkUserConstraints must be a boolean, got 1/],
+      [<Physics checkUserConstraints={'yes' as never} />, /^<Physics> prop checkUserConstraints=\{"yes"\} is invalid/],
     ];
     for (const [ui, message] of cases) {
       let err: unknown = null;
@@ -130,6 +133,93 @@ describe('<Physics>', () => {
       expect(err).toBeInstanceOf(FulcrumPropError);
       expect((err as Error).message).toMatch(message);
     }
+  });
+});
+
+describe('<Physics checkUserConstraints>', () => {
+  it('reaches the space at mount and on update, in place (the same space)', () => {
+    const probe = makeProbe();
+    const scene = (check: boolean) => (
+      <StrictMode>
+        <Physics checkUserConstraints={check}>
+          <probe.Component />
+        </Physics>
+      </StrictMode>
+    );
+    const { rerender } = render(scene(false));
+    const space = probe.space;
+    expect(space.checkUserConstraints).toBe(false);
+    rerender(scene(true));
+    expect(probe.space).toBe(space);
+    expect(space.checkUserConstraints).toBe(true);
+    rerender(scene(false));
+    expect(space.checkUserConstraints).toBe(false);
+    // Set by hand on the space: a re-render with the same prop leaves it alone.
+    space.checkUserConstraints = true;
+    rerender(scene(false));
+    expect(space.checkUserConstraints).toBe(true);
+    rerender(scene(true));
+    rerender(scene(false));
+    expect(space.checkUserConstraints).toBe(false);
+  });
+
+  it('without the prop, a space it creates has the engine\'s default (on in these tests: vitest.setup.ts)', () => {
+    const probe = makeProbe();
+    render(
+      <Physics>
+        <probe.Component />
+      </Physics>,
+    );
+    expect(probe.space.checkUserConstraints).toBe(true);
+    expect(new Space().checkUserConstraints).toBe(true);
+  });
+
+  it('applies to a given space when given, and to the next given space; without the prop the space keeps its own', () => {
+    const a = new Space({ checkUserConstraints: false });
+    const b = new Space({ checkUserConstraints: false });
+    const c = new Space({ checkUserConstraints: true });
+    const { rerender } = render(<Physics space={a} checkUserConstraints />);
+    expect(a.checkUserConstraints).toBe(true);
+    rerender(<Physics space={b} checkUserConstraints />);
+    expect(b.checkUserConstraints).toBe(true);
+    rerender(<Physics space={c} />);
+    expect(c.checkUserConstraints).toBe(true);
+    rerender(<Physics space={c} checkUserConstraints={false} />);
+    expect(c.checkUserConstraints).toBe(false);
+  });
+
+  it('a wrong hand-written jacobian: usePhysics().step() throws the engine\'s FulcrumInputError naming the hook, before anything moves', () => {
+    const probe = makeProbe();
+    const ball = createRef<EngineBody>();
+    const scene = (check: boolean) => (
+      <Physics gravity={[0, -10]} checkUserConstraints={check}>
+        <probe.Component />
+        <WrongJacobian ball={ball} />
+      </Physics>
+    );
+    const { rerender } = render(scene(true));
+    let err: unknown = null;
+    try {
+      probe.api!.step();
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(FulcrumInputError);
+    expect(err).not.toBeInstanceOf(FulcrumPropError); // not a prop error: it comes from the step
+    expect((err as FulcrumInputError).prop).toBe('jacobian');
+    expect((err as Error).message).toMatch(/jacobian\(\) disagrees with position\(\) \(Space\.checkUserConstraints\): row 0, column 3 \(x of bodies\[1\]\)/);
+    expect(probe.space.stepCount).toBe(0);
+    expect(ball.current!.x).toBe(1);
+    expect(ball.current!.y).toBe(0);
+    // It throws again on every step until fixed or turned off; off, the space steps.
+    expect(() => probe.api!.step()).toThrow(FulcrumInputError);
+    rerender(scene(false));
+    probe.api!.step();
+    expect(probe.space.stepCount).toBe(1);
+    // Turned on again: checked before the next step.
+    rerender(scene(true));
+    expect(() => probe.api!.step()).toThrow(/jacobian\(\) disagrees with position\(\)/);
+    expect(probe.space.stepCount).toBe(1);
   });
 });
 

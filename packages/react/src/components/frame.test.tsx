@@ -1,4 +1,4 @@
-import { Body as EngineBody } from '@fulcrum/physics';
+import { Body as EngineBody, FulcrumInputError } from '@fulcrum/physics';
 import ReactThreeTestRenderer from '@react-three/test-renderer';
 import { useStore } from '@react-three/fiber';
 import { Component, createRef, Profiler, StrictMode, type ReactNode } from 'react';
@@ -6,6 +6,7 @@ import type { Group, Mesh } from 'three';
 import { describe, expect, it, vi } from 'vitest';
 import { Box, Circle } from '../shapes/shapes.js';
 import { makeProbe } from '../test-support/probe.js';
+import { WrongJacobian } from '../test-support/wrong-jacobian.js';
 import { PivotJoint } from '../joints/joints.js';
 import { Body } from './Body.js';
 import { Physics } from './Physics.js';
@@ -260,6 +261,46 @@ describe('errors inside a Canvas', () => {
     expect(ok.current!.y).toBeLessThan(5);
     await r.unmount();
     quiet.mockRestore();
+  });
+
+  it('a step that throws (checkUserConstraints and a wrong jacobian) throws the engine\'s error out of the frame callback; no error boundary sees it', async () => {
+    const probe = makeProbe();
+    const { probe: sp, Grab } = storeProbe();
+    const ball = createRef<EngineBody>();
+    const scene = (check: boolean) => (
+      <Scene gravity={[0, -10]} checkUserConstraints={check}>
+        <Grab />
+        <probe.Component />
+        <Boundary>
+          <WrongJacobian ball={ball} />
+        </Boundary>
+      </Scene>
+    );
+    const r = await ReactThreeTestRenderer.create(scene(true));
+    // One frame as R3F's loop runs it: every useFrame subscriber, in priority order. (The test
+    // renderer's advanceFrames would turn the throw into an unhandled rejection.)
+    const frame = () => {
+      for (const s of sp.store!.getState().internal.subscribers) s.ref.current(s.store.getState(), STEP);
+    };
+    let err: unknown = null;
+    try {
+      frame();
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(FulcrumInputError);
+    expect((err as FulcrumInputError).prop).toBe('jacobian');
+    expect((err as Error).message).toMatch(/jacobian\(\) disagrees with position\(\)/);
+    expect(probe.space.stepCount).toBe(0);
+    // Still mounted (the boundary caught nothing) and unmoved; the next frame throws again.
+    expect(probe.space.constraints.length).toBe(1);
+    expect(ball.current!.x).toBe(1);
+    expect(frame).toThrow(FulcrumInputError);
+    // Turned off in place, the same scene steps.
+    await r.update(scene(false));
+    await ReactThreeTestRenderer.act(() => r.advanceFrames(2, STEP));
+    expect(probe.space.stepCount).toBe(2);
+    await r.unmount();
   });
 });
 
