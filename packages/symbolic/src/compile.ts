@@ -16,6 +16,7 @@
  */
 import { FulcrumInputError, type UserBatchKernel } from '@fulcrum/physics';
 import { derive, type Derivation } from './derive.js';
+import { checkOutputs } from './explain/outputs.js';
 import type { Expr } from './expr/expr.js';
 import { check, type CheckedProgram } from './lang/checker.js';
 import { ScalarGraph } from './scalar/ir.js';
@@ -78,6 +79,8 @@ export class CompiledProgram {
     const upper = rl ? rl.upper.map((e) => this.lowering.lower(e)[0]!) : new Array<number>(this.rows).fill(zero);
     const limits = this.checked.variableLimits.flatMap((l) => [l.expr, l.lower, l.upper].map((e) => this.lowering.lower(e)[0]!));
     this.boundsOutputs = [...lower, ...upper, ...limits];
+    // A row, J entry or bound that is never finite is an error in the source, reported here.
+    checkOutputs(this.checked, g, this.mainOutputs, this.boundsOutputs);
   }
 
   /** Scalar rows of some parts (a vector part is two rows). */

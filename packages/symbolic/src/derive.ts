@@ -36,40 +36,72 @@ export interface Derivation {
 }
 
 export function derive(p: CheckedProgram): Derivation {
-  const b = p.builder;
-  let C: readonly Expr[] | null = null;
-  let V: readonly Expr[];
-  if (p.kind === 'position') {
-    C = p.parts;
-    const memo = new Map<number, Expr>();
+  const d = new Differentiator(p);
+  const C = p.kind === 'position' ? p.parts : null;
+  const V = C ? C.map((part) => d.rate(part)) : p.parts;
+  const J = p.bodies.map((body): BodyJacobian => {
+    const col = d.columns(body.slot);
+    return { body: body.name, x: V.map(col.x), y: V.map(col.y), w: V.map(col.w), wc: V.map(col.wc) };
+  });
+  return { C, V, J };
+}
+
+/** ∂V/∂(velocity.x, velocity.y, angularVel) of one body, and the engine's angular column about its centre of mass. */
+export interface Columns {
+  readonly x: (e: Expr) => Expr;
+  readonly y: (e: Expr) => Expr;
+  readonly w: (e: Expr) => Expr;
+  readonly wc: (e: Expr) => Expr;
+}
+
+/**
+ * The derivation's rules for any expression of a program: its time derivative (a position
+ * expression's V) and the Jacobian columns of a V. derive() applies them to the constraint's
+ * parts; the runtime error applies them to the parts' sub-expressions, to find the one whose
+ * derivative is not finite. Memoised, and built in the program's builder, so a part's J here is
+ * the same expression as the derivation's.
+ */
+export class Differentiator {
+  private readonly timeMemo = new Map<number, Expr>();
+  private readonly columnMemo = new Map<number, Columns>();
+
+  constructor(private readonly p: CheckedProgram) {}
+
+  /** dE/dt of a position expression: position ↦ velocity, rotation ↦ angularVel. */
+  rate(e: Expr): Expr {
+    const b = this.p.builder;
     const time: LeafDerivative = (f) => {
       if (f.field === 'position') return b.field(f.name, f.index, 'velocity');
       if (f.field === 'rotation') return b.field(f.name, f.index, 'angularVel');
       throw new Error(`internal: a position constraint reads ${f.name}.${f.field}`);
     };
-    V = C.map((part) => differentiate(b, part, time, memo));
-  } else {
-    V = p.parts;
+    return differentiate(b, e, time, this.timeMemo);
   }
 
-  const J = p.bodies.map((body): BodyJacobian => {
-    const wrt = (field: 'velocity' | 'angularVel', value: Expr): Expr[] => {
+  /** The Jacobian columns of the body in `slot`, for a velocity expression. */
+  columns(slot: number): Columns {
+    const known = this.columnMemo.get(slot);
+    if (known) return known;
+    const b = this.p.builder;
+    const body = this.p.bodies[slot]!;
+    const wrt = (field: 'velocity' | 'angularVel', value: Expr): ((e: Expr) => Expr) => {
       const memo = new Map<number, Expr>();
-      const leaf: LeafDerivative = (f) => (f.index === body.slot && f.field === field ? value : null);
-      return V.map((part) => differentiate(b, part, leaf, memo));
+      const leaf: LeafDerivative = (f) => (f.index === slot && f.field === field ? value : null);
+      return (e) => differentiate(b, e, leaf, memo);
     };
     const one = b.num(1);
     const zero = b.num(0);
     const x = wrt('velocity', b.vec(one, zero));
     const y = wrt('velocity', b.vec(zero, one));
     const w = wrt('angularVel', one);
-    const d = b.sub(b.field(body.name, body.slot, 'position'), b.field(body.name, body.slot, 'worldCenter'));
+    const d = b.sub(b.field(body.name, slot, 'position'), b.field(body.name, slot, 'worldCenter'));
     const dx = b.comp(d, 0);
     const dy = b.comp(d, 1);
-    const wc = w.map((wi, i) => b.add(wi, b.sub(b.mul(dx, y[i]!), b.mul(dy, x[i]!))));
-    return { body: body.name, x, y, w, wc };
-  });
-  return { C, V, J };
+    const wc = (e: Expr): Expr => b.add(w(e), b.sub(b.mul(dx, y(e)), b.mul(dy, x(e))));
+    const columns: Columns = { x, y, w, wc };
+    this.columnMemo.set(slot, columns);
+    return columns;
+  }
 }
 
 /**

@@ -91,6 +91,32 @@ export class SymbolicLimitError extends SymbolicError {
   }
 }
 
+/**
+ * A hook output was not finite while the constraint was solved: the message names the
+ * constraint, the hook and the row (and J's column), the sub-expression of the source that turned
+ * non-finite first with its operands' values, and points at it. For J, whose terms come from the
+ * derivation, it points at the written expression whose derivative holds it ("in the derivative
+ * of …").
+ */
+export class SymbolicRuntimeError extends SymbolicError {
+  /** 'position' (C), 'jacobian' (J) or 'velocity' (V of a velocity constraint). */
+  readonly hook: string;
+  readonly row: number;
+  /** J's column (3 per body: x, y, θ), or −1 (`column` is the source's, as for every SymbolicError). */
+  readonly jacobianColumn: number;
+  /** The non-finite value the hook wrote. */
+  readonly value: number;
+
+  constructor(reason: string, source: string, span: Span, at: { hook: string; row: number; column: number; value: number }, where: ErrorWhere = {}) {
+    super(reason, source, span, '', where);
+    this.name = 'SymbolicRuntimeError';
+    this.hook = at.hook;
+    this.row = at.row;
+    this.jacobianColumn = at.column;
+    this.value = at.value;
+  }
+}
+
 /** The whole source line holding `span`, and that line with a caret line under it. */
 function excerptAt(source: string, span: Span): { text: string; excerpt: string } {
   let start = span.offset;

@@ -10,9 +10,9 @@ describe('@fulcrum/symbolic', () => {
   });
 
   it('exports the constraint, the error classes and the examples', () => {
-    expect(Object.keys(api).sort()).toEqual(['SymbolicConstraint', 'SymbolicError', 'SymbolicLimitError', 'SymbolicSyntaxError', 'SymbolicTypeError', 'VERSION', 'examples']);
+    expect(Object.keys(api).sort()).toEqual(['SymbolicConstraint', 'SymbolicError', 'SymbolicLimitError', 'SymbolicRuntimeError', 'SymbolicSyntaxError', 'SymbolicTypeError', 'VERSION', 'examples']);
     expect(Object.keys(api.examples).sort()).toEqual(['DISTANCE', 'LINE', 'MOTOR', 'PIVOT', 'WELD']);
-    for (const E of [api.SymbolicSyntaxError, api.SymbolicTypeError, api.SymbolicLimitError]) expect(E.prototype).toBeInstanceOf(api.SymbolicError);
+    for (const E of [api.SymbolicSyntaxError, api.SymbolicTypeError, api.SymbolicLimitError, api.SymbolicRuntimeError]) expect(E.prototype).toBeInstanceOf(api.SymbolicError);
     expect(new api.SymbolicConstraint(api.examples.PIVOT).dimensions).toBe(2);
   });
 });

@@ -22,6 +22,7 @@ import { BODY_STATE_STRIDE, BodyState, readBodyState } from './body-state.js';
 import { compileSource, type CompileMode, type CompiledProgram } from './compile.js';
 import { debugText } from './debug-text.js';
 import { SymbolicLimitError, type ErrorWhere } from './errors.js';
+import { nonFiniteError } from './explain/report.js';
 import type { Declared } from './lang/checker.js';
 import type { Kernel } from './scalar/kernel.js';
 import { didYouMean } from './lang/suggest.js';
@@ -376,6 +377,25 @@ export class SymbolicConstraint extends UserConstraint {
     for (let r = 0; r < n; r++) err[r] = this.velocityOffset[r]! + this.rowVelocity(r, state);
   }
 
+
+  /**
+   * @internal The engine's error for a non-finite hook output (C row `row`, or J entry (row,
+   * column)), said about the source: the output is re-evaluated at `state` (the state the hook
+   * read; the bodies' own when null) with every sub-expression's value recorded, and the error
+   * names the sub-expression that turned non-finite first, with its operands' values, and points
+   * at it (for J, at the written expression whose derivative holds it). When nothing there is
+   * non-finite (the state moved on), or the output is not one of the source's, the engine's own
+   * error.
+   */
+  override _nonFiniteError(hook: string, row: number, column: number, value: number, state: Float64Array | null): Error {
+    let explained: Error | null = null;
+    try {
+      explained = nonFiniteError(this.label, this.program.checked, { hook, row, column, value }, state ?? this.readState(), this.params);
+    } catch {
+      explained = null; // an explanation that fails must not hide the engine's error
+    }
+    return explained ?? super._nonFiniteError(hook, row, column, value, state);
+  }
 
   /** @internal Checked before every step: without allocating (the base class walks _bodySlots()). */
   protected override _bodiesReady(space: unknown): boolean {

@@ -14,7 +14,10 @@
  *   |v|' = unit(v) · v'           |s|' = sign(s)·s'       sign(s)' = 0
  *   (unit v)' = (v' − u (u · v')) / |v|   with u = unit v
  *   [a b]' = [a' b'], and likewise for matrices and components
- * Every result goes through the builder, so zero derivatives vanish as they are built.
+ * Every result goes through the builder. A term whose derivative factor is zero is left out (in
+ * (a ∘ b)' = a' ∘ b + a ∘ b', the term a' ∘ b when a does not vary): it is absent from the
+ * derivative whatever b is, so it is not built as 0 ∘ b, which IEEE makes NaN for an infinite b
+ * (and the builder keeps, see expr.ts).
  */
 import type { Expr, ExprBuilder } from './expr.js';
 
@@ -26,6 +29,14 @@ export function differentiate(b: ExprBuilder, e: Expr, leaf: LeafDerivative, mem
   const known = memo.get(e.id);
   if (known) return known;
   const [x, y] = e.args as [Expr, Expr];
+  /** `make()`, or the zero of `type` when the derivative factor `dx` is zero. */
+  const term = (dx: Expr, type: Expr['type'], make: () => Expr): Expr => (b.isZero(dx) ? b.zero(type) : make());
+  /** (a ∘ b)' = a' ∘ b + a ∘ b' for a bilinear ∘, without the terms whose factor is zero. */
+  const product = (op: (p: Expr, q: Expr) => Expr): Expr => {
+    const dx = d(x);
+    const dy = d(y);
+    return b.add(term(dx, e.type, () => op(dx, y)), term(dy, e.type, () => op(x, dy)));
+  };
   let r: Expr;
   switch (e.op) {
     case 'num':
@@ -55,35 +66,46 @@ export function differentiate(b: ExprBuilder, e: Expr, leaf: LeafDerivative, mem
       r = b.sub(d(x), d(y));
       break;
     case 'mul':
-      r = b.add(b.mul(d(x), y), b.mul(x, d(y)));
+      r = product((p, q) => b.mul(p, q));
       break;
     case 'dot':
-      r = b.add(b.dot(d(x), y), b.dot(x, d(y)));
+      r = product((p, q) => b.dot(p, q));
       break;
     case 'cross':
-      r = b.add(b.cross(d(x), y), b.cross(x, d(y)));
+      r = product((p, q) => b.cross(p, q));
       break;
     case 'outer':
-      r = b.add(b.outer(d(x), y), b.outer(x, d(y)));
+      r = product((p, q) => b.outer(p, q));
       break;
-    case 'div':
-      r = b.div(b.sub(d(x), b.mul(e, d(y))), y);
+    case 'div': {
+      // (a / s)' = (a' − (a/s)·s') / s; with s' zero, a' / s.
+      const da = d(x);
+      const ds = d(y);
+      r = b.isZero(ds) ? term(da, e.type, () => b.div(da, y)) : b.div(b.sub(da, b.mul(e, ds)), y);
       break;
-    case 'relative':
-      r = b.add(b.cross(d(x), e), b.relative(x, d(y)));
+    }
+    case 'relative': {
+      const dt = d(x);
+      const dv = d(y);
+      r = b.add(term(dt, 'vector', () => b.cross(dt, e)), term(dv, 'vector', () => b.relative(x, dv)));
       break;
+    }
     case 'perp':
       r = b.perp(d(x));
       break;
-    case 'norm':
-      r = b.dot(b.unit(x), d(x));
+    case 'norm': {
+      const dv = d(x);
+      r = term(dv, 'scalar', () => b.dot(b.unit(x), dv));
       break;
-    case 'abs':
-      r = b.mul(b.sign(x), d(x));
+    }
+    case 'abs': {
+      const ds = d(x);
+      r = term(ds, 'scalar', () => b.mul(b.sign(x), ds));
       break;
+    }
     case 'unit': {
       const dv = d(x);
-      r = b.div(b.sub(dv, b.mul(b.dot(e, dv), e)), b.norm(x));
+      r = term(dv, 'vector', () => b.div(b.sub(dv, b.mul(b.dot(e, dv), e)), b.norm(x)));
       break;
     }
   }

@@ -126,7 +126,7 @@ export class ExprBuilder {
     let depth = 0;
     for (const a of args) depth = Math.max(depth, a.depth);
     const hash = structuralHash(`${op}|${type}|${v}|${name}|${index}|${field ?? ''}`, args);
-    const e: Expr = { id: this.nextId++, op, type, args, value, name, index, field, depth: depth + 1, hash, finite: isFinite(op, type, args, value), span: null, hint: null };
+    const e: Expr = { id: this.nextId++, op, type, args, value, name, index, field, depth: depth + 1, hash, finite: knownFinite(op, type, args, value), span: null, hint: null };
     this.table.set(key, e);
     return e;
   }
@@ -389,7 +389,7 @@ function ordered(a: Expr, b: Expr): [Expr, Expr] {
 }
 
 /** Expr.finite of a new node. */
-function isFinite(op: Op, type: Type, args: readonly Expr[], value: number): boolean {
+function knownFinite(op: Op, type: Type, args: readonly Expr[], value: number): boolean {
   switch (op) {
     case 'num':
       return Number.isFinite(value);

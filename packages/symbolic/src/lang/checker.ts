@@ -68,6 +68,8 @@ export interface CheckedProgram {
   readonly kind: 'position' | 'velocity';
   /** The constraint's parts in row order (scalars and vectors). */
   readonly parts: readonly Expr[];
+  /** Where each part is written. */
+  readonly partSpans: readonly Span[];
   readonly rows: number;
   /** The `constraint …` / `velocity …` declaration. */
   readonly span: Span;
@@ -168,6 +170,7 @@ class Checker {
       paramCount: this.paramCount,
       kind,
       parts,
+      partSpans: spans,
       rows,
       span: decl.span,
       rowLimit,

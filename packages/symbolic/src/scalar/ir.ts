@@ -4,8 +4,9 @@
  * compiler (to a JavaScript function) and the interpreter run, node by node in the same order
  * with the same operations, which is why their results are bitwise identical.
  *
- * The builder simplifies once more at this level (constant folding, x+0, 1·x, 0·x, x−x,
- * −(−x)) and, by hash-consing, computes every common subexpression once.
+ * The builder simplifies once more at this level (constant folding, x+0, 1·x, −(−x), and 0·x,
+ * x−x, 0/x where IEEE 754 agrees: for an operand known to be finite, as in expr.ts) and, by
+ * hash-consing, computes every common subexpression once.
  */
 
 export const Op = {
@@ -68,6 +69,8 @@ export class ScalarGraph {
   readonly b: number[] = [];
   /** CONST: the value; STATE and PARAM: the index. */
   readonly value: number[] = [];
+  /** Known to be finite whatever the inputs (see Expr.finite): decides which zero rules apply. */
+  readonly finite: boolean[] = [];
   private readonly table = new Map<string, number>();
 
   get size(): number {
@@ -84,8 +87,32 @@ export class ScalarGraph {
     this.a.push(a);
     this.b.push(b);
     this.value.push(value);
+    this.finite.push(this.knownFinite(op, a, b, value));
     this.table.set(key, id);
     return id;
+  }
+
+  /** Finite inputs give finite results, except a division (its divisor may be 0); PARAM nodes are marked by param(). */
+  private knownFinite(op: OpCode, a: number, b: number, value: number): boolean {
+    switch (op) {
+      case Op.CONST:
+        return Number.isFinite(value);
+      case Op.STATE:
+        return true;
+      case Op.PARAM:
+        return false; // until param() says otherwise
+      case Op.DIV:
+        return this.finite[a]! && this.isConst(b) && this.value[b] !== 0 && Number.isFinite(this.value[b]!);
+      case Op.SAFE_INV:
+        return true;
+      default:
+        return this.finite[a]! && (b < 0 || this.finite[b]!);
+    }
+  }
+
+  /** A zero `zero` that absorbs `other` in a product: only a finite `other` (IEEE: 0 · inf is NaN). */
+  private absorbs(zero: number, other: number): boolean {
+    return this.isConst(zero, 0) && this.finite[other]!;
   }
 
   isConst(id: number, v?: number): boolean {
@@ -101,8 +128,11 @@ export class ScalarGraph {
   state(index: number): number {
     return this.node(Op.STATE, -1, -1, index);
   }
-  param(index: number): number {
-    return this.node(Op.PARAM, -1, -1, index);
+  /** params[index]; `finite` for a vector's component (setVector takes finite values only), not a scalar's (±Infinity is allowed). */
+  param(index: number, finite = false): number {
+    const id = this.node(Op.PARAM, -1, -1, index);
+    if (finite) this.finite[id] = true;
+    return id;
   }
 
   private unary(op: OpCode, x: number): number {
@@ -135,37 +165,38 @@ export class ScalarGraph {
   }
 
   add(x: number, y: number): number {
+    if (this.isConst(x) && this.isConst(y)) return this.constant(this.constOf(x) + this.constOf(y));
     if (this.isConst(x, 0)) return y;
     if (this.isConst(y, 0)) return x;
-    if (this.isConst(x) && this.isConst(y)) return this.constant(this.constOf(x) + this.constOf(y));
     if (this.op[y] === Op.NEG) return this.sub(x, this.a[y]!);
     if (this.op[x] === Op.NEG) return this.sub(y, this.a[x]!);
     return this.node(Op.ADD, x, y, 0);
   }
   sub(x: number, y: number): number {
+    if (this.isConst(x) && this.isConst(y)) return this.constant(this.constOf(x) - this.constOf(y));
     if (this.isConst(y, 0)) return x;
     if (this.isConst(x, 0)) return this.neg(y);
-    if (x === y) return this.constant(0);
-    if (this.isConst(x) && this.isConst(y)) return this.constant(this.constOf(x) - this.constOf(y));
+    if (x === y && this.finite[x]) return this.constant(0); // inf - inf is NaN
     if (this.op[y] === Op.NEG) return this.add(x, this.a[y]!);
     return this.node(Op.SUB, x, y, 0);
   }
   mul(x: number, y: number): number {
-    if (this.isConst(x, 0) || this.isConst(y, 0)) return this.constant(0);
+    if (this.isConst(x) && this.isConst(y)) return this.constant(this.constOf(x) * this.constOf(y));
+    if (this.absorbs(x, y) || this.absorbs(y, x)) return this.constant(0);
     if (this.isConst(x, 1)) return y;
     if (this.isConst(y, 1)) return x;
     if (this.isConst(x, -1)) return this.neg(y);
     if (this.isConst(y, -1)) return this.neg(x);
-    if (this.isConst(x) && this.isConst(y)) return this.constant(this.constOf(x) * this.constOf(y));
     if (this.op[x] === Op.NEG) return this.neg(this.mul(this.a[x]!, y));
     if (this.op[y] === Op.NEG) return this.neg(this.mul(x, this.a[y]!));
     return this.node(Op.MUL, x, y, 0);
   }
   div(x: number, y: number): number {
-    if (this.isConst(x, 0)) return this.constant(0);
+    if (this.isConst(x) && this.isConst(y)) return this.constant(this.constOf(x) / this.constOf(y));
+    // 0 / y is 0 only for a divisor known to be neither 0 nor NaN (0 / 0 is NaN).
+    if (this.isConst(x, 0) && this.isConst(y) && this.constOf(y) !== 0 && !Number.isNaN(this.constOf(y))) return this.constant(0);
     if (this.isConst(y, 1)) return x;
     if (this.isConst(y, -1)) return this.neg(x);
-    if (this.isConst(x) && this.isConst(y)) return this.constant(this.constOf(x) / this.constOf(y));
     if (this.op[x] === Op.NEG) return this.neg(this.div(this.a[x]!, y));
     return this.node(Op.DIV, x, y, 0);
   }

@@ -78,7 +78,7 @@ function kernelLines(g: ScalarGraph, outputs: readonly number[], indent: string,
   }
   let packed = 0;
   outputs.forEach((id, k) => {
-    if (k >= skipConstFrom && g.op[id] === Op.CONST) return;
+    if (k >= skipConstFrom && isDeclaredConstant(g, id)) return;
     const at = k >= skipConstFrom ? skipConstFrom + packed++ : k;
     lines.push(`${indent}o[${bulk ? `oo + ${at}` : at}] = ${ref(id)};`);
   });
@@ -86,15 +86,22 @@ function kernelLines(g: ScalarGraph, outputs: readonly number[], indent: string,
 }
 
 /**
- * The outputs that are constants, as [index, value] pairs: a J written in bulk leaves these to
- * the engine, which writes them once per plan, and packs the others (UserBatchKernel.constantJacobian).
+ * The outputs that are finite constants, as [index, value] pairs: a J written in bulk leaves
+ * these to the engine, which writes them once per plan, and packs the others
+ * (UserBatchKernel.constantJacobian). A non-finite constant is never declared (the engine takes
+ * finite values only): the kernels write it, and the engine's check reports it at the source.
  */
 export function constantOutputs(g: ScalarGraph, outputs: readonly number[]): [number, number][] {
   const out: [number, number][] = [];
   outputs.forEach((id, k) => {
-    if (g.op[id] === Op.CONST) out.push([k, g.value[id]!]);
+    if (isDeclaredConstant(g, id)) out.push([k, g.value[id]!]);
   });
   return out;
+}
+
+/** A finite constant output: left to the engine in a bulk J. */
+function isDeclaredConstant(g: ScalarGraph, id: number): boolean {
+  return g.op[id] === Op.CONST && Number.isFinite(g.value[id]!);
 }
 
 /** The body slots whose state the program computing `outputs` reads. */
@@ -125,7 +132,7 @@ export function kernelSource(g: ScalarGraph, outputs: readonly number[], name = 
 
 /** How many of `outputs` are not constants (a packed J's width). */
 function variableCount(g: ScalarGraph, outputs: readonly number[]): number {
-  return outputs.filter((id) => g.op[id] !== Op.CONST).length;
+  return outputs.filter((id) => !isDeclaredConstant(g, id)).length;
 }
 
 /** The JavaScript body of the bulk form (see BulkKernel), writing its outputs to `target` (J: all but its constants, packed). */
@@ -234,7 +241,7 @@ function interpreter(g: ScalarGraph, outputs: readonly number[], skipConstFrom =
     }
     if (op === Op.CONST) regs[i] = g.value[id]!; // constants are written once, here
   });
-  const written = outputs.map((id, k) => [k, id] as const).filter(([k, id]) => !(k >= skipConstFrom && g.op[id] === Op.CONST));
+  const written = outputs.map((id, k) => [k, id] as const).filter(([k, id]) => !(k >= skipConstFrom && isDeclaredConstant(g, id)));
   // (Packed from skipConstFrom on, as kernelLines.)
   const first = written.findIndex(([k]) => k >= skipConstFrom);
   const outK = Int32Array.from(written, ([k], w) => (k >= skipConstFrom ? skipConstFrom + w - first : k));

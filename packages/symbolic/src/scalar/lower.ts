@@ -40,7 +40,8 @@ export class Lowering {
       case 'num':
         return [g.constant(e.value)];
       case 'param':
-        return e.type === 'scalar' ? [g.param(e.index)] : [g.param(e.index), g.param(e.index + 1)];
+        // Scalars may be ±Infinity; vectors are finite (setVector checks).
+        return e.type === 'scalar' ? [g.param(e.index)] : [g.param(e.index, true), g.param(e.index + 1, true)];
       case 'field':
         return this.field(e);
       case 'vec':
