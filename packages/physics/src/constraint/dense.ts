@@ -47,6 +47,29 @@ export function singularPivot2(k11: number, k22: number): number {
   return pivotInverse(k11, scale) !== 0 ? 0 : pivotInverse(k22, scale);
 }
 
+/**
+ * A user constraint's row whose K falls below VANISHING_ROW_EPS of the K that a unit Jacobian
+ * row on its bodies would have (vanishingRowFloor) has a vanishing J: its C does not depend on
+ * the bodies there, and what K holds is round-off, whose inverse would give arbitrary impulses (a
+ * formula constant by accident, |unit(p2 − p1)| − 1, threw bodies about). Such a row gets no
+ * impulse. The relative zero-pivot rule cannot see it: a one-row K is its own scale.
+ */
+export const VANISHING_ROW_EPS = 1e-16;
+
+/** The floor for a row on bodies with these inverse masses, inverse inertias and extents (m): EPS · Σ (invMass + invI·extent²). */
+export function vanishingRowTerm(invMass: number, invI: number, extent: number): number {
+  return VANISHING_ROW_EPS * (invMass + invI * extent * extent);
+}
+
+/** Zero row and column a of the n × n K wherever K[a][a] < floor: the zero-pivot rule then gives row a no impulse. */
+export function dropVanishingRows(K: Float64Array, n: number, floor: number): void {
+  for (let a = 0; a < n; a++) {
+    // (A NaN diagonal is not dropped: the callers' finiteness checks must still see it.)
+    if (!(K[a * n + a]! < floor)) continue;
+    for (let b = 0; b < n; b++) K[a * n + b] = K[b * n + a] = 0;
+  }
+}
+
 /** The factor that brings a vector of squared length n2 within length max: 1, or max/√n2 (a clamp of a block's impulse). */
 export function normClampFactor(n2: number, max: number): number {
   return n2 > max * max ? max / Math.sqrt(n2) : 1;

@@ -23,7 +23,7 @@ import type { SolverBodies } from '../space/solver-bodies.js';
 import type { StepContext } from '../space/step-context.js';
 import { BODY_STATE_STRIDE, fillBodyState, fillSolverBodyState } from './body-state.js';
 import { FulcrumInputError } from '../util/validate.js';
-import { factorSymmetric, inverse2Diag, inverse2Off, normClampFactor, pivotInverse, solveFactored, solveSymmetric, zeroPivotTolerance } from './dense.js';
+import { dropVanishingRows, factorSymmetric, inverse2Diag, inverse2Off, normClampFactor, pivotInverse, solveFactored, solveSymmetric, zeroPivotTolerance } from './dense.js';
 import { limitPositionImpulse } from './limits.js';
 import { limitSideUpdate, passSoftness, softUpdate, type Softness } from './softness.js';
 import type { UserConstraint } from './user-constraint.js';
@@ -56,6 +56,8 @@ export class UserBatch {
   imp = new Float64Array(0);
   maxImp = new Float64Array(0);
   maxErr = new Float64Array(0);
+  /** Per row: the K below which a row's J counts as vanishing (dense.ts, VANISHING_ROW_EPS). */
+  kFloor = new Float64Array(0);
   /** J at the pose (row-major per constraint) and K's LDLᵀ factors (L below the diagonal). */
   jPool = new Float64Array(0);
   kPool = new Float64Array(0);
@@ -212,6 +214,7 @@ export class UserBatch {
     this.imp = grown(this.imp, need);
     this.maxImp = grown(this.maxImp, need);
     this.maxErr = grown(this.maxErr, need);
+    this.kFloor = grown(this.kFloor, need);
   }
 
   /** Start a step on the same rows (unchanged plan): keep the impulses, zero the step's sums. */
@@ -441,6 +444,7 @@ export class UserBatch {
     } else {
       this.buildKGeneral(n, sb, dim, slots, jo);
     }
+    dropVanishingRows(K, dim, this.kFloor[n]!);
     for (let a = 0; a < dim; a++) {
       if (!Number.isFinite(K[a * dim + a]!)) this.reportBadJacobian(n);
     }

@@ -19,6 +19,7 @@ import { WeldJoint } from './joints/weld-joint.js';
 import { BODY_STATE_STRIDE, BodyState } from './body-state.js';
 import { UserConstraint } from './user-constraint.js';
 import { FulcrumInputError } from '../util/validate.js';
+import { setSolverRouting } from '../test-support/solver-routing.js';
 
 // ---------------------------------------------------------------- independent derivations
 
@@ -514,6 +515,32 @@ describe('UserConstraint specifics', () => {
     expect([a.x, a.y, a.rotation]).toEqual(before);
     space.removeConstraint(c);
     space.step(1 / 60);
+  });
+
+  it('a row whose J vanishes (C constant by accident) gets no impulse on either path: the bodies move as if it were not there', () => {
+    const run = (variant: 'none' | 'differences' | 'hook' | 'batched') => {
+      const space = new Space({ gravity: [0, -10], checkUserConstraints: false });
+      const a = space.addBody(new Body({ position: [0, 0], angularVel: 0.5, shapes: [Polygon.box(0.4, 0.4)] }));
+      const b = space.addBody(new Body({ position: [1, 0.3], velocity: [0.2, 0], shapes: [Polygon.box(0.4, 0.4)] }));
+      // C = |unit(p2 − p1)| − 1: 0 up to round-off whatever the bodies do. Its J is round-off too,
+      // which the solver once inverted into impulses that threw the bodies about.
+      const position = (e: Float64Array, st: Float64Array) => {
+        const dx = st[BODY_STATE_STRIDE + BodyState.x]! - st[BodyState.x]!, dy = st[BODY_STATE_STRIDE + BodyState.y]! - st[BodyState.y]!;
+        const l = Math.hypot(dx, dy);
+        e[0] = Math.hypot(dx / l, dy / l) - 1;
+      };
+      const roundOff = (J: Float64Array) => J.set([1e-17, -3e-17, 0, -1e-17, 3e-17, 2e-18]);
+      if (variant === 'differences') space.addConstraint(new UserConstraint({ dimensions: 1, packedState: true, bodies: [a, b], hooks: { position } }));
+      if (variant === 'hook' || variant === 'batched') {
+        const c = new UserConstraint({ dimensions: 1, packedState: true, bodies: [a, b], hooks: { position, jacobian: roundOff } });
+        if (variant === 'hook') setSolverRouting(space, { userBatch: false });
+        space.addConstraint(c);
+      }
+      for (let i = 0; i < 60; i++) space.step(1 / 60);
+      return [a.x, a.y, a.rotation, a.angularVel, b.x, b.y, b.velocity.x, b.velocity.y];
+    };
+    const free = run('none');
+    for (const v of ['differences', 'hook', 'batched'] as const) expect(run(v), v).toEqual(free);
   });
 
   it('a soft user constraint is a spring at its frequency; breakUnderError breaks it and fires the event', () => {

@@ -50,7 +50,7 @@ import type { StepContext } from '../space/step-context.js';
 import { checkFinite, checkInteger, fail, FulcrumInputError } from '../util/validate.js';
 import { BODY_STATE_STRIDE, clearBodyState, fillBodyState } from './body-state.js';
 import { Constraint, type SolverFamilyKind, type BreakReason, type ConstraintOptions } from './constraint.js';
-import { factorSymmetric, normClampFactor, solveFactored, solveSymmetric, zeroPivotTolerance } from './dense.js';
+import { dropVanishingRows, factorSymmetric, normClampFactor, solveFactored, solveSymmetric, vanishingRowTerm, zeroPivotTolerance } from './dense.js';
 import { checkRowLimit, limitPositionImpulse } from './limits.js';
 import { limitSideUpdate, passSoftness, softUpdate, type Softness } from './softness.js';
 import type { UserBatchKernel } from './batch-kernel.js';
@@ -621,15 +621,20 @@ export class UserConstraint extends Constraint {
     b.maxImp[n] = this._maxForce;
     b.maxErr[n] = this._maxError;
     const s0 = b.sOff[n]!;
+    const sb = ctx.bodies;
+    let floor = 0;
     for (let s = 0; s < this._list.length; s++) {
       const body = this._list[s]!;
       const k = body._solverIndex;
+      // The one-by-one path's sync(), term for term (batched constraints list each body once).
+      floor += vanishingRowTerm(k > 0 ? sb.invMass[k]! : body._invMass, k > 0 ? sb.invI[k]! : body._invInertia, body._maxExtent);
       b.slotK[s0 + s] = k > 0 ? k : 0;
       b.slotLx[s0 + s] = body._lcx;
       b.slotLy[s0 + s] = body._lcy;
       b.slotBody[s0 + s] = body;
       b.slotImp[3 * (s0 + s)] = b.slotImp[3 * (s0 + s) + 1] = b.slotImp[3 * (s0 + s) + 2] = 0;
     }
+    b.kFloor[n] = floor;
     this._batch = b;
     this._batchRow = n;
   }
@@ -723,6 +728,7 @@ export class UserConstraint extends Constraint {
         K[b * n + a] = k;
       }
     }
+    dropVanishingRows(K, n, this.w.kFloor);
   }
 
   private effMassFromJacobian(eff: Float64Array): void {
@@ -824,6 +830,7 @@ export class UserConstraint extends Constraint {
       if (b) fillBodyState(this.w.state, s * BODY_STATE_STRIDE, b, sb);
       else clearBodyState(this.w.state, s * BODY_STATE_STRIDE);
     }
+    let floor = 0;
     const distinct = this._bodiesCache;
     for (let d = 0; d < distinct.length; d++) {
       const b = distinct[d]!;
@@ -831,8 +838,10 @@ export class UserConstraint extends Constraint {
       this.w.dSolver[d] = k > 0 ? k : 0;
       this.w.dInvMass[d] = k > 0 ? sb!.invMass[k]! : b._invMass;
       this.w.dInvI[d] = k > 0 ? sb!.invI[k]! : b._invInertia;
+      floor += vanishingRowTerm(this.w.dInvMass[d]!, this.w.dInvI[d]!, b._maxExtent);
       if (!this.packedState && k > 0) sb!.writeState(k);
     }
+    this.w.kFloor = floor;
   }
 
   /** Inside a step sync() keeps the state current; a call from outside (a test, a tool) reads the bodies. */
@@ -883,10 +892,10 @@ export class UserConstraint extends Constraint {
     for (let r = 0; r < n; r++) scale = Math.max(scale, Math.abs(w.K[r * n + r]!));
     for (let r = 0; r < n; r++) {
       const d = w.Keq[r * n + r]!;
-      if (d > zeroPivotTolerance(scale) && scale > 0) continue;
+      if (d > zeroPivotTolerance(scale) && scale > 0 && w.K[r * n + r]! >= w.kFloor) continue;
       const what = n === 1 ? `K = ${d}` : `pivot ${r} of its LDLᵀ factors is ${d} (K's diagonal: ${Array.from({ length: n }, (_, i) => w.K[i * n + i]).join(', ')})`;
       throw new FulcrumInputError(
-        `${this.label}: effMass() wrote a K that is not positive definite: ${what}; K is the effective mass J M⁻¹ Jᵀ, positive on every row (check its signs, and that no row is left 0)`,
+        `${this.label}: effMass() wrote a K that is not positive definite: ${what}; K is the effective mass J M⁻¹ Jᵀ, positive on every row, and not below ${w.kFloor} (1e-16 of a unit row's on these bodies): check its signs, and that no row is left 0`,
         { owner: this.typeName, prop: 'effMass' },
       );
     }
@@ -1419,6 +1428,8 @@ class UserConstraintWork {
   readonly dSolver: Int32Array;
   readonly dInvMass: Float64Array;
   readonly dInvI: Float64Array;
+  /** A row with K below this has a vanishing J (dense.ts, VANISHING_ROW_EPS); refreshed by sync(). */
+  kFloor = 0;
 
   constructor(dim: number, slots: number, distinct: number, sharedBody: boolean) {
     this.err = new Float64Array(dim);
