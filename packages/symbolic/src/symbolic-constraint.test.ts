@@ -149,7 +149,7 @@ describe('limits', () => {
     const e = thrown(() => c.setScalar('jointMin', 2));
     expect(e).toBeInstanceOf(SymbolicLimitError);
     expect(e.message).toBe(
-      `SymbolicConstraint#${c.id}: limit 'limit jointMin 0 jointMax' is violated by setScalar: the value 2 is above its upper bound 0 (jointMin = 2, jointMax = 0) at 5:1\n` +
+      `SymbolicConstraint#${c.id}: limit 'limit jointMin 0 jointMax' is violated by setScalar: the value 2 is above its upper bound 0 (jointMin = 2, jointMax = 0) at 5:1, set both at once with setScalars({ jointMin: 2, jointMax: … })\n` +
         '  5 | limit jointMin 0 jointMax\n' +
         '    | ^~~~~~~~~~~~~~~~~~~~~~~~~',
     );
@@ -160,6 +160,83 @@ describe('limits', () => {
     // The options form sets everything, then checks.
     expect(new SymbolicConstraint({ source: DISTANCE, scalars: { jointMin: 0.5, jointMax: 1 } }).getScalar('jointMin')).toBe(0.5);
     expect(() => new SymbolicConstraint({ source: DISTANCE, scalars: { jointMin: 2, jointMax: 1 } })).toThrow(SymbolicLimitError);
+  });
+
+  it('setScalars, setVectors and set assign several parameters, then check the limits once; a failed call changes nothing', () => {
+    const c = new SymbolicConstraint(DISTANCE);
+    // From the default 0 ≤ 0 ≤ 0, neither jointMin = 2 nor jointMax = 3 alone is allowed first... jointMin is not:
+    expect(thrown(() => c.setScalar('jointMin', 2))).toBeInstanceOf(SymbolicLimitError);
+    // ...but together they are.
+    expect(c.setScalars({ jointMin: 2, jointMax: 3 })).toBe(c);
+    expect([c.getScalar('jointMin'), c.getScalar('jointMax')]).toEqual([2, 3]);
+    // A range that violates the limit: nothing changes, and the error names the call; no hint, both were set.
+    const e = thrown(() => c.setScalars({ jointMin: 5, jointMax: 4 })) as SymbolicLimitError;
+    expect(e).toBeInstanceOf(SymbolicLimitError);
+    expect(e.message.split('\n')[0]).toBe(`SymbolicConstraint#${c.id}: limit 'limit jointMin 0 jointMax' is violated by setScalars: the value 5 is above its upper bound 4 (jointMin = 5, jointMax = 4) at 5:1`);
+    expect([e.prop, e.hint]).toEqual(['scalars.jointMin', '']);
+    expect([c.getScalar('jointMin'), c.getScalar('jointMax')]).toEqual([2, 3]);
+    // A bad name or value anywhere in the call: nothing is assigned, not even the valid entries before it.
+    const bad: [() => unknown, string, string][] = [
+      [() => c.setScalars({ jointMin: 1, jointMx: 2 }), `SymbolicConstraint.setScalars({jointMx: 2}): no scalar 'jointMx' is declared, did you mean 'jointMax'? (declared scalars: jointMin, jointMax)`, 'scalars.jointMx'],
+      [() => c.setScalars({ jointMin: 1, jointMax: NaN }), 'SymbolicConstraint.setScalars({jointMax: NaN}): the value must be a number (not NaN; ±Infinity is allowed, for limits)', 'scalars.jointMax'],
+      [() => c.setScalars({ jointMin: 1, anchor1: 2 }), `SymbolicConstraint.setScalars({anchor1: 2}): 'anchor1' is a vector, not a scalar; use setVectors`, 'scalars.anchor1'],
+      [() => c.setScalars(3 as never), 'SymbolicConstraint.setScalars(3): the argument must be an object keyed by declared scalar names', 'scalars'],
+      [() => c.setVectors({ anchor1: [1, 0], anchor2: [Infinity, 0] }), 'SymbolicConstraint.setVectors({anchor2: [Infinity, 0]}): the value must be a vector {x, y} or [x, y] with finite components', 'vectors.anchor2'],
+      [() => c.set({ scalars: { jointMin: 1 }, vectors: { jointMax: [1, 0] } }), `SymbolicConstraint.set({vectors: {jointMax: [1, 0]}}): 'jointMax' is a scalar, not a vector; put it in scalars`, 'vectors.jointMax'],
+      [() => c.set({ scalar: { jointMin: 1 } } as never), `SymbolicConstraint.set({"scalar":{"jointMin":1}}): unknown key 'scalar', did you mean 'scalars'? (set takes { scalars, vectors })`, 'scalar'],
+      [() => c.set(null as never), 'SymbolicConstraint.set(null): the argument must be { scalars?, vectors? }', 'set'],
+    ];
+    for (const [f, message, prop] of bad) {
+      const err = thrown(f) as FulcrumInputError;
+      expect(err).toBeInstanceOf(FulcrumInputError);
+      expect(err.message).toBe(message);
+      expect(err.prop).toBe(prop);
+    }
+    expect([c.getScalar('jointMin'), c.getScalar('jointMax'), c.getVector('anchor1').x]).toEqual([2, 3, 0]);
+    // Vectors, and both kinds at once.
+    c.setVectors({ anchor1: [1, 0], anchor2: { x: 0, y: -1 } }).set({ scalars: { jointMin: 0.5 }, vectors: { anchor1: [0.25, 0] } });
+    expect([c.getVector('anchor1').x, c.getVector('anchor2').y, c.getScalar('jointMin')]).toEqual([0.25, -1, 0.5]);
+  });
+
+  it('a limit that reads another parameter too: the single setter says to set both at once, naming the call', () => {
+    const source = 'body b\nvector v\nscalar lo\nlimit |v| lo inf\nconstraint b.position - v';
+    const c = new SymbolicConstraint({ source, vectors: { v: [1, 0] }, scalars: { lo: 0.5 } });
+    const e = thrown(() => c.setVector('v', [0.1, 0])) as SymbolicLimitError;
+    expect(e.message.split('\n')[0]).toBe(`SymbolicConstraint#${c.id}: limit 'limit |v| lo inf' is violated by setVector: the value 0.1 is below its lower bound 0.5 (v = (0.1, 0), lo = 0.5) at 4:1, set both at once with set({ scalars: { lo: … }, vectors: { v: [0.1, 0] } })`);
+    expect(e.hint).toBe('set both at once with set({ scalars: { lo: … }, vectors: { v: [0.1, 0] } })');
+    expect(c.getVector('v').x).toBe(1);
+    c.set({ scalars: { lo: 0.05 }, vectors: { v: [0.1, 0] } });
+    expect([c.getVector('v').x, c.getScalar('lo')]).toEqual([0.1, 0.05]);
+    // A limit on one parameter only gets no hint.
+    const line = new SymbolicConstraint(LINE);
+    expect((thrown(() => line.setVector('direction', [1e-12, 0])) as SymbolicLimitError).hint).toBe('');
+  });
+
+  it('the row limits follow setScalars, and the limits are still checked before each step', () => {
+    const space = new Space({ gravity: [0, -10] });
+    const pin = space.addBody(new Body({ type: 'static' }));
+    const ball = space.addBody(new Body({ position: [0.3, -0.4], shapes: [new Circle({ radius: 0.1 })] }));
+    const rope = space.addConstraint(new SymbolicConstraint({ source: DISTANCE, bodies: { body1: pin, body2: ball } }));
+    rope.setScalars({ jointMin: 0.2, jointMax: 0.5 });
+    expect(rope.limit(0)).toEqual([0.2, 0.5]);
+    space.step(DT);
+    expect(Math.hypot(ball.x, ball.y)).toBeLessThan(0.5 + 1e-3);
+    const a = space.addBody(new Body({ shapes: [new Circle({ radius: 0.3 })] }));
+    const b = space.addBody(new Body({ position: [1, 0], shapes: [new Circle({ radius: 0.3 })] }));
+    const line = space.addConstraint(new SymbolicConstraint({ source: LINE, bodies: { body1: a, body2: b } }));
+    line.setScalars({ jointMin: -1, jointMax: 1 }); // the zero direction is not read by this call...
+    expect(thrown(() => space.step(DT))).toBeInstanceOf(SymbolicLimitError); // ...and the step checks it
+  });
+
+  it('-inf needs no parentheses in a limit: the Line written with -inf is the Line', () => {
+    const written = LINE.replace('(-inf)', '-inf');
+    expect(written).toContain('limit jointMin -inf jointMax');
+    const c = new SymbolicConstraint({ source: written, vectors: { direction: [1, 0] } });
+    c.setScalars({ jointMin: -3, jointMax: -1 });
+    expect(thrown(() => c.setScalar('jointMin', 2)).message).toMatch(/the value 2 is above its upper bound -1/);
+    c.setScalar('jointMin', -Infinity);
+    expect(c.getScalar('jointMin')).toBe(-Infinity);
+    expect(thrown(() => c.setScalar('jointMax', -Infinity)).message).toMatch(/has row 0 bounds \[-inf, -inf\], which no value satisfies/);
   });
 
   it('limits are checked before each step: the Line with its default zero direction does not step, and nothing moves', () => {
@@ -179,7 +256,7 @@ describe('limits', () => {
   it('row bounds that no value satisfies are rejected', () => {
     const c = new SymbolicConstraint('body b\nscalar lo, hi\nlimit constraint lo hi\nconstraint b.rotation');
     expect(thrown(() => c.setScalar('lo', 2)).message.split('\n')[0]).toBe(
-      `SymbolicConstraint#${c.id}: limit 'limit constraint lo hi' has row 0 bounds [2, 0], which no value satisfies (after setScalar) (lo = 2, hi = 0) at 3:1`,
+      `SymbolicConstraint#${c.id}: limit 'limit constraint lo hi' has row 0 bounds [2, 0], which no value satisfies (after setScalar) (lo = 2, hi = 0) at 3:1, set both at once with setScalars({ lo: 2, hi: … })`,
     );
     c.setScalar('hi', Infinity).setScalar('lo', 2);
     expect(c.getScalar('hi')).toBe(Infinity);
@@ -242,6 +319,9 @@ describe('as a UserConstraint', () => {
   it('setScalar, setVector, the live vector and setBody wake a sleeping island', () => {
     const changes: [string, (s: ReturnType<typeof sleepingScene>) => void][] = [
       ['setScalar', ({ c }) => c.setScalar('phase', 0.1)],
+      ['setScalars', ({ c }) => c.setScalars({ phase: 0.1 })],
+      ['setVectors', ({ c }) => c.setVectors({ anchor2: [0.1, 0] })],
+      ['set', ({ c }) => c.set({ scalars: { phase: 0.1 }, vectors: { anchor2: [0.1, 0] } })],
       ['setVector', ({ c }) => c.setVector('anchor2', [0.1, 0])],
       ['getVector().x =', ({ c }) => (c.getVector('anchor1').x = 0.2)],
       ['setBody', ({ c, other }) => c.setBody('body1', other)],

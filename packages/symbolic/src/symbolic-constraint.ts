@@ -59,7 +59,19 @@ const COLLECTION: Record<string, 'bodies' | 'scalars' | 'vectors'> = {
   setVector: 'vectors',
   getVector: 'vectors',
   'options.vectors': 'vectors',
+  setScalars: 'scalars',
+  setVectors: 'vectors',
+  'set.scalars': 'scalars',
+  'set.vectors': 'vectors',
 };
+/** The setters whose limit errors suggest setting the other parameters in the same call. */
+const SETTERS: readonly string[] = ['setScalar', 'setVector', 'setScalars', 'setVectors', 'set'];
+
+/** Several parameters at once: see SymbolicConstraint.set. */
+export interface SymbolicParameters {
+  scalars?: Record<string, number>;
+  vectors?: Record<string, Vec2Like>;
+}
 const COMPILE_MODES: readonly CompileMode[] = ['function', 'interpreter', 'auto'];
 
 export class SymbolicConstraint extends UserConstraint {
@@ -173,6 +185,40 @@ export class SymbolicConstraint extends UserConstraint {
   }
   getScalar(name: string): number {
     return this.params[this.declared('getScalar', name, undefined, 'scalar').slot]!;
+  }
+
+  /**
+   * Set several declared scalars at once: all are assigned, then the limits that read any of
+   * them are checked once, so `setScalars({ jointMin: 2, jointMax: 3 })` moves a range that
+   * setScalar('jointMin', 2) alone could not (it would be above the old jointMax). On a violation,
+   * or a bad name or value, it throws and changes nothing. Wakes the constraint.
+   */
+  setScalars(values: Record<string, number>): this {
+    return this.setMany('setScalars', values, undefined);
+  }
+
+  /** Set several declared vectors at once (copied), checked once as setScalars. */
+  setVectors(values: Record<string, Vec2Like>): this {
+    return this.setMany('setVectors', undefined, values);
+  }
+
+  /** Set scalars and vectors at once (a limit may read both), checked once as setScalars. */
+  set(values: SymbolicParameters): this {
+    if (values === null || typeof values !== 'object') apiFail('set', undefined, values, 'the argument must be { scalars?, vectors? }');
+    for (const k of Object.keys(values)) {
+      if (k !== 'scalars' && k !== 'vectors') {
+        const guess = didYouMean(k, ['scalars', 'vectors']);
+        throw new FulcrumInputError(`SymbolicConstraint.set(${describe(values)}): unknown key '${k}'${guess ? `, ${guess}` : ''} (set takes { scalars, vectors })`, { owner: OWNER, prop: k });
+      }
+    }
+    return this.setMany('set', values.scalars, values.vectors);
+  }
+
+  private setMany(method: string, scalars: Record<string, number> | undefined, vectors: Record<string, Vec2Like> | undefined): this {
+    const { writes, names } = this.collect(method, scalars, vectors);
+    if (writes.length) this.assign(writes, names, method);
+    this.invalidate();
+    return this;
   }
 
   /** Set a declared vector (copied); checks the limits that read it, then wakes the constraint. */
@@ -433,7 +479,14 @@ export class SymbolicConstraint extends UserConstraint {
     const other = (['body', 'scalar', 'vector'] as const).find((k) => lists[k].some((x) => x.name === name));
     const setter = { body: 'setBody', scalar: 'setScalar', vector: 'setVector' };
     if (other) {
-      const instead = method.startsWith('options.') ? `put it in options.${other === 'body' ? 'bodies' : `${other}s`}` : `use ${method.startsWith('get') ? setter[other].replace('set', 'get') : setter[other]}`;
+      const collection = other === 'body' ? 'bodies' : `${other}s`;
+      const instead = method.startsWith('options.')
+        ? `put it in options.${collection}`
+        : method.startsWith('set.')
+          ? `put it in ${collection}`
+          : method === 'setScalars' || method === 'setVectors'
+            ? other === 'body' ? 'use setBody' : `use set${other === 'scalar' ? 'Scalars' : 'Vectors'}`
+            : `use ${method.startsWith('get') ? setter[other].replace('set', 'get') : setter[other]}`;
       apiFail(method, name, value, `'${name}' is a ${other}, not a ${kind}; ${instead}`);
     }
     const declared = lists[kind].map((x) => x.name);
@@ -479,7 +532,7 @@ export class SymbolicConstraint extends UserConstraint {
       if (!reads(l.params)) return;
       const which = !(lo <= value) ? `below its lower bound ${fmt(lo)}` : `above its upper bound ${fmt(hi)}`;
       const values = l.params.map((p) => `${p} = ${this.describeParam(p)}`).join(', ');
-      throw new SymbolicLimitError(`${this.label}: limit '${l.text}' is violated${when === 'step' ? ' before the step' : ` by ${when}`}: the value ${fmt(value)} is ${which} (${values})`, c.source, l.span, '', this.limitWhere(l.params, only));
+      throw new SymbolicLimitError(`${this.label}: limit '${l.text}' is violated${when === 'step' ? ' before the step' : ` by ${when}`}: the value ${fmt(value)} is ${which} (${values})`, c.source, l.span, this.togetherHint(l.params, only, when), this.limitWhere(l.params, only));
     });
     if (c.rowLimit) {
       for (let r = 0; r < n; r++) {
@@ -490,7 +543,7 @@ export class SymbolicConstraint extends UserConstraint {
           allGood = false;
           if (!reads(c.rowLimit.params)) continue;
           const values = c.rowLimit.params.map((p) => `${p} = ${this.describeParam(p)}`).join(', ');
-          throw new SymbolicLimitError(`${this.label}: limit '${c.rowLimit.text}' has row ${r} bounds [${fmt(lo)}, ${fmt(hi)}], which no value satisfies${when === 'step' ? '' : ` (after ${when})`}${values ? ` (${values})` : ''}`, c.source, c.rowLimit.span, '', this.limitWhere(c.rowLimit.params, only));
+          throw new SymbolicLimitError(`${this.label}: limit '${c.rowLimit.text}' has row ${r} bounds [${fmt(lo)}, ${fmt(hi)}], which no value satisfies${when === 'step' ? '' : ` (after ${when})`}${values ? ` (${values})` : ''}`, c.source, c.rowLimit.span, this.togetherHint(c.rowLimit.params, only, when), this.limitWhere(c.rowLimit.params, only));
         }
       }
       if (allGood) this.applyRowLimits();
@@ -521,6 +574,33 @@ export class SymbolicConstraint extends UserConstraint {
     }
   }
 
+  /**
+   * For a setter whose change violates a limit that also reads parameters it did not set: the
+   * call that sets them together ("set both at once with setScalars({ jointMin: 2, jointMax: … })").
+   */
+  private togetherHint(params: readonly string[], only: readonly string[] | null, method: string): string {
+    if (only === null || !SETTERS.includes(method) || params.every((p) => only.includes(p))) return '';
+    const c = this.program.checked;
+    const isScalar = (p: string): boolean => c.scalars.some((d) => d.name === p);
+    // The values as JavaScript: the ones just set, and … for the others.
+    const entry = (p: string): string => {
+      if (!only.includes(p)) return `${p}: …`;
+      const s = c.scalars.find((d) => d.name === p);
+      if (s) return `${p}: ${describe(this.params[s.slot]!)}`;
+      const v = c.vectors.find((d) => d.name === p)!;
+      return `${p}: [${describe(this.params[v.slot]!)}, ${describe(this.params[v.slot + 1]!)}]`;
+    };
+    const scalars = params.filter(isScalar);
+    const vectors = params.filter((p) => !isScalar(p));
+    const call =
+      vectors.length === 0
+        ? `setScalars({ ${scalars.map(entry).join(', ')} })`
+        : scalars.length === 0
+          ? `setVectors({ ${vectors.map(entry).join(', ')} })`
+          : `set({ scalars: { ${scalars.map(entry).join(', ')} }, vectors: { ${vectors.map(entry).join(', ')} } })`;
+    return `set ${params.length === 2 ? 'both' : 'them'} at once with ${call}`;
+  }
+
   /** The parameter a violated limit is put on: the first it reads among those just set (`only`), else its first. */
   private limitWhere(params: readonly string[], only: readonly string[] | null): ErrorWhere {
     const name = params.find((p) => only === null || only.includes(p)) ?? params[0];
@@ -544,35 +624,61 @@ export class SymbolicConstraint extends UserConstraint {
   }
 
   private applyInitialValues(o: SymbolicConstraintOptions): void {
-    const names: string[] = [];
-    const writes: [number, number][] = [];
-    const record = <T>(what: string, map: Record<string, T> | undefined, apply: (name: string, v: T) => void): void => {
-      if (map === undefined) return;
-      if (map === null || typeof map !== 'object') throw new FulcrumInputError(`SymbolicConstraint options.${what} must be an object keyed by declared names, got ${describe(map)}`, { owner: OWNER, prop: what });
-      for (const [name, v] of Object.entries(map)) apply(name, v);
-    };
-    record('scalars', o.scalars, (name, v) => {
-      const d = this.declared('options.scalars', name, v, 'scalar');
-      if (typeof v !== 'number' || Number.isNaN(v)) apiFail('options.scalars', name, v, 'the value must be a number (not NaN; ±Infinity is allowed, for limits)');
-      writes.push([d.slot, v]);
-      names.push(name);
-    });
-    record('vectors', o.vectors, (name, v) => {
-      const d = this.declared('options.vectors', name, v, 'vector');
-      const p = toVec2(v);
-      if (p === null) apiFail('options.vectors', name, v, 'the value must be a vector {x, y} or [x, y] with finite components');
-      writes.push([d.slot, p.x], [d.slot + 1, p.y]);
-      names.push(name);
-    });
+    const { writes, names } = this.collect('options', o.scalars, o.vectors);
     const list = this.bodyList.slice();
-    record('bodies', o.bodies, (name, v) => {
-      const d = this.declared('options.bodies', name, v, 'body');
-      if (v !== null && !isBody(v)) apiFail('options.bodies', name, v, 'the value must be a Body or null');
-      list[d.slot] = v;
-    });
+    if (o.bodies !== undefined) {
+      checkRecord('options', 'bodies', o.bodies);
+      for (const [name, v] of Object.entries(o.bodies)) {
+        const d = this.declared('options.bodies', name, v, 'body');
+        if (v !== null && !isBody(v)) apiFail('options.bodies', name, v, 'the value must be a Body or null');
+        list[d.slot] = v;
+      }
+    }
     if (writes.length) this.assign(writes, names, 'the options');
     if (o.bodies !== undefined) this.bodyList = list;
   }
+
+  /**
+   * The parameter slots to write for `scalars` and `vectors` (each checked: declared, of the
+   * right kind, a valid value), and the names set. `method` names the call in errors: 'options',
+   * 'set', 'setScalars' or 'setVectors'. Nothing is written here.
+   */
+  private collect(method: string, scalars: Record<string, number> | undefined, vectors: Record<string, Vec2Like> | undefined): { writes: [number, number][]; names: string[] } {
+    const names: string[] = [];
+    const writes: [number, number][] = [];
+    const methodFor = (what: 'scalars' | 'vectors'): string => (method === 'options' || method === 'set' ? `${method}.${what}` : method);
+    if (scalars !== undefined) {
+      checkRecord(method, 'scalars', scalars);
+      const m = methodFor('scalars');
+      for (const [name, v] of Object.entries(scalars)) {
+        const d = this.declared(m, name, v, 'scalar');
+        if (typeof v !== 'number' || Number.isNaN(v)) apiFail(m, name, v, 'the value must be a number (not NaN; ±Infinity is allowed, for limits)');
+        writes.push([d.slot, v]);
+        names.push(name);
+      }
+    }
+    if (vectors !== undefined) {
+      checkRecord(method, 'vectors', vectors);
+      const m = methodFor('vectors');
+      for (const [name, v] of Object.entries(vectors)) {
+        const d = this.declared(m, name, v, 'vector');
+        const p = toVec2(v);
+        if (p === null) apiFail(m, name, v, 'the value must be a vector {x, y} or [x, y] with finite components');
+        writes.push([d.slot, p.x], [d.slot + 1, p.y]);
+        names.push(name);
+      }
+    }
+    return { writes, names };
+  }
+}
+
+/** `values` must be an object keyed by declared names (options.scalars, setScalars(…), set({ vectors })). */
+function checkRecord(method: string, what: 'bodies' | 'scalars' | 'vectors', values: unknown): void {
+  if (values !== null && typeof values === 'object' && !Array.isArray(values)) return;
+  const where = { owner: OWNER, prop: what };
+  if (method === 'options') throw new FulcrumInputError(`SymbolicConstraint options.${what} must be an object keyed by declared names, got ${describe(values)}`, where);
+  const call = method === 'set' ? `set({${what}: ${describe(values)}})` : `${method}(${describe(values)})`;
+  throw new FulcrumInputError(`SymbolicConstraint.${call}: the ${method === 'set' ? `${what}` : 'argument'} must be an object keyed by declared ${what === 'scalars' ? 'scalar' : 'vector'} names`, where);
 }
 
 function normalizeOptions(arg: unknown): SymbolicConstraintOptions {
@@ -620,8 +726,12 @@ function toVec2(v: unknown): Vec2 | null {
  * name that is not a string).
  */
 function apiFail(method: string, name: unknown, value: unknown, reason: string): never {
+  if (method === 'set') throw new FulcrumInputError(`SymbolicConstraint.set(${describe(value)}): ${reason}`, { owner: OWNER, prop: 'set' });
   const collection = COLLECTION[method]!;
   const where = { owner: OWNER, prop: typeof name === 'string' ? `${collection}.${name}` : collection };
+  const key = typeof name === 'string' && /^[A-Za-z_]\w*$/.test(name) ? name : describe(name);
+  if (method === 'setScalars' || method === 'setVectors') throw new FulcrumInputError(`SymbolicConstraint.${method}({${key}: ${describe(value)}}): ${reason}`, where);
+  if (method.startsWith('set.')) throw new FulcrumInputError(`SymbolicConstraint.set({${collection}: {${key}: ${describe(value)}}}): ${reason}`, where);
   if (method.startsWith('options.')) {
     const key = typeof name === 'string' && /^[A-Za-z_]\w*$/.test(name) ? `.${name}` : `[${describe(name)}]`;
     throw new FulcrumInputError(`SymbolicConstraint ${method}${key} = ${describe(value)}: ${reason}`, where);
