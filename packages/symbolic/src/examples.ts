@@ -1,7 +1,8 @@
 /**
  * Example sources. WELD, DISTANCE and LINE are the three examples of the Nape constraints
- * manual (2012), copied verbatim from its cleaned copy (shared reference notes, §4);
- * PIVOT is the Weld without its angle row, and MOTOR is a velocity constraint (beyond
+ * manual (2012), token for token: fixtures/nape-manual/ holds them as the PDF extraction left
+ * them, the repairs (REPAIRS.md) and the repaired texts, and a test checks that the repaired
+ * texts are these; PIVOT is the Weld without its angle row, and MOTOR is a velocity constraint (beyond
  * nape-symbolic, which had none). Each behaves like the built-in joint of the same name with
  * the same parameters (the tests step them side by side).
  */

@@ -53,6 +53,8 @@ describe('lexer', () => {
         '    |                        ^',
     );
     expect(syntaxError('scalar θ').reason).toMatch(/unexpected character 'θ'/);
+    expect(syntaxError('limit \\ jointMin').reason).toBe("unexpected character '\\' (the language has no escapes (text copied from a PDF or out of a string literal may carry them))");
+    expect(syntaxError('new SymbolicConstraint ("').reason).toBe(`unexpected character '"' (the source is the constraint text itself, without quotes)`);
     expect(syntaxError('scalar \u0007').reason).toMatch(/U\+0007/);
   });
 

@@ -136,7 +136,8 @@ export function tokenize(source: string): Token[] {
     }
     const code = source.codePointAt(i)!;
     const shown = code < 0x20 || code === 0x7f ? `U+${code.toString(16).toUpperCase().padStart(4, '0')}` : String.fromCodePoint(code);
-    fail(`unexpected character '${shown}' (names use A-Z, a-z, 0-9 and _; operators are + - * / and the words dot, cross, outer)`, start, code > 0xffff ? 2 : 1);
+    const why = c === '\\' ? 'the language has no escapes (text copied from a PDF or out of a string literal may carry them)' : c === '"' || c === "'" || c === '`' ? 'the source is the constraint text itself, without quotes' : 'names use A-Z, a-z, 0-9 and _; operators are + - * / and the words dot, cross, outer';
+    fail(`unexpected character '${shown}' (${why})`, start, code > 0xffff ? 2 : 1);
   }
   tokens.push({ kind: 'end', text: '', span: spanAt(i, 1) });
   return tokens;

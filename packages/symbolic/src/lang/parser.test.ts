@@ -196,6 +196,7 @@ describe('parser: as nape-symbolic reads it', () => {
       [`${H}limit s 0 1 2\nconstraint b1.rotation`, "missing operator between '1' and '2' (a limit is `limit expr lower upper`, three expressions side by side)", [3, 13]],
       [`${H}limit s 0 1 -2\nconstraint b1.rotation`, 'a sign here starts a fourth expression, but a limit is `limit expr lower upper`, three expressions side by side; for a difference write `a - b` (a space on both sides)', [3, 13]],
       [`${H}b1.rotation - b2.rotation`, 'an expression at the top level needs `constraint` before it (or `velocity`, for a velocity constraint)', [3, 1]],
+      [`${H}limit s 0 1\n  let d = b2.position - b1.position in |d|`, 'an expression at the top level needs `constraint` before it (or `velocity`, for a velocity constraint)', [4, 3]],
       [`${H}  let d = b2.position - b1.position in |d|`, 'an expression at the top level needs `constraint` before it (or `velocity`, for a velocity constraint)', [3, 3]],
       [`${H}|b2.position|`, 'an expression at the top level needs `constraint` before it (or `velocity`, for a velocity constraint)', [3, 1]],
       [`${H}constraint b1.rotation = b2.rotation`, "'=' is not an operator here: a constraint is an expression that the solver drives to 0; for a = b write `a - b`", [3, 24]],

@@ -92,19 +92,20 @@ export function strayTokenReason(c: StrayContext): string | null {
   if (sym('(') && lastOperand?.kind === 'name' && c.before !== null && c.before.span.offset === lastOperand.span.offset) {
     return unknownFunction(lastOperand.name);
   }
-  if (afterExpression && lastOperand && startsOperand(t)) {
+  const newLine = c.before !== null && t.span.line > c.before.span.line;
+  if (afterExpression && lastOperand && startsOperand(t) && !(isLimit && newLine)) {
     const reason = missingOperatorReason(c.source, lastOperand, t);
     if (isLimit) return `${reason} (${LIMIT_FORM})`;
-    const newLine = c.before !== null && t.span.line > c.before.span.line;
     return newLine ? `${reason}; to stack rows, put them in a block { … }` : reason;
   }
-  if (isLimit && sym('-')) {
+  if (isLimit && sym('-') && !newLine) {
     return `a sign here starts a fourth expression, but ${LIMIT_FORM}; for a difference write \`a - b\` (a space on both sides)`;
   }
   if (afterExpression && (sym(')') || sym(']') || sym('}'))) return `unmatched '${t.text}': nothing is open here`;
   if ((kind === 'body' || kind === 'scalar' || kind === 'vector') && t.kind === 'name' && c.before !== null && t.span.line === c.before.span.line) {
     return `missing ',' between '${c.before.text}' and '${t.text}' in the ${kind} declaration`;
   }
+  // (A limit is written on one line: an expression on the next one starts something else.)
   if (startsOperand(t) || sym('-')) {
     return 'an expression at the top level needs `constraint` before it (or `velocity`, for a velocity constraint)';
   }
