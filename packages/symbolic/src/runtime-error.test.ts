@@ -37,6 +37,9 @@ function firstStepError(source: string, s: Setup): { error: Error; c: SymbolicCo
   try {
     space.step(DT);
   } catch (error) {
+    // The path really taken: a position constraint is in the user batch exactly when routed there.
+    const batch = (space as unknown as { _pipeline: { userBatch: { count: number } } })._pipeline.userBatch;
+    expect(batch.count, source).toBe(s.batched && !c.velocityOnly ? 1 : 0);
     return { error: error as Error, c };
   }
   throw new Error(`no error for ${JSON.stringify(source)}`);
@@ -129,12 +132,27 @@ describe('a non-finite C or J names the sub-expression of the source', () => {
     expect(() => space.step(DT)).not.toThrow();
   });
 
-  it('V of a velocity constraint: velocity() names its row', () => {
+  it('C: a culprit bound by a let is pointed at in the let', () => {
+    const source = 'body b1, b2\nscalar k\nconstraint\n  let q = 1 / k in\n  b2.position.x - b1.position.x + q\n';
+    eachPath((s, label) => {
+      const { error } = firstStepError(source, s);
+      const [line, column] = where(source, '1 / k');
+      expect([(error as SymbolicRuntimeError).line, (error as SymbolicRuntimeError).column], label).toEqual([line, column]);
+      expect(error.message.split('\n')[0]).toMatch(/position\(\) wrote Infinity in row 0: `1 \/ k` = Infinity, from `1` = 1 and `k` = 0 at 4:11$/);
+    });
+  });
+
+  it('a velocity constraint: velocity() and jacobian() name their row', () => {
     const source = 'body b1, b2\nscalar k\nvelocity b2.angularVel - b1.angularVel + 1 / k\n';
+    const jSource = 'body b1, b2\nscalar k\nvelocity b2.angularVel / k - b1.angularVel\n';
     for (const compile of MODES) {
       const { error, c } = firstStepError(source, { compile, batched: true });
       const [line, column] = where(source, '1 / k');
       expect(error.message.split('\n')[0]).toBe(`SymbolicConstraint#${c.id}: velocity() wrote Infinity in row 0: \`1 / k\` = Infinity, from \`1\` = 1 and \`k\` = 0 at ${line}:${column}`);
+      // J = ∂V/∂ω2 = 1 / k: V is the source here, so the derivative is of the written division.
+      const j = firstStepError(jSource, { compile, batched: true });
+      const [jl, jc] = where(jSource, 'b2.angularVel / k');
+      expect(j.error.message.split('\n')[0]).toBe(`SymbolicConstraint#${j.c.id}: jacobian() wrote Infinity in row 0, column 5 (θ of b2, about its centre of mass): in the derivative of \`b2.angularVel / k\`, \`1 / k\` = Infinity, from \`1\` = 1 and \`k\` = 0 at ${jl}:${jc}`);
     }
   });
 
