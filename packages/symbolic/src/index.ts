@@ -8,7 +8,7 @@
 export const VERSION = '0.1.0';
 
 export { SymbolicConstraint } from './symbolic-constraint.js';
-export type { SymbolicConstraintOptions } from './symbolic-constraint.js';
+export type { SymbolicConstraintOptions, SymbolicParameters } from './symbolic-constraint.js';
 export type { CompileMode } from './compile.js';
 export { SymbolicError, SymbolicSyntaxError, SymbolicTypeError, SymbolicLimitError, SymbolicRuntimeError } from './errors.js';
 export type { ErrorWhere, Span } from './errors.js';

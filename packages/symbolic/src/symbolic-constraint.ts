@@ -26,6 +26,7 @@ import { nonFiniteError } from './explain/report.js';
 import type { Declared } from './lang/checker.js';
 import type { Kernel } from './scalar/kernel.js';
 import { didYouMean } from './lang/suggest.js';
+import { OWNER, apiFail, checkRecord, describe, isBody, toVec2 } from './api-input.js';
 
 export interface SymbolicConstraintOptions extends ConstraintOptions {
   /** The constraint in the constraint language (see the package README). */
@@ -47,23 +48,6 @@ const everyOptionListed: [Exclude<keyof SymbolicConstraintOptions, (typeof SYMBO
 void everyOptionListed;
 const OWN_OPTIONS: readonly string[] = SYMBOLIC_OPTION_KEYS;
 const BASE_OPTIONS: readonly string[] = BASE_CONSTRAINT_OPTION_KEYS;
-const OWNER = 'SymbolicConstraint';
-/** Where each method's names live: the option (and the React prop) an error about a name is put on. */
-const COLLECTION: Record<string, 'bodies' | 'scalars' | 'vectors'> = {
-  setBody: 'bodies',
-  getBody: 'bodies',
-  'options.bodies': 'bodies',
-  setScalar: 'scalars',
-  getScalar: 'scalars',
-  'options.scalars': 'scalars',
-  setVector: 'vectors',
-  getVector: 'vectors',
-  'options.vectors': 'vectors',
-  setScalars: 'scalars',
-  setVectors: 'vectors',
-  'set.scalars': 'scalars',
-  'set.vectors': 'vectors',
-};
 /** The setters whose limit errors suggest setting the other parameters in the same call. */
 const SETTERS: readonly string[] = ['setScalar', 'setVector', 'setScalars', 'setVectors', 'set'];
 
@@ -672,15 +656,6 @@ export class SymbolicConstraint extends UserConstraint {
   }
 }
 
-/** `values` must be an object keyed by declared names (options.scalars, setScalars(…), set({ vectors })). */
-function checkRecord(method: string, what: 'bodies' | 'scalars' | 'vectors', values: unknown): void {
-  if (values !== null && typeof values === 'object' && !Array.isArray(values)) return;
-  const where = { owner: OWNER, prop: what };
-  if (method === 'options') throw new FulcrumInputError(`SymbolicConstraint options.${what} must be an object keyed by declared names, got ${describe(values)}`, where);
-  const call = method === 'set' ? `set({${what}: ${describe(values)}})` : `${method}(${describe(values)})`;
-  throw new FulcrumInputError(`SymbolicConstraint.${call}: the ${method === 'set' ? `${what}` : 'argument'} must be an object keyed by declared ${what === 'scalars' ? 'scalar' : 'vector'} names`, where);
-}
-
 function normalizeOptions(arg: unknown): SymbolicConstraintOptions {
   if (typeof arg === 'string') return { source: arg };
   if (arg === null || typeof arg !== 'object') {
@@ -700,46 +675,6 @@ function normalizeOptions(arg: unknown): SymbolicConstraintOptions {
   return o as unknown as SymbolicConstraintOptions;
 }
 
-/** Body-like (duck-typed, as UserConstraint does, so a second copy of the engine still counts). */
-function isBody(v: unknown): v is Body {
-  return typeof v === 'object' && v !== null && typeof (v as Body).applyImpulse === 'function';
-}
-
-function toVec2(v: unknown): Vec2 | null {
-  let x: unknown;
-  let y: unknown;
-  if (Array.isArray(v)) {
-    if (v.length !== 2) return null;
-    [x, y] = v;
-  } else if (v !== null && typeof v === 'object') {
-    x = (v as Vec2).x;
-    y = (v as Vec2).y;
-  } else return null;
-  if (typeof x !== 'number' || typeof y !== 'number' || !Number.isFinite(x) || !Number.isFinite(y)) return null;
-  return { x, y };
-}
-
-/**
- * "SymbolicConstraint.setScalar("phse", 1): …" or, for the options form,
- * "SymbolicConstraint options.scalars.phse = 1: …": names the method, the name and the value.
- * `.prop` is the option the name belongs in and the name: 'scalars.phse' (or 'scalars' for a
- * name that is not a string).
- */
-function apiFail(method: string, name: unknown, value: unknown, reason: string): never {
-  if (method === 'set') throw new FulcrumInputError(`SymbolicConstraint.set(${describe(value)}): ${reason}`, { owner: OWNER, prop: 'set' });
-  const collection = COLLECTION[method]!;
-  const where = { owner: OWNER, prop: typeof name === 'string' ? `${collection}.${name}` : collection };
-  const key = typeof name === 'string' && /^[A-Za-z_]\w*$/.test(name) ? name : describe(name);
-  if (method === 'setScalars' || method === 'setVectors') throw new FulcrumInputError(`SymbolicConstraint.${method}({${key}: ${describe(value)}}): ${reason}`, where);
-  if (method.startsWith('set.')) throw new FulcrumInputError(`SymbolicConstraint.set({${collection}: {${key}: ${describe(value)}}}): ${reason}`, where);
-  if (method.startsWith('options.')) {
-    const key = typeof name === 'string' && /^[A-Za-z_]\w*$/.test(name) ? `.${name}` : `[${describe(name)}]`;
-    throw new FulcrumInputError(`SymbolicConstraint ${method}${key} = ${describe(value)}: ${reason}`, where);
-  }
-  const args = value === undefined ? describe(name) : `${describe(name)}, ${describe(value)}`;
-  throw new FulcrumInputError(`SymbolicConstraint.${method}(${args}): ${reason}`, where);
-}
-
 /** Run `f`; a FulcrumInputError from it that names no option is about `prop`. */
 function aboutOption<T>(prop: string, f: () => T): T {
   try {
@@ -748,24 +683,6 @@ function aboutOption<T>(prop: string, f: () => T): T {
     if (e instanceof FulcrumInputError && e.prop === null) throw new FulcrumInputError(e.message, { owner: OWNER, prop });
     throw e;
   }
-}
-
-function describe(v: unknown): string {
-  if (typeof v === 'number') return Object.is(v, -0) ? '-0' : String(v);
-  if (typeof v === 'string') return JSON.stringify(v);
-  if (v === null || v === undefined) return String(v);
-  if (Array.isArray(v)) return `[${v.map(describe).join(', ')}]`;
-  if (typeof v === 'object') {
-    const o = v as Record<string, unknown>;
-    if (typeof o.applyImpulse === 'function' && typeof o.id === 'number') return `Body#${o.id}`;
-    if ('x' in o && 'y' in o) return `{x: ${describe(o.x)}, y: ${describe(o.y)}}`;
-    try {
-      return JSON.stringify(v);
-    } catch {
-      return Object.prototype.toString.call(v);
-    }
-  }
-  return String(v);
 }
 
 function fmt(v: number): string {
