@@ -53,4 +53,35 @@ describe('<SymbolicConstraint> with @fulcrum/symbolic', () => {
     for (let i = 0; i < 240; i++) probe.api!.step();
     expect(Math.hypot(bob.current!.x - 2, bob.current!.y)).toBeLessThan(1e-3);
   });
+
+  it('moves a limit range whose new bounds cross the old ones in one prop change (the limits checked once)', () => {
+    const ROPE = `body body1, body2
+scalar jointMin, jointMax
+limit jointMin 0 jointMax
+constraint |body2.position - body1.position|
+limit constraint jointMin jointMax
+`;
+    const probe = makeProbe();
+    const pin = createRef<EngineBody>();
+    const bob = createRef<EngineBody>();
+    const ref = createRef<InstanceType<typeof RealSymbolicConstraint>>();
+    const scene = (lo: number, hi: number) => (
+      <Physics gravity={[0, -10]}>
+        <probe.Component />
+        <Body ref={pin} type="static" position={[0, 0]} />
+        <Body ref={bob} position={[0, -1]}>
+          <Circle radius={0.2} />
+        </Body>
+        <SymbolicConstraint ref={ref} source={ROPE} bodies={{ body1: pin, body2: bob }} scalars={{ jointMin: lo, jointMax: hi }} />
+      </Physics>
+    );
+    const { rerender } = render(scene(0.5, 1));
+    // [0.5, 1] → [2, 3]: set one at a time, jointMin = 2 would exceed jointMax = 1 and throw.
+    rerender(scene(2, 3));
+    expect(ref.current!.getScalar('jointMin')).toBe(2);
+    expect(ref.current!.getScalar('jointMax')).toBe(3);
+    expect(ref.current!.limit(0)).toEqual([2, 3]);
+    for (let i = 0; i < 120; i++) probe.api!.step();
+    expect(Math.hypot(bob.current!.x, bob.current!.y)).toBeGreaterThan(1.99);
+  });
 });

@@ -6,7 +6,7 @@
  *
  * `bodies` maps the source's declared body names to refs or Body objects; `scalars` and
  * `vectors` set its declared parameters. Parameters and the common constraint props are
- * updated in place (setScalar, setVector and the setters wake the constraint); bodies resolve
+ * updated in place, all changed ones at once (set({ scalars, vectors }), which wakes the constraint); bodies resolve
  * like any joint's. `source` (and `compile`) define the constraint itself: changing them builds
  * a new one, and the ref follows. An error names its prop through the error's `.prop` (a source
  * that does not compile is a bad `source`, an undeclared scalar a bad `scalars.name`).
@@ -91,10 +91,15 @@ const SPEC: ConstraintSpec<EngineSymbolicConstraint> = {
   applyExtra(c, prev, next) {
     const ps = (prev.scalars ?? {}) as Named<number>;
     const ns = (next.scalars ?? {}) as Named<number>;
-    for (const name of changedKeys(Object.keys(ns), ps, ns)) c.setScalar(name, ns[name]!);
     const pv = (prev.vectors ?? {}) as Named<SymbolicConstraintOptions['vectors']>;
     const nv = (next.vectors ?? {}) as NonNullable<SymbolicConstraintOptions['vectors']>;
-    for (const name of Object.keys(nv)) if (!sameValue(pv[name], nv[name])) c.setVector(name, nv[name]!);
+    const scalars: Record<string, number> = {};
+    const vectors: NonNullable<SymbolicConstraintOptions['vectors']> = {};
+    for (const name of changedKeys(Object.keys(ns), ps, ns)) scalars[name] = ns[name]!;
+    for (const name of Object.keys(nv)) if (!sameValue(pv[name], nv[name])) vectors[name] = nv[name]!;
+    // All at once, the limits checked once: a prop change that moves jointMin and jointMax together
+    // is valid even when one of them alone would cross the other.
+    if (Object.keys(scalars).length > 0 || Object.keys(vectors).length > 0) c.set({ scalars, vectors });
   },
   propOf,
 };
