@@ -63,10 +63,11 @@ describe('block extraction', () => {
   });
 
   it('spots machine paths and leaves relative and URL paths alone', () => {
-    expect(machinePathLines('see /work/some-checkout/x\nok packages/react\n`/home/me`\nhttp://localhost:6006/tmp/x\n(/tmp/a)')).toEqual([
-      { line: 1, text: 'see /work/some-checkout/x' },
-      { line: 3, text: '`/home/me`' },
-      { line: 5, text: '(/tmp/a)' },
+    // (Paths of no machine this project runs on: a fixture must not name one.)
+    expect(machinePathLines('see /mnt/some-checkout/x\nok packages/react\n`/Users/me`\nhttp://localhost:6006/mnt/x\n(C:\\\\Users\\\\me)')).toEqual([
+      { line: 1, text: 'see /mnt/some-checkout/x' },
+      { line: 3, text: '`/Users/me`' },
+      { line: 5, text: '(C:\\\\Users\\\\me)' },
     ]);
   });
 });

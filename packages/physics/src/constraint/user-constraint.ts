@@ -886,7 +886,7 @@ export class UserConstraint extends Constraint {
     const n = this.dimensions;
     const w = this.w;
     // (Keq and kDiag as scratch: they serve limited rows, which cannot be combined with effMass.)
-    w.Keq.set(w.K.subarray(0, n * n));
+    for (let i = 0, e = n * n; i < e; i++) w.Keq[i] = w.K[i]!; // (no subarray view: this runs at every pose)
     factorSymmetric(w.Keq, n, w.kDiag);
     let scale = 0;
     for (let r = 0; r < n; r++) scale = Math.max(scale, Math.abs(w.K[r * n + r]!));
