@@ -21,7 +21,7 @@
  * soft_gamma parameters, see makeSoft).
  */
 import type { Body } from '../body/body.js';
-import { makeSoft, type Softness } from './softness.js';
+import { makeSoft, rigidSoftness, type Softness } from './softness.js';
 import type { DebugDraw } from '../debug/debug-draw.js';
 import type { Vec3 } from '../math/vec2.js';
 import type { StepContext } from '../space/step-context.js';
@@ -96,7 +96,7 @@ export abstract class Constraint {
   /** @internal */ _removeOnBreak = true;
   userData: unknown = undefined;
   /** @internal Softness of the constraint's own spring for the current substep length. */
-  protected readonly _soft: Softness = { biasRate: 0, massScale: 1, impulseScale: 0 };
+  protected readonly _soft: Softness = rigidSoftness();
   /** @internal Substep length of the previous step, to rescale warm starting when dt changes. */
   protected _lastH = 0;
 
@@ -335,6 +335,13 @@ export abstract class Constraint {
    * the error already exceeds maxError (Nape tests this in preStep, before anything corrects it).
    */
   abstract _prepare(ctx: StepContext): BreakReason | null;
+  /**
+   * @internal Keep the warm-start impulses as prepared for this step, and put them back if the
+   * step throws (Space.step is atomic: a failed step leaves every impulse as it found it).
+   */
+  _saveImpulses(): void {}
+  /** @internal */
+  _restoreImpulses(): void {}
   /** @internal */
   abstract _warmStart(ctx: StepContext): void;
   /** @internal */

@@ -18,7 +18,8 @@
  *
  * Stiff: rigid in both passes, position error corrected by the space's joint softness in the
  * biased pass. Soft: spring with the joint's frequency/damping in both passes, error clamped to
- * maxError, accumulated impulse clamped to maxForce·h.
+ * maxError, accumulated impulse clamped to maxForce·h; each row with its fixed compliance
+ * Γ = g·Kref (softness.ts), the equality block solving (K + diag Γ) Δλ = −(V + biasRate·C) − Γλ.
  */
 import type { Body } from '../body/body.js';
 import type { DebugDraw } from '../debug/debug-draw.js';
@@ -29,7 +30,7 @@ import { fail } from '../util/validate.js';
 import { AnchorSlot } from './anchor-slot.js';
 import { Constraint, type BreakReason } from './constraint.js';
 import { clamp, normClampFactor, solveSymmetric } from './dense.js';
-import { limitSideUpdate, passSoftness, softUpdate } from './softness.js';
+import { limitSideUpdate, passSoftness, referenceMass, softRhs, softUpdate } from './softness.js';
 import { checkLimits, limitPositionImpulse } from './limits.js';
 
 export const ROW_EQUALITY = 0;
@@ -73,10 +74,14 @@ export abstract class Joint extends Constraint {
   // scratch
   private readonly K = new Float64Array(MAX_ROWS * MAX_ROWS);
   private readonly rhs = new Float64Array(MAX_ROWS);
+  /** The soft equality rows' compliances Γ (softness.ts). */
+  private readonly gamma = new Float64Array(MAX_ROWS);
   private readonly lam = new Float64Array(MAX_ROWS);
   private readonly eqRows = new Int32Array(MAX_ROWS);
   /** True once the step's first substep has started (for step-impulse bookkeeping). */
   protected midStep = false;
+  /** acc, accLo and accHi as prepared for the step (_saveImpulses). */
+  private readonly savedAcc = new Float64Array(3 * MAX_ROWS);
   /** The pose (StepContext.poseEpoch) the rows were computed at by refreshForPose; −1: none. */
   private rowsEpoch = -1;
 
@@ -224,6 +229,29 @@ export abstract class Joint extends Constraint {
     return null;
   }
 
+  /** @internal */
+  override _saveImpulses(): void {
+    const a = this.savedAcc;
+    for (let r = 0; r < MAX_ROWS; r++) {
+      a[r] = this.acc[r]!;
+      a[MAX_ROWS + r] = this.accLo[r]!;
+      a[2 * MAX_ROWS + r] = this.accHi[r]!;
+    }
+  }
+
+  /** @internal The impulses as prepared (the step's own sums start again from 0). */
+  override _restoreImpulses(): void {
+    const a = this.savedAcc;
+    for (let r = 0; r < MAX_ROWS; r++) {
+      this.acc[r] = a[r]!;
+      this.accLo[r] = a[MAX_ROWS + r]!;
+      this.accHi[r] = a[2 * MAX_ROWS + r]!;
+      this.stepImp[r] = 0;
+    }
+    for (const s of this._slots) s.ix = s.iy = s.iz = 0;
+    this.midStep = false;
+  }
+
   /** The anchors and rows at the bodies' current pose in the solver. */
   private refresh(ctx: StepContext): void {
     const sb = ctx.bodies;
@@ -267,7 +295,7 @@ export abstract class Joint extends Constraint {
     let m = 0;
     for (let r = 0; r < dim; r++) if (this.rowKind[r] === ROW_EQUALITY) this.eqRows[m++] = r;
     if (m > 0) {
-      const { biasRate, massScale, impulseScale } = passSoftness(soft ? this._soft : null, useBias, ctx.jointSoftness);
+      const { biasRate, massScale, impulseScale, compliance } = passSoftness(soft ? this._soft : null, useBias, ctx.jointSoftness);
       // A soft block's spring sees its error clamped to maxError (Nape).
       let errScale = 1;
       if (soft && this._maxError !== Infinity) {
@@ -276,16 +304,20 @@ export abstract class Joint extends Constraint {
         errScale = normClampFactor(e2, this._maxError);
       }
       const rhs = this.rhs;
+      const gamma = this.gamma;
       for (let a = 0; a < m; a++) {
         const ra = this.eqRows[a]!;
-        rhs[a] = -(this.rowVelocity(ctx, ra) + biasRate * errScale * this.rowC[ra]!);
+        const x = -(this.rowVelocity(ctx, ra) + biasRate * errScale * this.rowC[ra]!);
+        // A soft row solves (K + Γ) Δλ = x − Γ·λ with its fixed compliance Γ (softness.ts).
+        gamma[a] = soft ? compliance * this.referenceK(ra) : 0;
+        rhs[a] = soft ? softRhs(x, gamma[a]!, this.acc[ra]!) : x;
       }
-      this.solveEqualityBlock(m);
+      this.solveEqualityBlock(m, soft);
       lam.fill(0);
       let n2 = 0;
       for (let a = 0; a < m; a++) {
         const r = this.eqRows[a]!;
-        const next = softUpdate(this.acc[r]!, rhs[a]!, massScale, impulseScale);
+        const next = soft ? this.acc[r]! + rhs[a]! : softUpdate(this.acc[r]!, rhs[a]!, massScale, impulseScale);
         lam[r] = next;
         n2 += next * next;
       }
@@ -330,8 +362,11 @@ export abstract class Joint extends Constraint {
     for (let r = 0; r < this.dimension; r++) this.stepImp[r] = this.stepImp[r]! + this.acc[r]! + this.accLo[r]! - this.accHi[r]!;
   }
 
-  /** Solve K x = rhs in place for the m equality rows listed in eqRows (K = J M⁻¹ Jᵀ of those rows). */
-  private solveEqualityBlock(m: number): void {
+  /**
+   * Solve K x = rhs in place for the m equality rows listed in eqRows (K = J M⁻¹ Jᵀ of those rows),
+   * or (K + diag(gamma)) x = rhs for a soft block (`withCompliance`).
+   */
+  private solveEqualityBlock(m: number, withCompliance: boolean): void {
     const K = this.K;
     for (let a = 0; a < m; a++) {
       const ra = this.eqRows[a]!;
@@ -340,6 +375,7 @@ export abstract class Joint extends Constraint {
         K[a * m + b] = v;
         K[b * m + a] = v;
       }
+      if (withCompliance) K[a * m + a] = K[a * m + a]! + this.gamma[a]!;
     }
     solveSymmetric(K, this.rhs, m);
   }
@@ -353,7 +389,8 @@ export abstract class Joint extends Constraint {
     if (k <= 0) return accOld;
     const cdot = sign * this.rowVelocity(ctx, r);
     const sp = passSoftness(this._stiff ? null : this._soft, useBias, ctx.jointSoftness);
-    const next = limitSideUpdate(accOld, C, cdot, k, ctx.invH, sp, !this._stiff, this._maxError, this._maxForce * ctx.h);
+    const gamma = this._stiff ? 0 : sp.compliance * this.referenceK(r);
+    const next = limitSideUpdate(accOld, C, cdot, k, ctx.invH, sp, !this._stiff, this._maxError, this._maxForce * ctx.h, gamma);
     this.applyRow(ctx, r, sign * (next - accOld));
     return next;
   }
@@ -374,6 +411,25 @@ export abstract class Joint extends Constraint {
       }
     }
     return sum;
+  }
+
+  /** Row r's reference K for a soft spring (softness.ts): K's linear part, or its angular part if it has no linear one. */
+  private referenceK(r: number): number {
+    const S = this._slots.length;
+    const J = this.J;
+    let lin = 0;
+    let ang = 0;
+    for (let s = 0; s < S; s++) {
+      const ss = this._slots[s]!;
+      const ia = (r * S + s) * 3;
+      for (let t = 0; t < S; t++) {
+        if (this._slots[t]!.k !== ss.k) continue;
+        const ib = (r * S + t) * 3;
+        lin += ss.m * (J[ia]! * J[ib]! + J[ia + 1]! * J[ib + 1]!);
+        ang += ss.i * J[ia + 2]! * J[ib + 2]!;
+      }
+    }
+    return referenceMass(lin, ang);
   }
 
   private rowVelocity(ctx: StepContext, r: number): number {
@@ -432,7 +488,7 @@ export abstract class Joint extends Constraint {
     if (m > 0) {
       const rhs = this.rhs;
       for (let a = 0; a < m; a++) rhs[a] = -this.rowC[this.eqRows[a]!]!;
-      this.solveEqualityBlock(m);
+      this.solveEqualityBlock(m, false);
       for (let a = 0; a < m; a++) lam[this.eqRows[a]!] = rhs[a]!;
     }
     for (let r = 0; r < dim; r++) {

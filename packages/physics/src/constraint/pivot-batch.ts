@@ -17,14 +17,14 @@ import type { SolverBodies } from '../space/solver-bodies.js';
 import type { StepContext } from '../space/step-context.js';
 import type { PivotJoint } from './joints/pivot-joint.js';
 import { inverseDet2, normClampFactor, singularPivot1, singularPivot2 } from './dense.js';
-import { isRigid, passSoftness, softUpdate, type Softness } from './softness.js';
+import { isRigid, passSoftness, referenceMass, softRhs, softUpdate, type Softness } from './softness.js';
 import { resized } from '../util/typed-arrays.js';
 import { solveStiffPivotRows } from './pivot-batch-stiff.js';
 import * as L from './pivot-rows.js';
 
 // The layout as this module's own constants: an imported binding read in a hot loop is loaded
 // (and checked for initialisation) at every use, which cost the 200-link chain 11–16%.
-const ACC_X = L.ACC_X, ACC_Y = L.ACC_Y, BIAS = L.BIAS, C_AX = L.C_AX, C_AY = L.C_AY, C_BX = L.C_BX, C_BY = L.C_BY, COLD = L.COLD, HOT = L.HOT, I_A = L.I_A, I_B = L.I_B, IMP = L.IMP, L_AX = L.L_AX, L_AY = L.L_AY, L_BX = L.L_BX, L_BY = L.L_BY, M_A = L.M_A, M_B = L.M_B, MASS = L.MASS, MAX_ERR = L.MAX_ERR, MAX_IMP = L.MAX_IMP, R0_AX = L.R0_AX, R0_AY = L.R0_AY, R0_BX = L.R0_BX, R0_BY = L.R0_BY, STEP_X = L.STEP_X, STEP_Y = L.STEP_Y, SUM_LA = L.SUM_LA, SUM_LB = L.SUM_LB;
+const ACC_X = L.ACC_X, ACC_Y = L.ACC_Y, BIAS = L.BIAS, COMPLIANCE = L.COMPLIANCE, C_AX = L.C_AX, C_AY = L.C_AY, C_BX = L.C_BX, C_BY = L.C_BY, COLD = L.COLD, HOT = L.HOT, I_A = L.I_A, I_B = L.I_B, L_AX = L.L_AX, L_AY = L.L_AY, L_BX = L.L_BX, L_BY = L.L_BY, M_A = L.M_A, M_B = L.M_B, MAX_ERR = L.MAX_ERR, MAX_IMP = L.MAX_IMP, R0_AX = L.R0_AX, R0_AY = L.R0_AY, R0_BX = L.R0_BX, R0_BY = L.R0_BY, STEP_X = L.STEP_X, STEP_Y = L.STEP_Y, SUM_LA = L.SUM_LA, SUM_LB = L.SUM_LB;
 
 /** Where readRow() puts the impulse a body received (an AnchorSlot). */
 export interface BodyImpulse {
@@ -129,8 +129,7 @@ export class PivotBatch implements ConstraintFamily {
     this.soft[n] = 1;
     this.softCount++;
     x[q + BIAS] = soft.biasRate;
-    x[q + MASS] = soft.massScale;
-    x[q + IMP] = soft.impulseScale;
+    x[q + COMPLIANCE] = soft.compliance;
     x[q + MAX_IMP] = maxImp;
     x[q + MAX_ERR] = maxErr;
   }
@@ -289,13 +288,17 @@ export class PivotBatch implements ConstraintFamily {
       // A soft row's own spring, from its row; a stiff row's coefficients are the pass's.
       const soft = this.soft[n] === 1;
       const biasRate = soft ? x[q + BIAS] : stiff.biasRate;
-      const massScale = soft ? x[q + MASS] : stiff.massScale;
-      const impulseScale = soft ? x[q + IMP] : stiff.impulseScale;
+      const massScale = stiff.massScale;
+      const impulseScale = stiff.impulseScale;
       const mA = d[o + M_A], mB = d[o + M_B], iA = d[o + I_A], iB = d[o + I_B];
-      // −K⁻¹ (see pivot-batch-stiff.ts)
-      const k11 = mA + mB + iA * rAy * rAy + iB * rBy * rBy;
+      // A soft row's compliances Γ = g·Kref: Kref is K's linear part, mA + mB (its angular part
+      // when both sides are fixed in place, as PivotJoint's rows have it: softness.ts).
+      const gx = soft ? x[q + COMPLIANCE] * referenceMass(mA + mB, iA * rAy * rAy + iB * rBy * rBy) : 0;
+      const gy = soft ? x[q + COMPLIANCE] * referenceMass(mA + mB, iA * rAx * rAx + iB * rBx * rBx) : 0;
+      // −K⁻¹ (see pivot-batch-stiff.ts); a soft row's −(K + Γ)⁻¹
+      const k11 = mA + mB + iA * rAy * rAy + iB * rBy * rBy + gx;
       const k12 = -iA * rAx * rAy - iB * rBx * rBy;
-      const k22 = mA + mB + iA * rAx * rAx + iB * rBx * rBx;
+      const k22 = mA + mB + iA * rAx * rAx + iB * rBx * rBx + gy;
       const inv = inverseDet2(k11, k12, k22);
       const a11 = inv !== 0 ? -inv * k22 : -singularPivot1(k11, k22);
       const a12 = inv * k12;
@@ -332,12 +335,20 @@ export class PivotBatch implements ConstraintFamily {
           rx += biasRate * ex;
           ry += biasRate * ey;
         }
-        let nx = softUpdate(oldX, a11 * rx + a12 * ry, massScale, impulseScale);
-        let ny = softUpdate(oldY, a12 * rx + a22 * ry, massScale, impulseScale);
+        let nx: number;
+        let ny: number;
         if (soft) {
+          // (K + Γ) Δλ = −(V + bias) − Γ·λold, with a = −(K + Γ)⁻¹: Δλ = a·(V + bias + Γ·λold).
+          rx = -softRhs(-rx, gx, oldX);
+          ry = -softRhs(-ry, gy, oldY);
+          nx = oldX + (a11 * rx + a12 * ry);
+          ny = oldY + (a12 * rx + a22 * ry);
           const f = normClampFactor(nx * nx + ny * ny, x[q + MAX_IMP] * h);
           nx *= f;
           ny *= f;
+        } else {
+          nx = softUpdate(oldX, a11 * rx + a12 * ry, massScale, impulseScale);
+          ny = softUpdate(oldY, a12 * rx + a22 * ry, massScale, impulseScale);
         }
         d[o + ACC_X] = nx;
         d[o + ACC_Y] = ny;
@@ -407,6 +418,29 @@ export class PivotBatch implements ConstraintFamily {
    */
   store(): void {
     if (this.started) this.endSubstep();
+    this.started = false;
+  }
+
+  /** The rows' accumulated impulses as prepared for the step (a failed step puts them back). */
+  private savedAcc = new Float64Array(0);
+  saveImpulses(): void {
+    if (this.savedAcc.length < 2 * this.count) this.savedAcc = new Float64Array(2 * this.capacity);
+    const a = this.savedAcc, d = this.hot;
+    for (let n = 0; n < this.count; n++) {
+      a[2 * n] = d[n * HOT + ACC_X];
+      a[2 * n + 1] = d[n * HOT + ACC_Y];
+    }
+  }
+  restoreImpulses(): void {
+    const a = this.savedAcc, d = this.hot, x = this.cold;
+    for (let n = 0; n < this.count; n++) {
+      const o = n * HOT;
+      const q = n * COLD;
+      d[o + ACC_X] = a[2 * n];
+      d[o + ACC_Y] = a[2 * n + 1];
+      d[o + SUM_LA] = d[o + SUM_LB] = 0;
+      x[q + STEP_X] = x[q + STEP_Y] = 0;
+    }
     this.started = false;
   }
 

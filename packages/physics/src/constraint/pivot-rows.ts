@@ -23,6 +23,6 @@ export const COLD = 12;
 export const STEP_X = 0, STEP_Y = 1;
 /** Anchors relative to the centre of mass, in body frame (what refresh() rotates). */
 export const L_AX = 2, L_AY = 3, L_BX = 4, L_BY = 5;
-/** Soft joints: their own biasRate, massScale, impulseScale, max impulse and max error. */
-export const BIAS = 6, MASS = 7, IMP = 8, MAX_IMP = 9, MAX_ERR = 10;
+/** Soft joints: their own biasRate and compliance g (softness.ts), max impulse and max error. */
+export const BIAS = 6, COMPLIANCE = 7, MAX_IMP = 8, MAX_ERR = 9;
 

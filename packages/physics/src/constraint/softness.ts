@@ -16,6 +16,23 @@
  * three sets of coefficients a row uses in a pass is passSoftness's rule: its own spring if it is
  * soft; the space's joint softness in a biased pass if it is stiff; RIGID in a relax pass.
  *
+ * Soft rows (a joint's own spring): a fixed compliance. The update above is the implicit spring
+ * solved with a compliance Γ = g·K, g = impulseScale/massScale = 1/(hω(2ζ + hω)) (`compliance`):
+ *
+ *   (K + Γ) Δλ = −(V + biasRate·C) − Γ·λold,   λnew = λold + Δλ
+ *
+ * that is, a spring of stiffness ω²/K whose mass is the row's own effective mass K⁻¹. On a lever K
+ * depends on the pose (its r × n terms), so that stiffness does too, and a spring whose stiffness
+ * follows the pose is not conservative: a soft WeldJoint holding a plank that carries a 5 kg ball
+ * on a 15 m rod gained energy every step, to 3.9e72 m/s. So a soft row's compliance is fixed by a
+ * reference K that no pose changes, Γ_r = g·Kref_r, with Kref_r = Σ invMass·|J_lin|² over the
+ * row's bodies (its K with the anchors at the centres of mass), or Σ invI·J_ang² for a row with
+ * no linear part (referenceMass). A body on a spring at its centre of mass still oscillates at the
+ * joint's frequency; a lever no longer changes the spring. Every soft row solves that system
+ * (softRhs, and limitSideUpdate for one side): the joint and user blocks factor K + diag(Γ) once
+ * per pose. The stiff rows' joint softness in the biased pass and the contacts keep the form above:
+ * their relax passes take the bias velocity back out, and they were stable.
+ *
  * The functions are a few operations each so that V8 inlines them into the solvers' loops
  * (`node --trace-turbo-inlining` lists them as inlined into every pass that calls them; see
  * packages/physics/README.md).
@@ -25,10 +42,17 @@ export interface Softness {
   biasRate: number;
   massScale: number;
   impulseScale: number;
+  /** g = impulseScale/massScale = 1/(hω(2ζ + hω)); a soft row's compliance is g·Kref (0: rigid). */
+  compliance: number;
 }
 
 /** A rigid row without bias: λnew = λold + x. */
-export const RIGID: Readonly<Softness> = Object.freeze({ biasRate: 0, massScale: 1, impulseScale: 0 });
+export const RIGID: Readonly<Softness> = Object.freeze({ biasRate: 0, massScale: 1, impulseScale: 0, compliance: 0 });
+
+/** Fresh coefficients of a rigid row, to be filled by makeSoft. */
+export function rigidSoftness(): Softness {
+  return { biasRate: 0, massScale: 1, impulseScale: 0, compliance: 0 };
+}
 
 /** The coefficients of a spring of `hertz` (0: RIGID) and damping ratio `zeta` over a substep h, into `out`. */
 export function makeSoft(hertz: number, zeta: number, h: number, out: Softness): Softness {
@@ -36,6 +60,7 @@ export function makeSoft(hertz: number, zeta: number, h: number, out: Softness):
     out.biasRate = 0;
     out.massScale = 1;
     out.impulseScale = 0;
+    out.compliance = 0;
     return out;
   }
   const omega = 2 * Math.PI * hertz;
@@ -45,6 +70,7 @@ export function makeSoft(hertz: number, zeta: number, h: number, out: Softness):
   out.biasRate = omega / a1;
   out.massScale = a2 * a3;
   out.impulseScale = a3;
+  out.compliance = 1 / a2;
   return out;
 }
 
@@ -73,6 +99,22 @@ export function softUpdate(old: number, x: number, massScale: number, impulseSca
 }
 
 /**
+ * A soft row's reference K (see the fixed compliance above), from the parts of its K: `lin`,
+ * Σ invMass·|J_lin|², and `ang`, Σ invI·J_ang². The linear part when the row has one, else the angular.
+ */
+export function referenceMass(lin: number, ang: number): number {
+  return lin > 0 ? lin : ang;
+}
+
+/**
+ * The right-hand side of a soft row's solve (K + Γ) Δλ = x − Γ·λold, from the rigid right-hand
+ * side x = −(V + biasRate·C), the row's compliance Γ and its accumulated impulse λold.
+ */
+export function softRhs(x: number, gamma: number, old: number): number {
+  return x - gamma * old;
+}
+
+/**
  * The bias of a one-sided row (a contact point, a joint limit) with gap C: a gap not yet closed
  * (C > 0) may close within the substep and no further (speculative, C/h); an overlap is pushed
  * out by the spring (biasRate·C), no faster than `maxPush` (m/s, or rad/s for angular rows).
@@ -85,12 +127,14 @@ export function oneSidedBias(C: number, invH: number, biasRate: number, maxPush:
  * One side of a limit, C ≥ 0 (C the gap to the bound, cdot = dC/dt = J·v along the side, K its
  * effective mass): the new accumulated impulse, never negative (a side only pushes). A gap not
  * yet closed uses the speculative bias without softening; an overlap uses the pass's softness
- * (`pass`). A soft row (`soft`) pushes no faster than biasRate·maxError and carries at most
- * `maxImpulse`. The built-in joints' limits and UserConstraint's limited rows both update here.
+ * (`pass`): a soft row (`soft`) its spring with compliance `gamma` (Γ = compliance·Kref, the fixed
+ * compliance above), pushing no faster than biasRate·maxError and carrying at most `maxImpulse`.
+ * The built-in joints' limits and UserConstraint's limited rows both update here.
  */
-export function limitSideUpdate(old: number, C: number, cdot: number, K: number, invH: number, pass: Readonly<Softness>, soft: boolean, maxError: number, maxImpulse: number): number {
+export function limitSideUpdate(old: number, C: number, cdot: number, K: number, invH: number, pass: Readonly<Softness>, soft: boolean, maxError: number, maxImpulse: number, gamma: number): number {
   const reached = C <= 0;
   const bias = oneSidedBias(C, invH, pass.biasRate, soft ? pass.biasRate * maxError : Infinity);
+  if (soft && reached) return Math.min(Math.max(old + softRhs(-(cdot + bias), gamma, old) / (K + gamma), 0), maxImpulse);
   const massScale = reached ? pass.massScale : 1;
   const impulseScale = reached ? pass.impulseScale : 0;
   const next = Math.max(softUpdate(old, cdot + bias, -massScale / K, impulseScale), 0);

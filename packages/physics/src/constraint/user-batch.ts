@@ -25,7 +25,7 @@ import { BODY_STATE_STRIDE, fillBodyState, fillSolverBodyState } from './body-st
 import { FulcrumInputError } from '../util/validate.js';
 import { dropVanishingRows, factorSymmetric, inverse2Diag, inverse2Off, normClampFactor, pivotInverse, solveFactored, solveSymmetric, zeroPivotTolerance } from './dense.js';
 import { limitPositionImpulse } from './limits.js';
-import { limitSideUpdate, passSoftness, softUpdate, type Softness } from './softness.js';
+import { limitSideUpdate, passSoftness, referenceMass, rigidSoftness, softRhs, softUpdate, type Softness } from './softness.js';
 import type { UserConstraint } from './user-constraint.js';
 import { KernelGroup, type UserBatchKernel } from './batch-kernel.js';
 import { grown } from '../util/typed-arrays.js';
@@ -50,10 +50,9 @@ export class UserBatch {
   kOff = new Int32Array(0);
   vOff = new Int32Array(0);
   sOff = new Int32Array(0);
-  /** Per row, soft constraints: biasRate, massScale, impulseScale, maxForce and maxError. */
+  /** Per row, soft constraints: biasRate, compliance g (softness.ts), maxForce and maxError. */
   bias = new Float64Array(0);
-  mass = new Float64Array(0);
-  imp = new Float64Array(0);
+  compliance = new Float64Array(0);
   maxImp = new Float64Array(0);
   maxErr = new Float64Array(0);
   /** Per row: the K below which a row's J counts as vanishing (dense.ts, VANISHING_ROW_EPS). */
@@ -66,6 +65,8 @@ export class UserBatch {
   stepPool = new Float64Array(0);
   errPool = new Float64Array(0);
   dinvPool = new Float64Array(0);
+  /** Per row entry of a soft constraint: its compliance Γ at the pose (softness.ts; 0 where J vanishes). */
+  gammaPool = new Float64Array(0);
   /** Per row entry of a limited constraint: its bounds, and each side's accumulated impulse (accPool holds their difference). */
   minPool = new Float64Array(0);
   maxPool = new Float64Array(0);
@@ -125,7 +126,7 @@ export class UserBatch {
   private readonly dinv = new Float64Array(USER_BATCH_MAX_DIM);
   private readonly rhs = new Float64Array(USER_BATCH_MAX_DIM);
   /** A soft row's spring, as the Softness that limitSideUpdate reads. */
-  private readonly rowSoftness: Softness = { biasRate: 0, massScale: 1, impulseScale: 0 };
+  private readonly rowSoftness: Softness = rigidSoftness();
 
   /** Start a new plan: every row of the previous one goes back to its constraint first. */
   begin(): void {
@@ -165,6 +166,7 @@ export class UserBatch {
     this.stepPool = grown(this.stepPool, this.vTotal);
     this.errPool = grown(this.errPool, this.vTotal);
     this.dinvPool = grown(this.dinvPool, this.vTotal);
+    this.gammaPool = grown(this.gammaPool, this.vTotal);
     this.minPool = grown(this.minPool, this.vTotal);
     this.maxPool = grown(this.maxPool, this.vTotal);
     this.accMinPool = grown(this.accMinPool, this.vTotal);
@@ -210,8 +212,7 @@ export class UserBatch {
     this.vOff = grown(this.vOff, need);
     this.sOff = grown(this.sOff, need);
     this.bias = grown(this.bias, need);
-    this.mass = grown(this.mass, need);
-    this.imp = grown(this.imp, need);
+    this.compliance = grown(this.compliance, need);
     this.maxImp = grown(this.maxImp, need);
     this.maxErr = grown(this.maxErr, need);
     this.kFloor = grown(this.kFloor, need);
@@ -450,6 +451,41 @@ export class UserBatch {
     }
   }
 
+  /**
+   * Soft row n's compliance per row at the pose, Γ = g·Kref (softness.ts; UserConstraint's
+   * poseCompliance, term for term), into gammaPool; added to the scratch K's diagonal when the
+   * rows are solved as a block (`toK`). A row whose J vanishes (K dropped) keeps Γ = 0.
+   */
+  private poseCompliance(n: number, sb: SolverBodies, toK: boolean): void {
+    const dim = this.dim[n]!;
+    const slots = this.slots[n]!;
+    const cols = 3 * slots;
+    const jo = this.jOff[n]!;
+    const vo = this.vOff[n]!;
+    const s0 = this.sOff[n]!;
+    const g = this.compliance[n]!;
+    const pool = this.jPool;
+    const K = this.K;
+    for (let r = 0; r < dim; r++) {
+      if (K[r * dim + r] === 0) {
+        this.gammaPool[vo + r] = 0;
+        continue;
+      }
+      let lin = 0;
+      let ang = 0;
+      for (let j = 0; j < slots; j++) {
+        const k = this.slotK[s0 + j]!;
+        const i = jo + r * cols + 3 * j;
+        const jx = pool[i]!, jy = pool[i + 1]!, jz = pool[i + 2]!;
+        lin += sb.invMass[k]! * (jx * jx + jy * jy);
+        ang += sb.invI[k]! * jz * jz;
+      }
+      const gamma = g * referenceMass(lin, ang);
+      this.gammaPool[vo + r] = gamma;
+      if (toK) K[r * dim + r] = K[r * dim + r]! + gamma;
+    }
+  }
+
   /** K of a two-row, two-body row into the scratch: buildK's loop, unrolled. */
   private pairK(jo: number, s0: number, sb: SolverBodies): void {
     const pool = this.jPool;
@@ -563,6 +599,7 @@ export class UserBatch {
       const dim = this.dim[n]!;
       const ko = this.kOff[n]!;
       const vo = this.vOff[n]!;
+      if (this.soft[n] === 1) this.poseCompliance(n, sb, this.lim[n] === 0);
       if (this.lim[n] === 1) {
         // Limited rows are solved one side at a time: each needs only K's diagonal, kept unfactored.
         for (let i = 0, e = dim * dim; i < e; i++) this.kPool[ko + i] = K[i]!;
@@ -715,8 +752,6 @@ export class UserBatch {
       let impulseScale = 0;
       if (soft) {
         biasRate = this.bias[n]!;
-        massScale = this.mass[n]!;
-        impulseScale = this.imp[n]!;
       } else if (useBias) {
         biasRate = js.biasRate;
         massScale = js.massScale;
@@ -753,7 +788,8 @@ export class UserBatch {
           v += pool[i]! * vx[k]! + pool[i + 1]! * vy[k]! + pool[i + 2]! * w[k]!;
         }
         const be = biasRate !== 0 ? biasRate * (e === 1 ? this.errPool[vo + r]! : this.errPool[vo + r]! * e) : 0;
-        rhs[r] = -(v + be);
+        // A soft row solves (K + Γ) Δλ = −(V + bias) − Γ·λ (softness.ts); its K was factored with Γ.
+        rhs[r] = soft ? softRhs(-(v + be), this.gammaPool[vo + r]!, acc[vo + r]!) : -(v + be);
       }
       this.solveRow(n, dim, vo);
       if (!soft && massScale === 1 && impulseScale === 0) {
@@ -766,7 +802,7 @@ export class UserBatch {
       let n2 = 0;
       for (let r = 0; r < dim; r++) {
         const old = acc[vo + r]!;
-        const t = softUpdate(old, rhs[r]!, massScale, impulseScale);
+        const t = soft ? old + rhs[r]! : softUpdate(old, rhs[r]!, massScale, impulseScale);
         rhs[r] = t;
         n2 += t * t;
       }
@@ -800,8 +836,7 @@ export class UserBatch {
     const soft = this.soft[n] === 1;
     const own = this.rowSoftness;
     own.biasRate = this.bias[n]!;
-    own.massScale = this.mass[n]!;
-    own.impulseScale = this.imp[n]!;
+    own.compliance = this.compliance[n]!;
     const pass = passSoftness(soft ? own : null, useBias, ctx.jointSoftness);
     const maxError = this.maxErr[n]!;
     const maxImpulse = this.maxImp[n]! * ctx.h;
@@ -815,13 +850,13 @@ export class UserBatch {
       const hi = this.maxPool[v]!;
       if (lo > -Infinity) {
         const old = this.accMinPool[v]!;
-        const next = limitSideUpdate(old, c - lo, this.rowRate(sb, base, s0, slots), k, ctx.invH, pass, soft, maxError, maxImpulse);
+        const next = limitSideUpdate(old, c - lo, this.rowRate(sb, base, s0, slots), k, ctx.invH, pass, soft, maxError, maxImpulse, this.gammaPool[v]!);
         this.accMinPool[v] = next;
         this.applyRow(sb, base, s0, slots, next - old);
       }
       if (hi < Infinity) {
         const old = this.accMaxPool[v]!;
-        const next = limitSideUpdate(old, hi - c, -this.rowRate(sb, base, s0, slots), k, ctx.invH, pass, soft, maxError, maxImpulse);
+        const next = limitSideUpdate(old, hi - c, -this.rowRate(sb, base, s0, slots), k, ctx.invH, pass, soft, maxError, maxImpulse, this.gammaPool[v]!);
         this.accMaxPool[v] = next;
         this.applyRow(sb, base, s0, slots, -(next - old));
       }
@@ -944,5 +979,31 @@ export class UserBatch {
   store(): void {
     if (this.started) this.endSubstep();
     this.started = false;
+  }
+
+  /** The accumulated impulses as prepared for the step (a failed step puts them back). */
+  private savedAcc = new Float64Array(0);
+  saveImpulses(): void {
+    const v = this.vTotal;
+    if (this.savedAcc.length < 3 * v) this.savedAcc = new Float64Array(3 * v);
+    const a = this.savedAcc;
+    for (let i = 0; i < v; i++) {
+      a[i] = this.accPool[i]!;
+      a[v + i] = this.accMinPool[i]!;
+      a[2 * v + i] = this.accMaxPool[i]!;
+    }
+  }
+  restoreImpulses(): void {
+    const v = this.vTotal;
+    const a = this.savedAcc;
+    for (let i = 0; i < v; i++) {
+      this.accPool[i] = a[i]!;
+      this.accMinPool[i] = a[v + i]!;
+      this.accMaxPool[i] = a[2 * v + i]!;
+    }
+    this.stepPool.fill(0, 0, v);
+    this.slotImp.fill(0, 0, 3 * this.sTotal);
+    this.started = false;
+    this.poseEpoch = -1;
   }
 }

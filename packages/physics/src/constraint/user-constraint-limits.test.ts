@@ -124,7 +124,7 @@ function snapshot(bodies: Body[], cs: Constraint[]): number[] {
   const out: number[] = [];
   for (const b of bodies) out.push(b.x, b.y, b.rotation, b.velocity.x, b.velocity.y, b.angularVel);
   for (const c of cs) {
-    out.push(...(c.impulse() as Float64Array));
+    out.push(...c.impulse());
     for (const b of c.bodies) {
       const i = c.bodyImpulse(b);
       out.push(i.x, i.y, i.z);

@@ -52,7 +52,7 @@ import { BODY_STATE_STRIDE, clearBodyState, fillBodyState } from './body-state.j
 import { Constraint, type SolverFamilyKind, type BreakReason, type ConstraintOptions } from './constraint.js';
 import { dropVanishingRows, factorSymmetric, normClampFactor, solveFactored, solveSymmetric, vanishingRowTerm, zeroPivotTolerance } from './dense.js';
 import { checkRowLimit, limitPositionImpulse } from './limits.js';
-import { limitSideUpdate, passSoftness, softUpdate, type Softness } from './softness.js';
+import { limitSideUpdate, passSoftness, referenceMass, softRhs, softUpdate, type Softness } from './softness.js';
 import type { UserBatchKernel } from './batch-kernel.js';
 import { USER_BATCH_MAX_DIM, USER_BATCH_MAX_SLOTS, type UserBatch } from './user-batch.js';
 import { checkUserConstraintDerivatives, type DerivativeProbe } from './user-constraint-check.js';
@@ -616,8 +616,7 @@ export class UserConstraint extends Constraint {
     b.soft[n] = soft ? 1 : 0;
     b.prep[n] = this._batchNeedsPrepare() ? 1 : 0;
     b.bias[n] = this._soft.biasRate;
-    b.mass[n] = this._soft.massScale;
-    b.imp[n] = this._soft.impulseScale;
+    b.compliance[n] = this._soft.compliance;
     b.maxImp[n] = this._maxForce;
     b.maxErr[n] = this._maxError;
     const s0 = b.sOff[n]!;
@@ -992,6 +991,34 @@ export class UserConstraint extends Constraint {
     this.validate();
   }
 
+  /** jAcc, accMin and accMax as prepared for the step (_saveImpulses). */
+  private savedAcc: Float64Array = new Float64Array(0);
+
+  /** @internal */
+  override _saveImpulses(): void {
+    const n = this.dimensions;
+    if (this.savedAcc.length !== 3 * n) this.savedAcc = new Float64Array(3 * n);
+    this.savedAcc.set(this.jAcc);
+    this.savedAcc.set(this.accMin, n);
+    this.savedAcc.set(this.accMax, 2 * n);
+  }
+
+  /** @internal The impulses as prepared (the step's own sums start again from 0), outside a step. */
+  override _restoreImpulses(): void {
+    const n = this.dimensions;
+    const a = this.savedAcc;
+    for (let r = 0; r < n; r++) {
+      this.jAcc[r] = a[r]!;
+      this.accMin[r] = a[n + r]!;
+      this.accMax[r] = a[2 * n + r]!;
+    }
+    this.stepImp.fill(0);
+    this.bodyImp.fill(0);
+    this.midStep = false;
+    this.inStep = false;
+    this.poseEpoch = -1;
+  }
+
   /** @internal */
   _prepare(ctx: StepContext): BreakReason | null {
     this._scaleImpulses(this._beginStep(ctx));
@@ -1048,8 +1075,11 @@ export class UserConstraint extends Constraint {
     this.sync(ctx);
     this.prepare(this.w.state);
     this.buildK();
-    if (this.limitedCount === 0) factorSymmetric(this.w.K, this.dimensions, this.w.dinv);
-    else this._factorEqualityRows();
+    this.poseCompliance();
+    if (this.limitedCount === 0) {
+      this.addCompliance(this.w.K);
+      factorSymmetric(this.w.K, this.dimensions, this.w.dinv);
+    } else this._factorEqualityRows();
     this.errValid = false;
     this.poseEpoch = ctx.poseEpoch;
   }
@@ -1065,7 +1095,74 @@ export class UserConstraint extends Constraint {
     const m = n - this.limitedCount;
     if (m === 0) return;
     for (let a = 0; a < m; a++) for (let b = 0; b < m; b++) w.Keq[a * m + b] = w.K[this.eqRows[a]! * n + this.eqRows[b]!]!;
+    for (let a = 0; a < m; a++) w.Keq[a * m + a] = w.Keq[a * m + a]! + w.gamma[this.eqRows[a]!]!;
     factorSymmetric(w.Keq, m, w.dinv);
+  }
+
+  /** Whether the rows are springs of their own (a soft constraint whose C is given). */
+  private isSoftSpring(): boolean {
+    return !this._stiff && !this.velocityOnly;
+  }
+
+  /**
+   * Each row's compliance Γ = g·Kref at the pose (the fixed compliance of softness.ts), into
+   * w.gamma: 0 for a stiff constraint, and for a row whose J vanishes (K dropped, dense.ts).
+   * Kref comes from J's linear and angular parts; Nape's form (effMass and impulse, no J) gives
+   * them through impulse(), whose output for a unit λ of row r is row r of Jᵀ on each body.
+   */
+  private poseCompliance(): void {
+    const n = this.dimensions;
+    const w = this.w;
+    if (!this.isSoftSpring()) {
+      w.gamma.fill(0);
+      return;
+    }
+    const g = this._soft.compliance;
+    const nd = this._bodiesCache.length;
+    const dcols = 3 * nd;
+    const useHook = !this.modes().jacobian;
+    const Jd = useHook ? null : this.collapseJacobian();
+    for (let r = 0; r < n; r++) {
+      if (w.K[r * n + r] === 0) {
+        w.gamma[r] = 0;
+        continue;
+      }
+      if (useHook) {
+        w.trial.fill(0);
+        w.trial[r] = 1;
+      }
+      let lin = 0;
+      let ang = 0;
+      for (let d = 0; d < nd; d++) {
+        let jx: number, jy: number, jz: number;
+        if (Jd !== null) {
+          const i = r * dcols + 3 * d;
+          jx = Jd[i]!;
+          jy = Jd[i + 1]!;
+          jz = Jd[i + 2]!;
+        } else {
+          const out = this.out;
+          out.x = out.y = out.z = 0;
+          this.impulse(w.trial, this._bodiesCache[d]!, out, w.state);
+          jx = out.x;
+          jy = out.y;
+          jz = out.z;
+          if (!Number.isFinite(jx) || !Number.isFinite(jy) || !Number.isFinite(jz)) {
+            throw new FulcrumInputError(`${this.label}: impulse() wrote a non-finite value for Body#${this._bodiesCache[d]!.id} (λ = 1 on row ${r}, the probe of a soft row's spring)`, { owner: this.typeName, prop: 'impulse' });
+          }
+        }
+        lin += w.dInvMass[d]! * (jx * jx + jy * jy);
+        ang += w.dInvI[d]! * jz * jz;
+      }
+      w.gamma[r] = g * referenceMass(lin, ang);
+    }
+  }
+
+  /** K + diag(Γ), in place (a soft constraint's block: softness.ts). */
+  private addCompliance(K: Float64Array): void {
+    if (!this.isSoftSpring()) return;
+    const n = this.dimensions;
+    for (let r = 0; r < n; r++) K[r * n + r] = K[r * n + r]! + this.w.gamma[r]!;
   }
 
   /** C at the cached pose (computed on first use). */
@@ -1143,7 +1240,8 @@ export class UserConstraint extends Constraint {
     for (let r = 0; r < n; r++) vel[r] = 0;
     this.velocity(vel, this.w.state);
     checkRow(this, 'velocity', vel, 0, this.w.state);
-    for (let r = 0; r < n; r++) rhs[r] = -(vel[r]! + be[r]!);
+    const gamma = this.w.gamma;
+    for (let r = 0; r < n; r++) rhs[r] = soft ? softRhs(-(vel[r]! + be[r]!), gamma[r]!, this.jAcc[r]!) : -(vel[r]! + be[r]!);
     solveFactored(this.w.K, this.w.dinv, rhs, n);
     const delta = this.w.delta;
     if (!soft && !this.velocityOnly && massScale === 1 && impulseScale === 0 && this.clampIsIdle()) {
@@ -1158,7 +1256,7 @@ export class UserConstraint extends Constraint {
       return;
     }
     const trial = this.w.trial;
-    for (let r = 0; r < n; r++) trial[r] = softUpdate(this.jAcc[r]!, rhs[r]!, massScale, impulseScale);
+    for (let r = 0; r < n; r++) trial[r] = soft ? this.jAcc[r]! + rhs[r]! : softUpdate(this.jAcc[r]!, rhs[r]!, massScale, impulseScale);
     this.clamp(trial);
     checkRow(this, 'clamp', trial);
     if (soft || this.velocityOnly) {
@@ -1195,13 +1293,13 @@ export class UserConstraint extends Constraint {
       const c = err[r]!;
       if (this.rowMin[r]! > -Infinity) {
         const old = this.accMin[r]!;
-        const next = limitSideUpdate(old, c - this.rowMin[r]!, this._limitRowRate(ctx, r), k, ctx.invH, pass, soft, this._maxError, maxImpulse);
+        const next = limitSideUpdate(old, c - this.rowMin[r]!, this._limitRowRate(ctx, r), k, ctx.invH, pass, soft, this._maxError, maxImpulse, this.w.gamma[r]!);
         this.accMin[r] = next;
         this._applyLimitImpulse(ctx, r, next - old);
       }
       if (this.rowMax[r]! < Infinity) {
         const old = this.accMax[r]!;
-        const next = limitSideUpdate(old, this.rowMax[r]! - c, -this._limitRowRate(ctx, r), k, ctx.invH, pass, soft, this._maxError, maxImpulse);
+        const next = limitSideUpdate(old, this.rowMax[r]! - c, -this._limitRowRate(ctx, r), k, ctx.invH, pass, soft, this._maxError, maxImpulse, this.w.gamma[r]!);
         this.accMax[r] = next;
         this._applyLimitImpulse(ctx, r, -(next - old));
       }
@@ -1229,12 +1327,13 @@ export class UserConstraint extends Constraint {
     const rhs = w.rhs;
     for (let a = 0; a < m; a++) {
       const r = eq[a]!;
-      rhs[a] = -(vel[r]! + (pass.biasRate !== 0 ? pass.biasRate * (e === 1 ? err[r]! : err[r]! * e) : 0));
+      const x = -(vel[r]! + (pass.biasRate !== 0 ? pass.biasRate * (e === 1 ? err[r]! : err[r]! * e) : 0));
+      rhs[a] = soft ? softRhs(x, w.gamma[r]!, this.jAcc[r]!) : x;
     }
     solveFactored(w.Keq, w.dinv, rhs, m);
     let n2 = 0;
     for (let a = 0; a < m; a++) {
-      const t = softUpdate(this.jAcc[eq[a]!]!, rhs[a]!, pass.massScale, pass.impulseScale);
+      const t = soft ? this.jAcc[eq[a]!]! + rhs[a]! : softUpdate(this.jAcc[eq[a]!]!, rhs[a]!, pass.massScale, pass.impulseScale);
       rhs[a] = t;
       n2 += t * t;
     }
@@ -1415,6 +1514,8 @@ class UserConstraintWork {
   readonly rhs: Float64Array;
   readonly delta: Float64Array;
   readonly trial: Float64Array;
+  /** A soft constraint's compliance Γ per row at the pose (softness.ts); 0 for a stiff one. */
+  readonly gamma: Float64Array;
   /** J, and J with a shared body's columns summed (J itself when no body fills several slots). */
   readonly J: Float64Array;
   readonly Jd: Float64Array;
@@ -1443,6 +1544,7 @@ class UserConstraintWork {
     this.rhs = new Float64Array(dim);
     this.delta = new Float64Array(dim);
     this.trial = new Float64Array(dim);
+    this.gamma = new Float64Array(dim);
     this.J = new Float64Array(dim * 3 * slots);
     this.Jd = sharedBody ? new Float64Array(dim * 3 * distinct) : this.J;
     this.Jp = new Float64Array(dim);

@@ -24,7 +24,7 @@ import type { SolverBodies } from '../space/solver-bodies.js';
 import type { SolverFamily } from '../space/solver-families.js';
 import type { StepContext } from '../space/step-context.js';
 import { resized } from '../util/typed-arrays.js';
-import { makeSoft, softUpdate, type Softness } from '../constraint/softness.js';
+import { makeSoft, rigidSoftness, softUpdate, type Softness } from '../constraint/softness.js';
 import { clamp } from '../constraint/dense.js';
 
 /** Speed below which a collision does not bounce (m/s). */
@@ -59,8 +59,8 @@ export class ContactSolver implements SolverFamily {
   /** 1 when one side has infinite mass: such contacts use stiffer softness. */
   private rigidSide = new Uint8Array(0);
 
-  readonly soft: Softness = { biasRate: 0, massScale: 1, impulseScale: 0 };
-  readonly staticSoft: Softness = { biasRate: 0, massScale: 1, impulseScale: 0 };
+  readonly soft: Softness = rigidSoftness();
+  readonly staticSoft: Softness = rigidSoftness();
   maxBiasVelocity = CONTACT_PUSH_MAX_VELOCITY;
 
   /** The contacts' numbers: points and warm-start impulses in, impulses back out (store). */

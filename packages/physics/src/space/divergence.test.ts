@@ -1,7 +1,7 @@
 /**
  * Stage 9, the last line of defence: a step that would write a non-finite value into a body
- * fails with a FulcrumDivergenceError naming the body and the field, writes no body, clears the
- * poisoned warm-start impulses, and leaves a space that steps on once the cause is gone. (Before,
+ * fails with a FulcrumDivergenceError naming the body and the field, writes no body, puts the
+ * warm-start impulses back as they were, and leaves a space that steps on once the cause is gone. (Before,
  * NaN reached the bodies and then the broadphase: "DynamicTree: invalid AABB".)
  */
 import { describe, expect, it } from 'vitest';

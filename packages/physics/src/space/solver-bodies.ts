@@ -42,6 +42,16 @@ export class SolverBodies {
   a0 = new Float64Array(0);
   c0 = new Float64Array(0);
   s0 = new Float64Array(0);
+  /**
+   * The Body's own origin and velocity at the start of the step (with a0, c0 and s0, every field
+   * writeState writes): a step that throws puts them back (restoreBodies), whatever a hook that
+   * reads Body objects (UserConstraint with packedState: false) saw written into them.
+   */
+  x0 = new Float64Array(0);
+  y0 = new Float64Array(0);
+  vx0 = new Float64Array(0);
+  vy0 = new Float64Array(0);
+  w0 = new Float64Array(0);
   readonly bodies: (Body | null)[] = [null];
 
   constructor() {
@@ -101,6 +111,11 @@ export class SolverBodies {
     this.a0 = grow(this.a0);
     this.c0 = grow(this.c0);
     this.s0 = grow(this.s0);
+    this.x0 = grow(this.x0);
+    this.y0 = grow(this.y0);
+    this.vx0 = grow(this.vx0);
+    this.vy0 = grow(this.vy0);
+    this.w0 = grow(this.w0);
     this.capacity = cap;
   }
 
@@ -109,9 +124,11 @@ export class SolverBodies {
     const i = this.count++;
     if (i >= this.capacity) this.reserve(i + 1);
     this.bodies[i] = b;
-    this.vx[i] = b._vx;
-    this.vy[i] = b._vy;
-    this.w[i] = b._w;
+    this.vx[i] = this.vx0[i] = b._vx;
+    this.vy[i] = this.vy0[i] = b._vy;
+    this.w[i] = this.w0[i] = b._w;
+    this.x0[i] = b._x;
+    this.y0[i] = b._y;
     this.dpx[i] = 0;
     this.dpy[i] = 0;
     this.dq[i] = 0;
@@ -136,6 +153,21 @@ export class SolverBodies {
     this.s0[i] = b._s;
     b._solverIndex = i;
     return i;
+  }
+
+  /** Every gathered Body back to its state at the start of the step (a step that throws). */
+  restoreBodies(): void {
+    for (let i = 1; i < this.count; i++) {
+      const b = this.bodies[i]!;
+      b._vx = this.vx0[i]!;
+      b._vy = this.vy0[i]!;
+      b._w = this.w0[i]!;
+      b._x = this.x0[i]!;
+      b._y = this.y0[i]!;
+      b._angle = this.a0[i]!;
+      b._c = this.c0[i]!;
+      b._s = this.s0[i]!;
+    }
   }
 
   /**

@@ -9,6 +9,9 @@
  *   solvePosition  a position pass (after the substeps): stiff rows move positions directly
  *   store          keep the impulses for the next step's warm start
  *
+ * and, around them, saveImpulses (the warm-start impulses as prepared) and restoreImpulses (a
+ * step that throws puts them back, so that it leaves the space as it found it).
+ *
  * Constraint families also take part in the step's plan: `begin` starts a new plan, `add`
  * prepares one constraint into it (or reports why it broke), `refresh` prepares the same plan
  * for a new step. Which family takes a constraint is the constraint's own answer
@@ -42,6 +45,10 @@ export interface ConstraintFamily extends SolverFamily {
   refresh(ctx: StepContext, broke: BreakSink): void;
   /** Whether `c` must run its _finish after the step (break tests, impulse bookkeeping). */
   finishes(c: Constraint): boolean;
+  /** Keep the warm-start impulses as prepared for this step (after begin/add or refresh). */
+  saveImpulses(): void;
+  /** Put them back: the step threw (its own impulse sums start again from 0). */
+  restoreImpulses(): void;
 }
 
 /** Constraints that solve themselves, one after another (every kind can; the batches are faster). */
@@ -88,6 +95,12 @@ export class OneByOneFamily implements ConstraintFamily {
     for (const c of this.list) c._solvePosition(ctx);
   }
   store(): void {}
+  saveImpulses(): void {
+    for (const c of this.list) c._saveImpulses();
+  }
+  restoreImpulses(): void {
+    for (const c of this.list) c._restoreImpulses();
+  }
 }
 
 /** The user batch (constraint/user-batch.ts) as a family. */
@@ -124,5 +137,11 @@ export class UserBatchFamily implements ConstraintFamily {
   }
   store(): void {
     this.batch.store();
+  }
+  saveImpulses(): void {
+    this.batch.saveImpulses();
+  }
+  restoreImpulses(): void {
+    this.batch.restoreImpulses();
   }
 }

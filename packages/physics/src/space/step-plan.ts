@@ -55,6 +55,11 @@ export class StepPlan {
     };
   }
 
+  /** Build the plan anew at the next step (a step failed, possibly while the plan was built). */
+  discard(): void {
+    this.builtAt = -1;
+  }
+
   /** True when nothing that decides the plan changed since it was built. */
   get steady(): boolean {
     return this.builtAt === this.stamp;

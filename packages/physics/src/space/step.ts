@@ -14,6 +14,8 @@
  *   8. positions   × positionIterations: each family's position pass (stiff joints only)
  *   9. check       a body whose state is no longer finite fails the step (FulcrumDivergenceError)
  *                  before any impulse is kept or any body written
+ *                  (a throw in 5–9, from this check or a user hook, rolls the step back: every
+ *                  body and constraint impulse as before it; the plan is rebuilt next step)
  *  10. store       each family keeps its impulses for the next step's warm start
  *  11. write back  solver arrays to the bodies; moved bodies' shapes and proxies follow
  *  12. finish      constraints' break tests (maxForce, maxError)
@@ -24,7 +26,7 @@
  */
 import type { Body } from '../body/body.js';
 import type { BreakReason, Constraint } from '../constraint/constraint.js';
-import { makeSoft } from '../constraint/softness.js';
+import { makeSoft, rigidSoftness } from '../constraint/softness.js';
 import { PivotBatch } from '../constraint/pivot-batch.js';
 import { UserBatch } from '../constraint/user-batch.js';
 import { ContactSolver } from '../contact/contact-solver.js';
@@ -63,7 +65,7 @@ export class StepPipeline {
   private sleepCandidate = false;
 
   constructor(private readonly world: StepWorld) {
-    this.ctx = { dt: 0, h: 0, invH: 0, substeps: 0, bodies: this.bodies, jointSoftness: { biasRate: 0, massScale: 1, impulseScale: 0 }, poseEpoch: 0 };
+    this.ctx = { dt: 0, h: 0, invH: 0, substeps: 0, bodies: this.bodies, jointSoftness: rigidSoftness(), poseEpoch: 0 };
     this.contactSolver = new ContactSolver(world.contacts.store);
     // User constraints first: a joint written as a UserConstraint is then solved where the
     // built-in one would be, before the pivots.
@@ -80,11 +82,18 @@ export class StepPipeline {
     w.contacts.collide();
     if (!this.plan.steady) w.islands.wakeMixed(w.constraints);
     const order = this.gather();
-    this.prepare(order);
-    for (let i = 0; i < substeps; i++) this.substep();
-    this.contactSolver.applyRestitution(ctx);
-    for (let i = 0; i < positionIterations; i++) this.positionPass();
-    this.check();
+    this.impulsesSaved = false;
+    try {
+      this.prepare(order);
+      this.saveImpulses();
+      for (let i = 0; i < substeps; i++) this.substep();
+      this.contactSolver.applyRestitution(ctx);
+      for (let i = 0; i < positionIterations; i++) this.positionPass();
+      this.check();
+    } catch (e) {
+      this.rollback();
+      throw e;
+    }
     this.store();
     this.writeBack(dt);
     this.finish();
@@ -152,6 +161,28 @@ export class StepPipeline {
     this.contactSolver.relax(ctx);
   }
 
+  /** 5b. The warm-start impulses as prepared, for rollback. */
+  private saveImpulses(): void {
+    const joints = this.constraintFamilies;
+    for (let f = 0; f < joints.length; f++) joints[f]!.saveImpulses();
+    this.impulsesSaved = true;
+  }
+  private impulsesSaved = false;
+
+  /**
+   * A stage from prepare to check threw (a user hook, a non-finite value, a divergence): put back
+   * what the step changed, so that it leaves the space as it found it. Bodies are written only in
+   * write back, except by hooks that read Body objects (packedState: false), which saw the
+   * solver's state written into them; the constraints' impulses are updated in place. A throw in
+   * prepare itself leaves a plan half built: it is rebuilt at the next step.
+   */
+  private rollback(): void {
+    this.bodies.restoreBodies();
+    const joints = this.constraintFamilies;
+    if (this.impulsesSaved) for (let f = 0; f < joints.length; f++) joints[f]!.restoreImpulses();
+    this.plan.discard();
+  }
+
   /** 8. One position pass over every family. */
   private positionPass(): void {
     const families = this.families;
@@ -160,8 +191,8 @@ export class StepPipeline {
 
   /**
    * 9. The last line of defence: a body whose velocity or position is no longer finite fails the
-   * step here, before the contacts keep their impulses or any body is written. The constraints'
-   * warm-start impulses, which the diverged passes wrote in place, are cleared, not restored.
+   * step here, before the contacts keep their impulses or any body is written; the rollback puts
+   * the constraints' warm-start impulses back as they were.
    */
   private check(): void {
     const k = this.bodies.firstNonFinite();
@@ -170,10 +201,9 @@ export class StepPipeline {
     const fields: [string, number][] = [['velocity.x', sb.vx[k]!], ['velocity.y', sb.vy[k]!], ['angularVel', sb.w[k]!], ['position.x', sb.dpx[k]!], ['position.y', sb.dpy[k]!], ['rotation', sb.dq[k]!]];
     const [field, value] = fields.find(([, v]) => !Number.isFinite(v)) ?? fields[0]!;
     const body = sb.bodies[k]!;
-    for (const c of this.plan.active) c.clearCache();
     throw new FulcrumDivergenceError(
-      `Space.step(): Body#${body.id}'s ${field} would have become ${value}: the solution diverged, so the step was abandoned and no body was written ` +
-        "(the constraints' warm-start impulses were cleared). Look for a soft joint holding a much heavier load, or a hand-written effMass or impulse hook (Space.checkUserConstraints checks them)",
+      `Space.step(): Body#${body.id}'s ${field} would have become ${value}: the solution diverged, so the step was abandoned and the space left as it was before it. ` +
+        'Look for a light body between two joints with a much heavier load beyond, or a hand-written effMass or impulse hook (Space.checkUserConstraints checks them)',
       body.id,
       field,
     );
