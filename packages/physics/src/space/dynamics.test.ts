@@ -233,3 +233,30 @@ describe('sleeping islands', () => {
     expect(left.map((b) => [b.x, b.y, b.rotation])).toEqual(before);
   });
 });
+
+describe('a body with allowMovement: false on contacts', () => {
+  // The fuzz of issue 21 reported a circle with allowMovement: false sliding on static ground at
+  // 1 m/s reaching |ω| = 5.2e14 rad/s. A pinned circle's contact carries no normal load (its
+  // normal passes through the centre, and the body cannot be pushed), so friction, bounded by
+  // μ·λn, cannot turn it: it slides on at ω = 0. A pinned box rocks on its corners (the normal
+  // impulse turns it) and stays bounded.
+  it('a pinned circle or box sliding at 1 m/s on static ground stays finite and bounded', () => {
+    for (const shape of ['circle', 'box']) {
+      for (const size of [0.05, 0.5, 2]) {
+        const space = new Space({ gravity: [0, -10] });
+        space.addBody(new Body({ type: 'static', shapes: [Polygon.box(200, 1, { offset: [0, -0.5] })] }));
+        const s = shape === 'circle' ? new Circle({ radius: size, friction: 1 }) : Polygon.box(2 * size, 2 * size, { friction: 1 });
+        const wheel = space.addBody(new Body({ position: [0, size], velocity: [1, 0], allowMovement: false, shapes: [s] }));
+        let peak = 0;
+        for (let i = 0; i < 600; i++) {
+          space.step(1 / 60);
+          peak = Math.max(peak, Math.abs(wheel.angularVel));
+          expect(Number.isFinite(wheel.angularVel) && Number.isFinite(wheel.rotation)).toBe(true);
+        }
+        // It keeps sliding at its own speed (nothing can push it), and never spins faster than rolling would.
+        expect(wheel.velocity.x).toBe(1);
+        expect(peak, `${shape} ${size}`).toBeLessThanOrEqual(shape === 'circle' ? 0 : 1 / size);
+      }
+    }
+  });
+});
