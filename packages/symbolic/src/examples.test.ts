@@ -33,6 +33,10 @@ function scene(): Scene {
 function compare(make: () => Scene, build: (s: Scene, symbolic: boolean) => Constraint[], watch?: (s: Scene, symbolic: boolean) => void): number {
   const A = make();
   const B = make();
+  // The built-in joints one at a time, as the symbolic ones are solved: several built-in joints on
+  // one body would otherwise be a joint island, solved as one block (the engine's test routing;
+  // user constraints do not join joint islands yet).
+  Object.assign((A.space as unknown as { _pipeline: { plan: { routing: object } } })._pipeline.plan.routing, { jointIsland: false });
   const start = B.b.position;
   build(A, false).forEach((c) => A.space.addConstraint(c));
   build(B, true).forEach((c) => B.space.addConstraint(c));

@@ -77,7 +77,7 @@ export type BreakReason = 'force' | 'error';
  * (typed-array rows of built-in pivots), the user batch (UserConstraints in jacobian form) or one
  * by one (each constraint solves itself through its _prepare/_warmStart/_solve/_finish).
  */
-export type SolverFamilyKind = 'joint-batch' | 'user-batch' | 'one-by-one';
+export type SolverFamilyKind = 'joint-batch' | 'user-batch' | 'one-by-one' | 'joint-island';
 
 let nextConstraintId = 1;
 

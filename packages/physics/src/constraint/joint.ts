@@ -30,7 +30,8 @@ import { fail } from '../util/validate.js';
 import { AnchorSlot } from './anchor-slot.js';
 import { Constraint, type BreakReason } from './constraint.js';
 import { clamp, normClampFactor, solveSymmetric } from './dense.js';
-import { limitSideUpdate, passSoftness, referenceMass, softRhs, softUpdate } from './softness.js';
+import { limitSideUpdate, passSoftness, softRhs, softUpdate, type Softness } from './softness.js';
+import { jointRowReferenceK, jointRowsK, jointRowVelocity } from './joint-rows.js';
 import { checkLimits, limitPositionImpulse } from './limits.js';
 
 export const ROW_EQUALITY = 0;
@@ -39,6 +40,22 @@ export const ROW_MOTOR = 2;
 export const ROW_SLACK = 3;
 
 const MAX_ROWS = 3;
+
+/**
+ * A joint's rows as the joint-island solver reads them (joint-island.ts): live views of the
+ * joint's own arrays, valid at the pose the last _islandRows call refreshed them to.
+ */
+export interface JointRowsView {
+  dim: number;
+  kind: Uint8Array;
+  C: Float64Array;
+  /** J[(r * S + s) * 3 + {0, 1, 2}] over the slots. */
+  J: Float64Array;
+  acc: Float64Array;
+  slots: readonly AnchorSlot[];
+  /** The joint's own spring for this step (soft joints). */
+  soft: Readonly<Softness>;
+}
 
 /** Snapshot of a joint's rows at the current geometry, for tests and debugging. */
 export interface JointRowsSnapshot {
@@ -397,52 +414,16 @@ export abstract class Joint extends Constraint {
 
   /** K_ab = Σ over slot pairs on the same body of m (J_a·J_b)_lin + i J_a,ang J_b,ang. */
   private kEntry(a: number, b: number): number {
-    const S = this._slots.length;
-    const J = this.J;
-    let sum = 0;
-    for (let s = 0; s < S; s++) {
-      const ss = this._slots[s]!;
-      if (ss.m === 0 && ss.i === 0) continue;
-      const ia = (a * S + s) * 3;
-      for (let t = 0; t < S; t++) {
-        if (this._slots[t]!.k !== ss.k) continue;
-        const ib = (b * S + t) * 3;
-        sum += ss.m * (J[ia]! * J[ib]! + J[ia + 1]! * J[ib + 1]!) + ss.i * J[ia + 2]! * J[ib + 2]!;
-      }
-    }
-    return sum;
+    return jointRowsK(this.J, this._slots, a, this.J, this._slots, b);
   }
 
-  /** Row r's reference K for a soft spring (softness.ts): K's linear part, or its angular part if it has no linear one. */
+  /** Row r's reference K for a soft spring (softness.ts). */
   private referenceK(r: number): number {
-    const S = this._slots.length;
-    const J = this.J;
-    let lin = 0;
-    let ang = 0;
-    for (let s = 0; s < S; s++) {
-      const ss = this._slots[s]!;
-      const ia = (r * S + s) * 3;
-      for (let t = 0; t < S; t++) {
-        if (this._slots[t]!.k !== ss.k) continue;
-        const ib = (r * S + t) * 3;
-        lin += ss.m * (J[ia]! * J[ib]! + J[ia + 1]! * J[ib + 1]!);
-        ang += ss.i * J[ia + 2]! * J[ib + 2]!;
-      }
-    }
-    return referenceMass(lin, ang);
+    return jointRowReferenceK(this.J, this._slots, r);
   }
 
   private rowVelocity(ctx: StepContext, r: number): number {
-    const { vx, vy, w } = ctx.bodies;
-    const S = this._slots.length;
-    const J = this.J;
-    let v = 0;
-    for (let s = 0; s < S; s++) {
-      const k = this._slots[s]!.k;
-      const i = (r * S + s) * 3;
-      v += J[i]! * vx[k]! + J[i + 1]! * vy[k]! + J[i + 2]! * w[k]!;
-    }
-    return v;
+    return jointRowVelocity(this.J, this._slots, r, ctx);
   }
 
   /** Apply Jᵀλ for a full row vector λ. */
@@ -495,6 +476,12 @@ export abstract class Joint extends Constraint {
       if (this.rowKind[r] !== ROW_LIMIT) continue;
       lam[r] = limitPositionImpulse(this.rowC[r]!, this.rowLo[r]!, this.rowHi[r]!, this.kEntry(r, r));
     }
+    this.applyPositions(ctx, lam);
+  }
+
+  /** Move the solver positions by M⁻¹Jᵀλ (λ over the rows): a position pass's correction. */
+  private applyPositions(ctx: StepContext, lam: Float64Array): void {
+    const dim = this.dimension;
     const sb = ctx.bodies;
     const S = this._slots.length;
     const J = this.J;
@@ -575,6 +562,46 @@ export abstract class Joint extends Constraint {
       snap.K.push(kr);
     }
     return snap;
+  }
+
+  // ------------------------------------------------------------------ joint islands
+
+  private _view: JointRowsView | null = null;
+
+  /**
+   * @internal Whether every row is an equality whatever the pose (jointMin = jointMax where the
+   * joint has limits): the joint-island solver takes only such joints. Motors override it.
+   */
+  _equalityRowsOnly(): boolean {
+    return this._min === this._max;
+  }
+
+  /** @internal The rows at the solver's current pose (computed once per pose), for the joint-island solver. */
+  _islandRows(ctx: StepContext): JointRowsView {
+    this.refreshForPose(ctx);
+    return this.view();
+  }
+
+  /** @internal The rows at the current positions (a position pass moves them between joints). */
+  _islandRowsNow(ctx: StepContext): JointRowsView {
+    this.refresh(ctx);
+    return this.view();
+  }
+
+  private view(): JointRowsView {
+    if (this._view === null) this._view = { dim: 0, kind: this.rowKind, C: this.rowC, J: this.J, acc: this.acc, slots: this._slots, soft: this._soft };
+    this._view.dim = this.dimension;
+    return this._view;
+  }
+
+  /** @internal Apply Jᵀλ of row r to the solver velocities (and the step's body impulses). */
+  _islandApplyRow(ctx: StepContext, r: number, lambda: number): void {
+    this.applyRow(ctx, r, lambda);
+  }
+
+  /** @internal Apply Jᵀλ (λ over the rows) to the solver positions: a position pass's correction. */
+  _islandApplyPositions(ctx: StepContext, lam: Float64Array): void {
+    this.applyPositions(ctx, lam);
   }
 
   /** @internal Apply Jᵀλ at the current geometry (tests). */

@@ -12,6 +12,7 @@
  */
 import type { BreakReason, Constraint, SolverFamilyKind } from '../constraint/constraint.js';
 import type { BreakSink, ConstraintFamily } from './solver-families.js';
+import type { JointIslandFamily } from '../constraint/joint-island.js';
 import type { StepContext } from './step-context.js';
 
 /**
@@ -21,6 +22,8 @@ import type { StepContext } from './step-context.js';
 export interface SolverRouting {
   jointBatch: boolean;
   userBatch: boolean;
+  /** Small islands of equality joints solved as one block (constraint/joint-island.ts). */
+  jointIsland: boolean;
 }
 
 export class StepPlan {
@@ -32,7 +35,8 @@ export class StepPlan {
   private count = 0;
   private routedJoint = true;
   private routedUser = true;
-  readonly routing: SolverRouting = { jointBatch: true, userBatch: true };
+  readonly routing: SolverRouting = { jointBatch: true, userBatch: true, jointIsland: true };
+  private routedIsland = true;
   /** How many steps reused the plan (tests check the cache is hit and missed when it should be). */
   reuses = 0;
   /** The plan's constraints, and those of them whose _finish must run after the step. */
@@ -44,10 +48,14 @@ export class StepPlan {
   /** The same, for a break during a refresh: it also leaves the plan (bound once, no per-step closure). */
   private readonly dropped: BreakSink;
 
+  /** The joint-island family, which claims its joints before the plan is built. */
+  private readonly islands: JointIslandFamily | null;
+
   constructor(
     private readonly families: readonly ConstraintFamily[],
     broke: BreakSink,
   ) {
+    this.islands = (families.find((f) => f.kind === 'joint-island') as JointIslandFamily | undefined) ?? null;
     this.broke = broke;
     this.dropped = (c, reason) => {
       this.finished(c);
@@ -71,7 +79,7 @@ export class StepPlan {
    */
   prepare(constraints: readonly Constraint[], ctx: StepContext, order: number, count: number): void {
     const r = this.routing;
-    if (this.steady && this.h === ctx.h && this.order === order && this.count === count && this.routedJoint === r.jointBatch && this.routedUser === r.userBatch) {
+    if (this.steady && this.h === ctx.h && this.order === order && this.count === count && this.routedJoint === r.jointBatch && this.routedUser === r.userBatch && this.routedIsland === r.jointIsland) {
       this.reuses++;
       for (const f of this.families) f.refresh(ctx, this.dropped);
       return;
@@ -84,6 +92,7 @@ export class StepPlan {
     this.count = count;
     this.routedJoint = r.jointBatch;
     this.routedUser = r.userBatch;
+    this.routedIsland = r.jointIsland;
   }
 
   private build(constraints: readonly Constraint[], ctx: StepContext): void {
@@ -91,10 +100,12 @@ export class StepPlan {
     const finishers = this.finishers;
     active.length = 0;
     finishers.length = 0;
+    const islands = this.routing.jointIsland ? this.islands : null;
+    islands?.claim(constraints);
     for (const f of this.families) f.begin();
     for (const c of constraints) {
       if (!c._active || !hasAwakeBody(c)) continue;
-      const family = this.familyOf(c._solverFamily());
+      const family = islands !== null && islands.takes(c) ? islands : this.familyOf(c._solverFamily());
       const reason: BreakReason | null = family.add(c, ctx);
       if (reason !== null) {
         this.broke(c, reason);

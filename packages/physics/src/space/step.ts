@@ -27,6 +27,7 @@
 import type { Body } from '../body/body.js';
 import type { BreakReason, Constraint } from '../constraint/constraint.js';
 import { makeSoft, rigidSoftness } from '../constraint/softness.js';
+import { JointIslandFamily } from '../constraint/joint-island.js';
 import { PivotBatch } from '../constraint/pivot-batch.js';
 import { UserBatch } from '../constraint/user-batch.js';
 import { ContactSolver } from '../contact/contact-solver.js';
@@ -57,6 +58,7 @@ export class StepPipeline {
   readonly jointBatch = new PivotBatch();
   readonly userBatch = new UserBatch();
   readonly oneByOne = new OneByOneFamily();
+  readonly jointIslands = new JointIslandFamily();
   readonly plan: StepPlan;
   /** The constraint families in solve order, then every family with the contacts last. */
   private readonly constraintFamilies: readonly ConstraintFamily[];
@@ -68,8 +70,9 @@ export class StepPipeline {
     this.ctx = { dt: 0, h: 0, invH: 0, substeps: 0, bodies: this.bodies, jointSoftness: rigidSoftness(), poseEpoch: 0 };
     this.contactSolver = new ContactSolver(world.contacts.store);
     // User constraints first: a joint written as a UserConstraint is then solved where the
-    // built-in one would be, before the pivots.
-    this.constraintFamilies = [new UserBatchFamily(this.userBatch), this.oneByOne, this.jointBatch];
+    // built-in one would be, before the pivots. Small islands of equality joints are one block
+    // each (joint-island.ts), solved between the one-by-one joints and the pivot batch.
+    this.constraintFamilies = [new UserBatchFamily(this.userBatch), this.oneByOne, this.jointIslands, this.jointBatch];
     this.families = [...this.constraintFamilies, this.contactSolver];
     this.plan = new StepPlan(this.constraintFamilies, (c, reason) => world.breakConstraint(c, reason));
   }
@@ -261,6 +264,7 @@ export class StepPipeline {
       this.world.breakConstraint(c, reason);
       this.plan.finished(c);
       this.oneByOne.remove(c);
+      this.jointIslands.remove(c);
       i--;
     }
   }

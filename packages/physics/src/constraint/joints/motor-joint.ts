@@ -63,6 +63,11 @@ export class MotorJoint extends TwoBodyJoint {
     J[3] = 0; J[4] = 0; J[5] = this._ratio;
   }
 
+  /** @internal A motor's row is a velocity target, not an equality. */
+  override _equalityRowsOnly(): boolean {
+    return false;
+  }
+
   /** A motor has no position error. */
   protected override errorMagnitude(): number {
     return 0;
