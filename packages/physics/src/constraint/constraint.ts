@@ -25,6 +25,7 @@ import { makeSoft, rigidSoftness, type Softness } from './softness.js';
 import type { DebugDraw } from '../debug/debug-draw.js';
 import type { Vec3 } from '../math/vec2.js';
 import type { StepContext } from '../space/step-context.js';
+import type { IslandRowsView } from './joint-rows.js';
 import { checkBoolean, checkNonNegative, checkNonNegativeOrInfinity, checkPositive, fail, FulcrumInputError } from '../util/validate.js';
 
 /** What a constraint needs from its space; implemented by Space. */
@@ -335,6 +336,29 @@ export abstract class Constraint {
    * the error already exceeds maxError (Nape tests this in preStep, before anything corrects it).
    */
   abstract _prepare(ctx: StepContext): BreakReason | null;
+  /** @internal Whether the joint-island solver may take this constraint: all rows equalities, J known (joint-island.ts). */
+  _islandEligible(): boolean {
+    return false;
+  }
+  /** @internal The rows at the solver's current pose, for the joint-island solver (eligible constraints only). */
+  _islandRows(ctx: StepContext): IslandRowsView {
+    void ctx;
+    throw new Error(`${this.typeName} is not solved in joint islands`);
+  }
+  /** @internal The rows at the current positions (a position pass). */
+  _islandRowsNow(ctx: StepContext): IslandRowsView {
+    return this._islandRows(ctx);
+  }
+  /** @internal Apply Jᵀλ (λ over the rows) to the solver velocities. */
+  _islandApply(ctx: StepContext, lam: Float64Array): void {
+    void ctx;
+    void lam;
+  }
+  /** @internal Apply Jᵀλ (λ over the rows) to the solver positions. */
+  _islandApplyPositions(ctx: StepContext, lam: Float64Array): void {
+    void ctx;
+    void lam;
+  }
   /**
    * @internal Keep the warm-start impulses as prepared for this step, and put them back if the
    * step throws (Space.step is atomic: a failed step leaves every impulse as it found it).

@@ -18,6 +18,8 @@ import { DistanceJoint } from './joints/distance-joint.js';
 import { MotorJoint } from './joints/motor-joint.js';
 import { PivotJoint } from './joints/pivot-joint.js';
 import { WeldJoint } from './joints/weld-joint.js';
+import { BODY_STATE_STRIDE, BodyState } from './body-state.js';
+import { UserConstraint } from './user-constraint.js';
 
 function energy(bodies: Body[], g: number): number {
   let e = 0;
@@ -62,6 +64,46 @@ describe('joint islands', () => {
       fastest = Math.max(fastest, Math.hypot(gs.ball.velocity.x, gs.ball.velocity.y));
     }
     expect(fastest).toBeGreaterThan(1e6);
+  });
+
+  it('takes user constraints in jacobian form too: the same lever with a user rod, in either order, never gains energy', () => {
+    class UserRod extends UserConstraint {
+      constructor(a: Body, b: Body) {
+        super({ dimensions: 1, bodies: [a, b], packedState: true });
+      }
+      private d(st: Float64Array): [number, number, number] {
+        const dx = st[BODY_STATE_STRIDE + BodyState.x]! - st[BodyState.x]!;
+        const dy = st[BODY_STATE_STRIDE + BodyState.y]! - st[BodyState.y]!;
+        return [dx, dy, Math.hypot(dx, dy)];
+      }
+      override position(err: Float64Array, st: Float64Array): void {
+        err[0] = this.d(st)[2] - 15;
+      }
+      override jacobian(J: Float64Array, st: Float64Array): void {
+        // The rod joins the plank's origin (0.5 m from its centre of mass) to the ball's centre.
+        const [dx, dy, L] = this.d(st);
+        const nx = dx / L, ny = dy / L;
+        const ox = st[BodyState.x]! - st[BodyState.comX]!, oy = st[BodyState.y]! - st[BodyState.comY]!;
+        J.set([-nx, -ny, -(ox * ny - oy * nx), nx, ny, 0]);
+      }
+    }
+    for (const rodFirst of [true, false]) {
+      const space = new Space({ gravity: [0, -10] });
+      const ground = space.addBody(new Body({ type: 'static' }));
+      const plank = space.addBody(new Body({ shapes: [Polygon.box(0.2, 1, { offset: [0, -0.5] })] }));
+      const ball = space.addBody(new Body({ position: [15, 0], mass: 5, shapes: [new Circle({ radius: 0.1 })] }));
+      const rod = new UserRod(plank, ball);
+      const pivot = new PivotJoint({ body1: ground, body2: plank, anchor1: [6, 0], anchor2: [6, 0] });
+      for (const c of rodFirst ? [rod, pivot] : [pivot, rod]) space.addConstraint(c);
+      const e0 = energy([plank, ball], 10);
+      let peak = -Infinity;
+      for (let i = 0; i < 1200; i++) {
+        space.step(1 / 60);
+        peak = Math.max(peak, energy([plank, ball], 10));
+      }
+      expect(space._pipeline.jointIslands.takes(rod)).toBe(true);
+      expect(peak - e0, rodFirst ? 'rod first' : 'pivot first').toBeLessThan(1e-3);
+    }
   });
 
   it('each pass is the exact velocity projection: after a step the island rows leave no velocity error Gauss-Seidel would', () => {

@@ -22,10 +22,12 @@
  * K Δ = −C over the stiff joints' rows at the current positions, also as one block. Zero pivots
  * (slack rows, a rank-deficient island) get no impulse (dense.ts).
  *
- * Which islands: StepPlan asks claim() before it builds the plan. Joints connected through awake
- * bodies whose rows are all equalities (Pivot, Weld; Distance, Angle, Line and Pulley with
- * jointMin = jointMax) form islands; one with at least two joints and at most MAX_ISLAND_ROWS rows
- * comes here. A single joint's rows are already one block; a large island (a chain, a grid) stays
+ * Which islands: StepPlan asks claim() before it builds the plan. Constraints connected through
+ * awake bodies whose rows are all equalities with a known J (Constraint._islandEligible: Pivot,
+ * Weld; Distance, Angle, Line and Pulley with jointMin = jointMax; UserConstraints in jacobian form
+ * without limits or per-pass hooks) form islands; one with at least two constraints and at most
+ * MAX_ISLAND_ROWS rows comes here. Each member hands over its rows as a view (IslandRowsView,
+ * joint-rows.ts) and takes its impulses back as a vector (_islandApply). A single joint's rows are already one block; a large island (a chain, a grid) stays
  * with the batches, whose Gauss-Seidel passes cost O(rows) where a dense solve costs O(rows³).
  */
 import type { Body } from '../body/body.js';
@@ -33,8 +35,8 @@ import type { BreakSink, ConstraintFamily } from '../space/solver-families.js';
 import type { StepContext } from '../space/step-context.js';
 import type { BreakReason, Constraint } from './constraint.js';
 import { normClampFactor, solveSymmetric } from './dense.js';
-import { Joint, ROW_EQUALITY, type JointRowsView } from './joint.js';
-import { jointRowReferenceK, jointRowsK, jointRowVelocity } from './joint-rows.js';
+import { ROW_EQUALITY } from './joint.js';
+import { jointRowReferenceK, jointRowsK, jointRowVelocity, type IslandRowsView } from './joint-rows.js';
 import { passSoftness, softRhs, softUpdate } from './softness.js';
 
 /** The most rows an island may have to be solved here (a dense solve per pass costs rows³/6). */
@@ -42,7 +44,7 @@ export const MAX_ISLAND_ROWS = 16;
 
 /** One island: its joints, in plan order, and where each joint's rows start in the block. */
 interface Island {
-  joints: Joint[];
+  joints: Constraint[];
   rows: number;
 }
 
@@ -56,7 +58,9 @@ export class JointIslandFamily implements ConstraintFamily {
   private readonly K = new Float64Array(MAX_ISLAND_ROWS * MAX_ISLAND_ROWS);
   private readonly rhs = new Float64Array(MAX_ISLAND_ROWS);
   private readonly gamma = new Float64Array(MAX_ISLAND_ROWS);
-  private readonly views: JointRowsView[] = [];
+  private readonly views: IslandRowsView[] = [];
+  /** One constraint's impulse changes, handed to it as a vector. */
+  private readonly delta = new Float64Array(MAX_ISLAND_ROWS);
 
   /**
    * Before a plan is built: find the islands this family takes among the constraints the plan will
@@ -78,7 +82,7 @@ export class JointIslandFamily implements ConstraintFamily {
     const candidates = this.candidates;
     candidates.length = 0;
     for (const c of constraints) {
-      if (!(c instanceof Joint) || !c._active || !c._equalityRowsOnly()) continue;
+      if (!c._active || !c._islandEligible()) continue;
       let first: Body | null = null;
       for (const b of c.bodies) {
         if (b._solverIndex <= 0) continue;
@@ -110,7 +114,7 @@ export class JointIslandFamily implements ConstraintFamily {
   // claim()'s scratch, kept between plans.
   private readonly parent = new Map<Body, Body>();
   private readonly byRoot = new Map<Body, Island>();
-  private readonly candidates: Joint[] = [];
+  private readonly candidates: Constraint[] = [];
 
   /** Whether `c` is claimed for the plan being built. */
   takes(c: Constraint): boolean {
@@ -127,7 +131,7 @@ export class JointIslandFamily implements ConstraintFamily {
     const reason = c._prepare(ctx);
     if (reason !== null) return reason;
     const island = this.islands[this.claimed.get(c)!]!;
-    island.joints.push(c as Joint);
+    island.joints.push(c);
     island.rows += c.dimension;
     return null;
   }
@@ -152,7 +156,7 @@ export class JointIslandFamily implements ConstraintFamily {
 
   remove(c: Constraint): void {
     for (const island of this.islands) {
-      const i = island.joints.indexOf(c as Joint);
+      const i = island.joints.indexOf(c);
       if (i < 0) continue;
       island.joints.splice(i, 1);
       island.rows -= c.dimension;
@@ -234,13 +238,15 @@ export class JointIslandFamily implements ConstraintFamily {
       }
       // A soft joint cannot exceed maxForce (a vector clamp over its rows).
       const f = soft ? normClampFactor(n2, j._maxForce * ctx.h) : 1;
+      const delta = this.delta;
       for (let r = 0, b = start; r < v.dim; r++, b++) {
+        delta[r] = 0;
         if (v.kind[r] !== ROW_EQUALITY) continue;
         const next = rhs[b]! * f;
-        const delta = next - v.acc[r]!;
+        delta[r] = next - v.acc[r]!;
         v.acc[r] = next;
-        j._islandApplyRow(ctx, r, delta);
       }
+      j._islandApply(ctx, delta);
     }
   }
 

@@ -4,11 +4,34 @@
  * time) and the joint-island solver (several joints as one block).
  */
 import type { StepContext } from '../space/step-context.js';
-import type { AnchorSlot } from './anchor-slot.js';
-import { referenceMass } from './softness.js';
+import { referenceMass, type Softness } from './softness.js';
+
+/** One body column of a row block: its solver index (0: none), inverse mass and inverse inertia (an AnchorSlot is one). */
+export interface RowColumn {
+  k: number;
+  m: number;
+  i: number;
+}
+
+/**
+ * A constraint's rows as the joint-island solver reads them (joint-island.ts): live views of the
+ * constraint's own arrays, valid at the pose the last _islandRows call brought them to.
+ */
+export interface IslandRowsView {
+  dim: number;
+  /** ROW_EQUALITY (joint.ts) for a row the island solves; any other kind is skipped. */
+  kind: Uint8Array;
+  C: Float64Array;
+  /** J[(r · columns + c) · 3 + {x, y, θ}] over the columns. */
+  J: Float64Array;
+  acc: Float64Array;
+  slots: readonly RowColumn[];
+  /** The constraint's own spring for this step (soft constraints). */
+  soft: Readonly<Softness>;
+}
 
 /** V = J v of row r at the solver's current velocities. */
-export function jointRowVelocity(J: Float64Array, slots: readonly AnchorSlot[], r: number, ctx: StepContext): number {
+export function jointRowVelocity(J: Float64Array, slots: readonly RowColumn[], r: number, ctx: StepContext): number {
   const { vx, vy, w } = ctx.bodies;
   const S = slots.length;
   let v = 0;
@@ -24,7 +47,7 @@ export function jointRowVelocity(J: Float64Array, slots: readonly AnchorSlot[], 
  * J_a M⁻¹ J_bᵀ for row a of one joint (Ja over slotsA) and row b of another or the same (Jb over
  * slotsB): Σ over slot pairs on the same body of m (J_a · J_b)_lin + i J_a,ang J_b,ang.
  */
-export function jointRowsK(Ja: Float64Array, slotsA: readonly AnchorSlot[], a: number, Jb: Float64Array, slotsB: readonly AnchorSlot[], b: number): number {
+export function jointRowsK(Ja: Float64Array, slotsA: readonly RowColumn[], a: number, Jb: Float64Array, slotsB: readonly RowColumn[], b: number): number {
   const Sa = slotsA.length;
   const Sb = slotsB.length;
   let sum = 0;
@@ -42,7 +65,7 @@ export function jointRowsK(Ja: Float64Array, slotsA: readonly AnchorSlot[], a: n
 }
 
 /** Row r's reference K for a soft spring (softness.ts): its linear part, or its angular part if it has no linear one. */
-export function jointRowReferenceK(J: Float64Array, slots: readonly AnchorSlot[], r: number): number {
+export function jointRowReferenceK(J: Float64Array, slots: readonly RowColumn[], r: number): number {
   const S = slots.length;
   let lin = 0;
   let ang = 0;

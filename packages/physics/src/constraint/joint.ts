@@ -30,8 +30,8 @@ import { fail } from '../util/validate.js';
 import { AnchorSlot } from './anchor-slot.js';
 import { Constraint, type BreakReason } from './constraint.js';
 import { clamp, normClampFactor, solveSymmetric } from './dense.js';
-import { limitSideUpdate, passSoftness, softRhs, softUpdate, type Softness } from './softness.js';
-import { jointRowReferenceK, jointRowsK, jointRowVelocity } from './joint-rows.js';
+import { limitSideUpdate, passSoftness, softRhs, softUpdate } from './softness.js';
+import { jointRowReferenceK, jointRowsK, jointRowVelocity, type IslandRowsView } from './joint-rows.js';
 import { checkLimits, limitPositionImpulse } from './limits.js';
 
 export const ROW_EQUALITY = 0;
@@ -40,22 +40,6 @@ export const ROW_MOTOR = 2;
 export const ROW_SLACK = 3;
 
 const MAX_ROWS = 3;
-
-/**
- * A joint's rows as the joint-island solver reads them (joint-island.ts): live views of the
- * joint's own arrays, valid at the pose the last _islandRows call refreshed them to.
- */
-export interface JointRowsView {
-  dim: number;
-  kind: Uint8Array;
-  C: Float64Array;
-  /** J[(r * S + s) * 3 + {0, 1, 2}] over the slots. */
-  J: Float64Array;
-  acc: Float64Array;
-  slots: readonly AnchorSlot[];
-  /** The joint's own spring for this step (soft joints). */
-  soft: Readonly<Softness>;
-}
 
 /** Snapshot of a joint's rows at the current geometry, for tests and debugging. */
 export interface JointRowsSnapshot {
@@ -566,41 +550,41 @@ export abstract class Joint extends Constraint {
 
   // ------------------------------------------------------------------ joint islands
 
-  private _view: JointRowsView | null = null;
+  private _view: IslandRowsView | null = null;
 
   /**
    * @internal Whether every row is an equality whatever the pose (jointMin = jointMax where the
    * joint has limits): the joint-island solver takes only such joints. Motors override it.
    */
-  _equalityRowsOnly(): boolean {
+  override _islandEligible(): boolean {
     return this._min === this._max;
   }
 
   /** @internal The rows at the solver's current pose (computed once per pose), for the joint-island solver. */
-  _islandRows(ctx: StepContext): JointRowsView {
+  override _islandRows(ctx: StepContext): IslandRowsView {
     this.refreshForPose(ctx);
     return this.view();
   }
 
-  /** @internal The rows at the current positions (a position pass moves them between joints). */
-  _islandRowsNow(ctx: StepContext): JointRowsView {
+  /** @internal The rows at the current positions (a position pass moves them between constraints). */
+  override _islandRowsNow(ctx: StepContext): IslandRowsView {
     this.refresh(ctx);
     return this.view();
   }
 
-  private view(): JointRowsView {
+  private view(): IslandRowsView {
     if (this._view === null) this._view = { dim: 0, kind: this.rowKind, C: this.rowC, J: this.J, acc: this.acc, slots: this._slots, soft: this._soft };
     this._view.dim = this.dimension;
     return this._view;
   }
 
-  /** @internal Apply Jᵀλ of row r to the solver velocities (and the step's body impulses). */
-  _islandApplyRow(ctx: StepContext, r: number, lambda: number): void {
-    this.applyRow(ctx, r, lambda);
+  /** @internal Apply Jᵀλ (λ over the rows) to the solver velocities, and to the step's body impulses. */
+  override _islandApply(ctx: StepContext, lam: Float64Array): void {
+    this.apply(ctx, lam);
   }
 
   /** @internal Apply Jᵀλ (λ over the rows) to the solver positions: a position pass's correction. */
-  _islandApplyPositions(ctx: StepContext, lam: Float64Array): void {
+  override _islandApplyPositions(ctx: StepContext, lam: Float64Array): void {
     this.applyPositions(ctx, lam);
   }
 

@@ -244,7 +244,7 @@ function box(space: Space, x: number, y: number, rotation = 0): Body {
 /** Every kind of batched row: 1, 2 and 3 rows, 2 and 3 bodies, static slots, stiff and soft, force-limited. */
 function mixedScene(batched: boolean) {
   const space = new Space({ gravity: [0, -10] });
-  setSolverRouting(space, { userBatch: batched });
+  setSolverRouting(space, { userBatch: batched, jointIsland: false });
   const ground = space.addBody(new Body({ type: 'static', position: [0, 2] }));
   const b = [box(space, 1, 2, 0.2), box(space, 2, 2, -0.1), box(space, 3, 2), box(space, 4, 1.5, 0.4), box(space, 5, 1.5), box(space, 1, 0, 0.3), box(space, 2, -0.5)];
   const ball = space.addBody(new Body({ position: [3, -1], shapes: [new Circle({ radius: 0.2, ...noCollide })] }));
@@ -345,7 +345,7 @@ describe('UserBatch', () => {
     /** Hook and kernel pivots in a chain from a static anchor, and a kernel pivot to a resting kinematic body. */
     function chain(batched: boolean, jointHertz: number, allKernel: boolean) {
       const space = new Space({ gravity: [0, -10], jointHertz });
-      setSolverRouting(space, { userBatch: batched });
+      setSolverRouting(space, { userBatch: batched, jointIsland: false });
       const anchor = space.addBody(new Body({ type: 'static', position: [0, 3] }));
       const rest = space.addBody(new Body({ type: 'kinematic', position: [6, 3] }));
       const links = [0, 1, 2, 3, 4].map((i) => box(space, i + 0.5, 3, 0.1 * i));
@@ -385,7 +385,7 @@ describe('UserBatch', () => {
     // at a time (the trigonometric branch of the turn) as well as by less (the series).
     function scene(batched: boolean) {
       const space = new Space({ gravity: [0, -10] });
-      setSolverRouting(space, { userBatch: batched });
+      setSolverRouting(space, { userBatch: batched, jointIsland: false });
       const anchor = space.addBody(new Body({ type: 'static', position: [0, 3] }));
       const links = [box(space, 0.6, 2.1, 1.1), box(space, 1.2, 3.8, -0.9), box(space, 2.6, 2.4, 2.5)];
       const cs: UserConstraint[] = [new SparseKernelPivot(anchor, links[0]!, [0, 0], [-0.4, 0])];
@@ -422,7 +422,7 @@ describe('UserBatch', () => {
     function scene(batched: boolean) {
       // (The probe kernel adds a term on purpose, so its J is not C's derivative: no derivative check.)
       const space = new Space({ gravity: [0, -10], jointHertz, checkUserConstraints: false });
-      setSolverRouting(space, { userBatch: batched });
+      setSolverRouting(space, { userBatch: batched, jointIsland: false });
       const anchor = space.addBody(new Body({ type: 'static', position: [0, 3] }));
       const links = [0, 1, 2, 3].map((i) => box(space, i + 0.5, 3, 0.1 * i));
       const cs: UserConstraint[] = [new Pivot(anchor, links[0]!, [0, 0], [-0.4, 0])];
@@ -452,6 +452,8 @@ describe('UserBatch', () => {
   it('keeps out the constraints that need a hook every pass, or that it cannot hold', () => {
     // (Its hooks are placeholders, not derivatives of one C: no derivative check.)
     const space = new Space({ gravity: [0, -10], checkUserConstraints: false });
+    // (Several of them on the same two bodies would otherwise be a joint island.)
+    setSolverRouting(space, { jointIsland: false });
     const g = space.addBody(new Body({ type: 'static' }));
     const a = box(space, 1, 0);
     const b = box(space, 2, 0);

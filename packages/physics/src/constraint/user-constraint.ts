@@ -53,6 +53,8 @@ import { Constraint, type SolverFamilyKind, type BreakReason, type ConstraintOpt
 import { dropVanishingRows, factorSymmetric, normClampFactor, solveFactored, solveSymmetric, vanishingRowTerm, zeroPivotTolerance } from './dense.js';
 import { checkRowLimit, limitPositionImpulse } from './limits.js';
 import { limitSideUpdate, passSoftness, referenceMass, softRhs, softUpdate, type Softness } from './softness.js';
+import { ROW_EQUALITY, ROW_SLACK } from './joint.js';
+import type { IslandRowsView } from './joint-rows.js';
 import type { UserBatchKernel } from './batch-kernel.js';
 import { USER_BATCH_MAX_DIM, USER_BATCH_MAX_SLOTS, type UserBatch } from './user-batch.js';
 import { checkUserConstraintDerivatives, type DerivativeProbe } from './user-constraint-check.js';
@@ -991,6 +993,83 @@ export class UserConstraint extends Constraint {
     this.validate();
   }
 
+  // ------------------------------------------------------------------ joint islands (joint-island.ts)
+
+  /** Per row, for the joint-island solver: ROW_EQUALITY, or ROW_SLACK where J vanishes (K dropped). */
+  private islandKind = new Uint8Array(0);
+  private islandView: IslandRowsView | null = null;
+
+  /** After buildK, before K is factored: which rows have a K (dense.ts drops a vanishing J's). */
+  private markLiveRows(): void {
+    const n = this.dimensions;
+    if (this.islandKind.length !== n) this.islandKind = new Uint8Array(n);
+    for (let r = 0; r < n; r++) this.islandKind[r] = this.w.K[r * n + r] === 0 ? ROW_SLACK : ROW_EQUALITY;
+  }
+
+  /**
+   * @internal The joint-island solver takes a constraint in jacobian form whose rows are all
+   * equalities and whose passes are J alone (no velocity, clamp, effMass or impulse hook), as the
+   * user batch does.
+   */
+  override _islandEligible(): boolean {
+    if (this.velocityOnly || this.limitedCount !== 0) return false;
+    const m = this.modes();
+    if (m.effMass || m.impulse || !m.jacobian) return false;
+    return this._plainJacobianRows() || (!m.velocity && !m.clamp);
+  }
+
+  /** @internal */
+  override _islandRows(ctx: StepContext): IslandRowsView {
+    this.ensurePose(ctx);
+    return this.rowsView(this.positionError());
+  }
+
+  /** @internal The rows at the current positions, as _solvePosition computes them. */
+  override _islandRowsNow(ctx: StepContext): IslandRowsView {
+    this.poseEpoch = -1;
+    this.sync(ctx);
+    const state = this.w.state;
+    this.prepare(state);
+    const err = this.w.err;
+    err.fill(0);
+    this.position(err, state);
+    checkRow(this, 'position', err, 0, state);
+    this.buildK();
+    this.markLiveRows();
+    return this.rowsView(err);
+  }
+
+  private rowsView(C: Float64Array): IslandRowsView {
+    const w = this.w;
+    const nd = this._bodiesCache.length;
+    if (this.islandView === null || this.islandView.slots.length !== nd) {
+      const slots = Array.from({ length: nd }, () => ({ k: 0, m: 0, i: 0 }));
+      this.islandView = { dim: 0, kind: this.islandKind, C, J: w.Jd, acc: this.jAcc, slots, soft: this._soft };
+    }
+    const v = this.islandView;
+    v.dim = this.dimensions;
+    v.kind = this.islandKind;
+    v.C = C;
+    v.J = this.collapseJacobian();
+    const slots = v.slots as { k: number; m: number; i: number }[];
+    for (let d = 0; d < nd; d++) {
+      slots[d]!.k = w.dSolver[d]!;
+      slots[d]!.m = w.dInvMass[d]!;
+      slots[d]!.i = w.dInvI[d]!;
+    }
+    return v;
+  }
+
+  /** @internal */
+  override _islandApply(ctx: StepContext, lam: Float64Array): void {
+    this.applyImpulse(ctx, lam, false);
+  }
+
+  /** @internal */
+  override _islandApplyPositions(ctx: StepContext, lam: Float64Array): void {
+    this.applyImpulse(ctx, lam, true);
+  }
+
   /** jAcc, accMin and accMax as prepared for the step (_saveImpulses). */
   private savedAcc: Float64Array = new Float64Array(0);
 
@@ -1075,6 +1154,7 @@ export class UserConstraint extends Constraint {
     this.sync(ctx);
     this.prepare(this.w.state);
     this.buildK();
+    this.markLiveRows();
     this.poseCompliance();
     if (this.limitedCount === 0) {
       this.addCompliance(this.w.K);

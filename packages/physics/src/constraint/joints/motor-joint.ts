@@ -64,7 +64,7 @@ export class MotorJoint extends TwoBodyJoint {
   }
 
   /** @internal A motor's row is a velocity target, not an equality. */
-  override _equalityRowsOnly(): boolean {
+  override _islandEligible(): boolean {
     return false;
   }
 
