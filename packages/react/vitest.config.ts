@@ -15,5 +15,7 @@ export default defineConfig({
     include: ['src/**/*.test.{ts,tsx}'],
     setupFiles: ['./vitest.setup.ts'],
     server: { deps: { inline: [/@react-three\//] } },
+    // global gc(), for the churn test's heap measurements (src/churn.test.tsx).
+    execArgv: ['--expose-gc'],
   },
 });
