@@ -106,6 +106,49 @@ describe('joint islands', () => {
     }
   });
 
+  it("stiff rows' joint softness (jointHertz > 0) takes the fixed compliance in an island: a light body welded far from its centre, tied softly to two others, stays put (fuzz seed 1904809083: 1e5 m within 4 steps)", () => {
+    class Midpoint extends UserConstraint {
+      constructor(a: Body, b: Body, c: Body) {
+        super({ dimensions: 2, bodies: [a, b, c], packedState: true, stiff: false, frequency: 10 });
+      }
+      // The bodies' origins (as the DSL's body.position): body3 at the midpoint of body1 and body2.
+      override position(err: Float64Array, st: Float64Array): void {
+        const O = BODY_STATE_STRIDE;
+        err[0] = st[2 * O + BodyState.x]! - (st[BodyState.x]! + st[O + BodyState.x]!) / 2;
+        err[1] = st[2 * O + BodyState.y]! - (st[BodyState.y]! + st[O + BodyState.y]!) / 2;
+      }
+      override jacobian(J: Float64Array, st: Float64Array): void {
+        // ∂origin/∂θ = (origin − centre of mass) turned a quarter.
+        for (let b = 0; b < 3; b++) {
+          const o = b * BODY_STATE_STRIDE;
+          const w = b === 2 ? 1 : -0.5;
+          const rx = st[o + BodyState.x]! - st[o + BodyState.comX]!;
+          const ry = st[o + BodyState.y]! - st[o + BodyState.comY]!;
+          J.set([w, 0, -w * ry], 3 * b);
+          J.set([0, w, w * rx], 9 + 3 * b);
+        }
+      }
+    }
+    const space = new Space({ gravity: [0, -10], jointHertz: 1 });
+    const ground = space.addBody(new Body({ type: 'static', shapes: [Polygon.box(60, 1, { offset: [0, -0.5] })] }));
+    const lightShape = Polygon.regular(0.1, 12, { angle: -3 });
+    const light = space.addBody(new Body({ position: [3, 2], rotation: -2, velocity: [20, 10], angularVel: 10, shapes: [lightShape] }));
+    const mid = space.addBody(new Body({ position: [4, 1], mass: 0.4, shapes: [Polygon.regular(0.2, 11, { filter: { group: -1 } })] }));
+    const heavy = space.addBody(new Body({ position: [6, 0.6], mass: 4, shapes: [Polygon.box(0.3, 0.2, { radius: 0.03 })] }));
+    space.addConstraint(new Midpoint(light, mid, heavy));
+    space.addConstraint(new WeldJoint({ body1: ground, body2: light, phase: -2, anchor1: [0.3, 0.6], anchor2: [2, -2] }));
+    // (Its centre of mass moves off its origin.)
+    lightShape.offset = [0.3, 0.2];
+    let far = 0;
+    for (let i = 0; i < 120; i++) {
+      space.step(1 / 60, 4, 1);
+      far = Math.max(far, Math.hypot(light.x, light.y));
+    }
+    expect(space._pipeline.jointIslands.takes(space.constraints[0]!)).toBe(true);
+    // The weld holds the light body where its anchor meets the ground's, about 3.3 m from the origin.
+    expect(far).toBeLessThan(10);
+  });
+
   it('each pass is the exact velocity projection: after a step the island rows leave no velocity error Gauss-Seidel would', () => {
     // A pinned triangle of welds and pivots with a heavy end: the island's J v after the step.
     const velocityError = (islands: boolean) => {

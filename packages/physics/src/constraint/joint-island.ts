@@ -18,7 +18,9 @@
  *
  * with each row's own coefficients: a soft joint's spring with its fixed compliance Γ (softness.ts),
  * its error clamped to maxError and its impulse to maxForce·h (per joint, after the solve); a stiff
- * joint rigid (Γ = 0), with the space's joint softness in the biased pass. The position pass solves
+ * joint rigid (Γ = 0), but in the biased pass with the space's joint softness (jointHertz > 0) as a
+ * fixed compliance too. (In Catto's mass-normalised form, the coupled block's stiff rows diverged:
+ * a light body welded far from its centre and tied softly to two heavier ones went 1e5 m in 4 steps.) The position pass solves
  * K Δ = −C over the stiff joints' rows at the current positions, also as one block. Zero pivots
  * (slack rows, a rank-deficient island) get no impulse (dense.ts).
  *
@@ -216,8 +218,8 @@ export class JointIslandFamily implements ConstraintFamily {
           continue;
         }
         const x = -(jointRowVelocity(v.J, v.slots, r, ctx) + biasRate * errScale * v.C[r]!);
-        gamma[a] = soft ? compliance * jointRowReferenceK(v.J, v.slots, r) : 0;
-        rhs[a] = soft ? softRhs(x, gamma[a]!, v.acc[r]!) : x;
+        gamma[a] = compliance > 0 ? compliance * jointRowReferenceK(v.J, v.slots, r) : 0;
+        rhs[a] = compliance > 0 ? softRhs(x, gamma[a]!, v.acc[r]!) : x;
       }
     }
     this.buildK(n, true);
@@ -227,12 +229,12 @@ export class JointIslandFamily implements ConstraintFamily {
       const j = joints[q]!;
       const v = views[q]!;
       const soft = !j._stiff;
-      const { massScale, impulseScale } = passSoftness(soft ? v.soft : null, useBias, ctx.jointSoftness);
+      const { massScale, impulseScale, compliance } = passSoftness(soft ? v.soft : null, useBias, ctx.jointSoftness);
       const start = a;
       let n2 = 0;
       for (let r = 0; r < v.dim; r++, a++) {
         if (v.kind[r] !== ROW_EQUALITY) continue;
-        const next = soft ? v.acc[r]! + rhs[a]! : softUpdate(v.acc[r]!, rhs[a]!, massScale, impulseScale);
+        const next = compliance > 0 ? v.acc[r]! + rhs[a]! : softUpdate(v.acc[r]!, rhs[a]!, massScale, impulseScale);
         rhs[a] = next;
         n2 += next * next;
       }
