@@ -70,16 +70,16 @@ const PROGRESS = [2_000, 4_000, 6_000, 8_000];
  * Allowed heap growth from the early samples to the late ones: 3 MB. The heap after GC is about
  * 78 MB (jsdom, three.js, React, R3F, the engine, vitest). Samples a few hundred cycles apart
  * differ by up to about 2 MB, in steps: hash tables change capacity by powers of two as GC clears
- * their dead entries (the WeakSet that marks retired engine objects was 0.5 MB in one heap
+ * their dead entries (a WeakSet that once marked retired engine objects was 0.5 MB in one heap
  * snapshot and 2 MB in another), and the JIT keeps adding code. The lowest of five samples on
  * each side is steadier: 10,000-cycle runs gave between -0.9 and +0.8 MB. 3 MB is 3.9% of the
  * heap (the issue allows 5%). Over the 9,000 cycles between the two sides it is 350 bytes a
  * cycle, or at most 1.7 kB a cycle of one harness alone (each runs 1,800 to 2,400 cycles there),
- * while what the components make weighs more: a retired engine Body is about 7 kB, 11 kB with a
- * shape, a retired joint 10 kB (retiring shadows every setter; live they are 0.4, 1 and 4 kB), a
- * three.js group 1.4 kB and a mesh 2.9 kB. So keeping any one of them each cycle, even of one
- * harness, fails. A leaked closure (160 bytes) a cycle would not: the per-cycle checks of every
- * registration are there for that.
+ * while a retired engine joint is about 4.4 kB, a three.js group 1.4 kB and a mesh 2.9 kB: keeping
+ * any one of them each cycle, even of one harness, fails. A retired engine Body is about 0.6 kB,
+ * 1.2 kB with a shape (retiring adds about 0.1 kB to what they weigh live): keeping one each cycle
+ * of every harness fails, of one harness alone it need not. A leaked closure (160 bytes) a cycle
+ * would not: the per-cycle checks of every registration are there for that.
  */
 const MAX_GROWTH_BYTES = 3 * 2 ** 20;
 
