@@ -1,0 +1,64 @@
+/**
+ * The quick fuzz (the full one is `npm run fuzz`): a fixed seed, every check of the full run, and
+ * its figures printed. Each failing check names the seeds; `npm run fuzz -- --scene SEED
+ * --minimize` writes a short repro of one.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { JOINT_KINDS, SYMBOLIC_KINDS, USER_KINDS } from './constraints.js';
+import { runFuzz, type FuzzResult } from './fuzz.js';
+import { INVALID_KINDS } from './invalid.js';
+import { details, failureReport, summaryLine } from './report.js';
+import { STRICT_ATOMIC, type Category } from './run.js';
+
+export const QUICK = { scenes: 150, steps: 300, seed: 1, determinismEvery: 5 } as const;
+
+describe(`fuzz, quick: ${QUICK.scenes} scenes × ${QUICK.steps} steps, seed ${QUICK.seed}`, () => {
+  let r: FuzzResult;
+  beforeAll(() => {
+    r = runFuzz({ ...QUICK });
+    console.log(`${summaryLine(r, QUICK.steps)}\n${details(r)}\ntime: ${(r.stats.elapsedMs / 1000).toFixed(1)} s, run digest ${r.digest}`);
+  });
+
+  const zero = (category: Category, what: string): void => {
+    it(`${what}: 0`, () => {
+      const failures = r.failures.filter((f) => f.category === category);
+      expect(failures.length, failureReport(failures)).toBe(0);
+    });
+  };
+  zero('nan', 'bodies that went non-finite after a successful step');
+  zero('divergence', 'valid steps that threw FulcrumDivergenceError');
+  zero('blow-up', `blow-ups (a body faster than 1e6 m/s or 1e9 rad/s)`);
+  zero('unexpected-throw', 'valid calls that threw, and errors of no documented class');
+  zero('wrong-error', 'invalid calls rejected with another documented error than theirs');
+  zero('invalid-accepted', 'invalid calls that were accepted');
+  zero('half-applied', 'rejected calls that changed the observable state');
+  zero('query-changed-state', 'read-only calls that changed the observable state');
+  zero('nondeterministic', 'scenes whose second run hashed differently');
+  if (STRICT_ATOMIC) zero('non-atomic', 'failed steps that left bodies or impulses changed');
+
+  it('ran the determinism check', () => {
+    expect(r.stats.determinismChecked).toBe(Math.ceil(QUICK.scenes / QUICK.determinismEvery));
+  });
+
+  it('built every shape kind, all seven joints, every user constraint form and every symbolic source', () => {
+    const c = r.stats.coverage;
+    const missing = [
+      ...['circle', 'polygon', 'capsule', 'segment'].map((k) => `shape ${k}`),
+      ...['dynamic', 'static', 'kinematic'].map((k) => `body ${k}`),
+      ...[...JOINT_KINDS, ...USER_KINDS, ...SYMBOLIC_KINDS].map((k) => `constraint ${k}`),
+      ...JOINT_KINDS.filter((k) => k !== 'MotorJoint').flatMap((k) => [`constraint ${k} stiff`, `constraint ${k} soft`]),
+      ...['AngleJoint', 'DistanceJoint', 'LineJoint', 'PulleyJoint'].flatMap((k) => [`constraint ${k} limited`, `constraint ${k} equality`]),
+      'constraint MotorJoint maxForce',
+      'user constraint packed',
+      'user constraint unpacked',
+    ].filter((k) => !c.has(k));
+    expect(missing).toEqual([]);
+  });
+
+  it('made every kind of invalid call, and failed steps on purpose', () => {
+    const missing = INVALID_KINDS.filter((k) => !r.stats.invalid.has(k));
+    expect(missing).toEqual([]);
+    expect(r.stats.failedSteps).toBeGreaterThan(50);
+    expect(r.stats.faultSteps).toBeGreaterThan(20);
+  });
+});

@@ -1,0 +1,67 @@
+/** The harness's own checks catch what they are for (so a zero in the figures means something). */
+import { describe, expect, it } from 'vitest';
+import { combined, hashWorld } from './hash.js';
+import { replay } from './repro.js';
+import { sceneSeed, Rng } from './rng.js';
+import { SceneRun, Stats } from './run.js';
+import { runScene } from './fuzz.js';
+import { World } from './world.js';
+
+function world(): { w: World; run: SceneRun } {
+  const w = new World();
+  const run = new SceneRun(w, new Stats(), 1, 0, 'pile');
+  w.run(`$space = new Space({ gravity: [0, -10] }); $other = new Space()`, 'space');
+  w.run(`$s1 = new Circle({ radius: 0.5 }); $b1 = $space.addBody(new Body({ position: [0, 2], shapes: [$s1] }))`, 'body');
+  w.bodies.push('b1');
+  w.shapes.push('s1');
+  return { w, run };
+}
+
+describe('the harness', () => {
+  it('is seeded: the same seed draws the same numbers, scene seeds differ', () => {
+    const a = new Rng(5);
+    const b = new Rng(5);
+    expect(Array.from({ length: 5 }, () => a.u32())).toEqual(Array.from({ length: 5 }, () => b.u32()));
+    expect(new Set(Array.from({ length: 100 }, (_, i) => sceneSeed(1, i))).size).toBe(100);
+  });
+
+  it('hashes every observable change', () => {
+    const { w } = world();
+    const h0 = combined(hashWorld(w));
+    w.exec('$b1.velocity = [0, 1e-300]');
+    const h1 = combined(hashWorld(w));
+    expect(h1).not.toBe(h0);
+    w.exec('$s1.friction = 0.5');
+    expect(combined(hashWorld(w))).not.toBe(h1);
+  });
+
+  it('flags an accepted invalid call, a wrong error class and a half-applied one', () => {
+    let { run } = world();
+    run.reject('$space.gravity = [0, -9]', 'accepted', 'input');
+    expect(run.failures.map((f) => f.category)).toEqual(['invalid-accepted']);
+    ({ run } = world());
+    run.reject('null.x', 'TypeError', 'input');
+    expect(run.failures.map((f) => f.category)).toEqual(['unexpected-throw']);
+    ({ run } = world());
+    run.reject(`$b1.position = [5, 5]; $b1.mass = -1`, 'half', 'input');
+    expect(run.failures.map((f) => f.category)).toEqual(['half-applied']);
+  });
+
+  it('flags a blow-up and a valid call that throws', () => {
+    let { run } = world();
+    run.valid('$b1.velocity = [2e6, 0]', 'fast');
+    run.step();
+    expect(run.failures.map((f) => f.category)).toEqual(['blow-up']);
+    ({ run } = world());
+    run.valid('$b1.mass = 0', 'bad');
+    expect(run.failures.map((f) => f.category)).toEqual(['unexpected-throw']);
+  });
+
+  it('replays a trace as it ran, and a scene twice to the same hash', () => {
+    const { w, run } = world();
+    run.valid('$b1.velocity = [2e6, 0]', 'fast');
+    expect(replay(w.trace, 1).category).toBe('blow-up');
+    const seed = sceneSeed(3, 3);
+    expect(runScene(seed, 3, 120, new Stats()).hash).toBe(runScene(seed, 3, 120, new Stats()).hash);
+  });
+});
