@@ -178,6 +178,26 @@ describe('Space.checkUserConstraints', () => {
     expect(stepError(space).message).toMatch(/row 0 of position\(\) does not depend on any body's position here/);
   });
 
+  it('passes a constraint on bodies no impulse can move (static and kinematic): it is inert, not wrong (fuzz)', () => {
+    const space = new Space({ checkUserConstraints: true });
+    const a = space.addBody(new Body({ type: 'static' }));
+    const b = space.addBody(new Body({ type: 'kinematic', position: [1, 0], velocity: [0.5, 0] }));
+    space.addConstraint(new UserConstraint({ dimensions: 1, bodies: [a, b], hooks: { position: (err) => (err[0] = Math.hypot(b.x - a.x, b.y - a.y) - 2) } }));
+    for (let i = 0; i < 10; i++) space.step(1 / 60);
+    expect(b.x).toBeCloseTo(1 + 10 * 0.5 / 60, 12);
+  });
+
+  it('rejects a non-finite C from the breakUnderError test before the step, naming position() and the row (fuzz)', () => {
+    for (const bad of [NaN, Infinity]) {
+      const { space, a, b } = scene();
+      space.addConstraint(new UserConstraint({ dimensions: 1, bodies: [a, b], breakUnderError: true, maxError: 1, hooks: { position: (err) => (err[0] = bad), jacobian: (J) => J.set([0, 0, 0, 1, 0, 0]) } }));
+      const e = stepError(space);
+      expect(e).toBeInstanceOf(FulcrumInputError);
+      expect(e.message).toMatch(/position\(\) wrote a non-finite value/);
+      expect(space.constraints.length).toBe(1);
+    }
+  });
+
   it('is off by default, checks again after a change and not before one', () => {
     // K scaled by 0.1: positive definite, so only the check can tell it is wrong.
     const scaledK = (a: Body, b: Body, c: () => UserConstraint): UserConstraintHooks => {

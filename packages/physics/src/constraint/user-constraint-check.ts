@@ -99,7 +99,14 @@ export function checkUserConstraintDerivatives(p: DerivativeProbe): void {
     smooth[i] = agree(J1[i]!, J2[i]!, 1e-4, 1e-9) ? 1 : 0;
     jScale = Math.max(jScale, Math.abs(J1[i]!));
   }
-  for (let r = 0; r < n; r++) {
+  // With no body an impulse can move (static, kinematic, pinned), the differences are not taken
+  // and a row cannot be judged constant: such a constraint is inert, not wrong.
+  let movable = false;
+  for (let k = 0; k < cols; k++) {
+    const body = p.slots[(k / 3) | 0]!;
+    if ((k % 3 < 2 ? body._invMass : body._invInertia) !== 0) movable = true;
+  }
+  for (let r = 0; r < n && movable; r++) {
     let any = false;
     for (let k = 0; k < cols; k++) if (Math.abs(J1[r * cols + k]!) > 1e-9 || smooth[r * cols + k] === 0) any = true;
     if (!any) {

@@ -840,7 +840,7 @@ export class UserConstraint extends Constraint {
       this.w.dInvMass[d] = k > 0 ? sb!.invMass[k]! : b._invMass;
       this.w.dInvI[d] = k > 0 ? sb!.invI[k]! : b._invInertia;
       floor += vanishingRowTerm(this.w.dInvMass[d]!, this.w.dInvI[d]!, b._maxExtent);
-      if (!this.packedState && k > 0) sb!.writeState(k);
+      if (!this.packedState && k > 0) sb!.writeStateMidStep(k);
     }
     this.w.kFloor = floor;
   }
@@ -1130,6 +1130,8 @@ export class UserConstraint extends Constraint {
     this.prepare(this.w.state);
     this.w.err.fill(0);
     this.position(this.w.err, this.w.state);
+    // (A non-finite C would never break the constraint, or break it at once: it is a mistake.)
+    checkRow(this, 'position', this.w.err, 0, this.w.state);
     let e2 = 0;
     for (let r = 0; r < this.dimensions; r++) {
       const c = this.w.err[r]!;
@@ -1272,6 +1274,7 @@ export class UserConstraint extends Constraint {
       st[o + 6] = sb.vy[k]!;
       st[o + 7] = sb.w[k]!;
       if (!this.packedState) {
+        sb.keepBody(k);
         b._vx = sb.vx[k]!;
         b._vy = sb.vy[k]!;
         b._w = sb.w[k]!;

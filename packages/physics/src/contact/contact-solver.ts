@@ -25,6 +25,7 @@ import type { SolverFamily } from '../space/solver-families.js';
 import type { StepContext } from '../space/step-context.js';
 import { resized } from '../util/typed-arrays.js';
 import { makeSoft, rigidSoftness, softUpdate, type Softness } from '../constraint/softness.js';
+import { pivotInverse } from '../constraint/dense.js';
 import { clamp } from '../constraint/dense.js';
 
 /** Speed below which a collision does not bounce (m/s). */
@@ -168,11 +169,15 @@ export class ContactSolver implements SolverFamily {
       const rnA = rAx * ny - rAy * nx;
       const rnB = rBx * ny - rBy * nx;
       const kn = mA + mB + iA * rnA * rnA + iB * rnB * rnB;
-      d[p + NORMAL_MASS] = kn > 0 ? 1 / kn : 0;
+      // The zero-pivot rule against the K the point would have along any direction: a body that can
+      // only turn, touched along a line through its centre (a pinned circle), has kn of round-off
+      // alone, whose inverse spun it up to 1e17 rad/s.
+      const kScale = mA + mB + iA * (rAx * rAx + rAy * rAy) + iB * (rBx * rBx + rBy * rBy);
+      d[p + NORMAL_MASS] = pivotInverse(kn, kScale);
       const rtA = rAx * ty - rAy * tx;
       const rtB = rBx * ty - rBy * tx;
       const kt = mA + mB + iA * rtA * rtA + iB * rtB * rtB;
-      d[p + TANGENT_MASS] = kt > 0 ? 1 / kt : 0;
+      d[p + TANGENT_MASS] = pivotInverse(kt, kScale);
       d[p + NORMAL_IMPULSE] = st.normalImpulse[q]!;
       d[p + TANGENT_IMPULSE] = st.tangentImpulse[q]!;
       d[p + MAX_NORMAL_IMPULSE] = 0;

@@ -259,4 +259,12 @@ describe('a body with allowMovement: false on contacts', () => {
       }
     }
   });
+
+  it('a pinned circle resting on a tilted static box stays still: its contact normal passes through its centre (fuzz: 1e17 rad/s in 96 steps)', () => {
+    const space = new Space({ gravity: [0, -10] });
+    space.addBody(new Body({ type: 'static', rotation: 0.3, shapes: [Polygon.box(10, 1)] }));
+    const ball = space.addBody(new Body({ position: [0, 1.4], allowMovement: false, shapes: [new Circle({ radius: 1 })] }));
+    for (let i = 0; i < 300; i++) space.step(1 / 60);
+    expect(Math.abs(ball.angularVel)).toBeLessThan(1e-9);
+  });
 });

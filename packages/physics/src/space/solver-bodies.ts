@@ -43,15 +43,18 @@ export class SolverBodies {
   c0 = new Float64Array(0);
   s0 = new Float64Array(0);
   /**
-   * The Body's own origin and velocity at the start of the step (with a0, c0 and s0, every field
-   * writeState writes): a step that throws puts them back (restoreBodies), whatever a hook that
-   * reads Body objects (UserConstraint with packedState: false) saw written into them.
+   * A Body written before write back (by keepBody, for a hook that reads Body objects: UserConstraint
+   * with packedState: false) first has its own origin and velocity kept here (with a0, c0 and s0,
+   * every field writeState writes), so that a step that throws puts them back (restoreBodies).
+   * Kept only for the bodies written, so a step of other scenes pays nothing.
    */
   x0 = new Float64Array(0);
   y0 = new Float64Array(0);
   vx0 = new Float64Array(0);
   vy0 = new Float64Array(0);
   w0 = new Float64Array(0);
+  private kept = new Uint8Array(0);
+  private keptList: number[] = [];
   readonly bodies: (Body | null)[] = [null];
 
   constructor() {
@@ -72,6 +75,8 @@ export class SolverBodies {
   }
 
   reset(): void {
+    for (const i of this.keptList) this.kept[i] = 0;
+    this.keptList.length = 0;
     // Clear, don't truncate: a shortened array gives back its store, and refilling it every step
     // reallocated it several times (a quarter of a megabyte per step for 10,000 bodies).
     for (let i = 1; i < this.count; i++) this.bodies[i] = null;
@@ -116,6 +121,7 @@ export class SolverBodies {
     this.vx0 = grow(this.vx0);
     this.vy0 = grow(this.vy0);
     this.w0 = grow(this.w0);
+    this.kept = grow(this.kept);
     this.capacity = cap;
   }
 
@@ -124,11 +130,9 @@ export class SolverBodies {
     const i = this.count++;
     if (i >= this.capacity) this.reserve(i + 1);
     this.bodies[i] = b;
-    this.vx[i] = this.vx0[i] = b._vx;
-    this.vy[i] = this.vy0[i] = b._vy;
-    this.w[i] = this.w0[i] = b._w;
-    this.x0[i] = b._x;
-    this.y0[i] = b._y;
+    this.vx[i] = b._vx;
+    this.vy[i] = b._vy;
+    this.w[i] = b._w;
     this.dpx[i] = 0;
     this.dpy[i] = 0;
     this.dq[i] = 0;
@@ -155,9 +159,28 @@ export class SolverBodies {
     return i;
   }
 
-  /** Every gathered Body back to its state at the start of the step (a step that throws). */
+  /** Body i is about to be written before write back: keep its state from the start of the step, once. */
+  keepBody(i: number): void {
+    if (this.kept[i] === 1) return;
+    this.kept[i] = 1;
+    this.keptList.push(i);
+    const b = this.bodies[i]!;
+    this.x0[i] = b._x;
+    this.y0[i] = b._y;
+    this.vx0[i] = b._vx;
+    this.vy0[i] = b._vy;
+    this.w0[i] = b._w;
+  }
+
+  /** writeState before write back (a hook reads the Body): the Body's own state is kept first. */
+  writeStateMidStep(i: number): void {
+    this.keepBody(i);
+    this.writeState(i);
+  }
+
+  /** Every Body written before write back, back to its state at the start of the step (a step that throws). */
   restoreBodies(): void {
-    for (let i = 1; i < this.count; i++) {
+    for (const i of this.keptList) {
       const b = this.bodies[i]!;
       b._vx = this.vx0[i]!;
       b._vy = this.vy0[i]!;
