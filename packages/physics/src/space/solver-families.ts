@@ -56,6 +56,12 @@ export class OneByOneFamily implements ConstraintFamily {
   readonly kind = 'one-by-one';
   private readonly list: Constraint[] = [];
 
+  /**
+   * The joint islands' passes run after this family's own (the step plan fills the islands). The
+   * step calls four families; a fifth would make its calls over them megamorphic.
+   */
+  constructor(private readonly islands: ConstraintFamily | null = null) {}
+
   begin(): void {
     this.list.length = 0;
   }
@@ -84,22 +90,30 @@ export class OneByOneFamily implements ConstraintFamily {
   }
   warmStart(ctx: StepContext): void {
     for (const c of this.list) c._warmStart(ctx);
+    this.islands?.warmStart(ctx);
   }
   solve(ctx: StepContext): void {
     for (const c of this.list) c._solve(ctx, true);
+    this.islands?.solve(ctx);
   }
   relax(ctx: StepContext): void {
     for (const c of this.list) c._solve(ctx, false);
+    this.islands?.relax(ctx);
   }
   solvePosition(ctx: StepContext): void {
     for (const c of this.list) c._solvePosition(ctx);
+    this.islands?.solvePosition(ctx);
   }
-  store(): void {}
+  store(ctx: StepContext): void {
+    this.islands?.store(ctx);
+  }
   saveImpulses(): void {
     for (const c of this.list) c._saveImpulses();
+    this.islands?.saveImpulses();
   }
   restoreImpulses(): void {
     for (const c of this.list) c._restoreImpulses();
+    this.islands?.restoreImpulses();
   }
 }
 

@@ -54,8 +54,9 @@ export class StepPlan {
   constructor(
     private readonly families: readonly ConstraintFamily[],
     broke: BreakSink,
+    islands: JointIslandFamily | null = null,
   ) {
-    this.islands = (families.find((f) => f.kind === 'joint-island') as JointIslandFamily | undefined) ?? null;
+    this.islands = islands;
     this.broke = broke;
     this.dropped = (c, reason) => {
       this.finished(c);
@@ -82,6 +83,7 @@ export class StepPlan {
     if (this.steady && this.h === ctx.h && this.order === order && this.count === count && this.routedJoint === r.jointBatch && this.routedUser === r.userBatch && this.routedIsland === r.jointIsland) {
       this.reuses++;
       for (const f of this.families) f.refresh(ctx, this.dropped);
+      this.islands?.refresh(ctx, this.dropped);
       return;
     }
     this.build(constraints, ctx);
@@ -102,6 +104,7 @@ export class StepPlan {
     finishers.length = 0;
     const islands = this.routing.jointIsland ? this.islands : null;
     islands?.claim(constraints);
+    this.islands?.begin();
     for (const f of this.families) f.begin();
     for (const c of constraints) {
       if (!c._active || !hasAwakeBody(c)) continue;
