@@ -1026,14 +1026,7 @@ export class UserConstraint extends Constraint {
 
   /** @internal The rows at the current positions, as _solvePosition computes them. */
   override _islandRowsNow(ctx: StepContext): IslandRowsView {
-    this.poseEpoch = -1;
-    this.sync(ctx);
-    const state = this.w.state;
-    this.prepare(state);
-    const err = this.w.err;
-    err.fill(0);
-    this.position(err, state);
-    checkRow(this, 'position', err, 0, state);
+    const err = this.positionNow(ctx);
     this.buildK();
     this.markLiveRows();
     return this.rowsView(err);
@@ -1497,11 +1490,11 @@ export class UserConstraint extends Constraint {
     this.applyImpulse(ctx, lam, true);
   }
 
-  /** @internal Nape's position pass: J = −K⁻¹ C (full error), clamped, applied to positions. */
-  override _solvePosition(ctx: StepContext): void {
-    if (!this._stiff || this.velocityOnly) return;
-    const n = this.dimensions;
-    // Every position pass moves bodies (this constraint's and its neighbours'): nothing cached.
+  /**
+   * C at the solver's current positions, for a position pass: the state synced, prepare() run, C
+   * checked. Every position pass moves bodies (this constraint's and its neighbours'): nothing cached.
+   */
+  private positionNow(ctx: StepContext): Float64Array {
     this.poseEpoch = -1;
     this.sync(ctx);
     const state = this.w.state;
@@ -1509,7 +1502,15 @@ export class UserConstraint extends Constraint {
     const err = this.w.err;
     err.fill(0);
     this.position(err, state);
-    checkRow(this, 'position', err, 0, this.w.state);
+    checkRow(this, 'position', err, 0, state);
+    return err;
+  }
+
+  /** @internal Nape's position pass: J = −K⁻¹ C (full error), clamped, applied to positions. */
+  override _solvePosition(ctx: StepContext): void {
+    if (!this._stiff || this.velocityOnly) return;
+    const n = this.dimensions;
+    const err = this.positionNow(ctx);
     this.buildK();
     if (this.limitedCount !== 0) {
       this._solvePositionLimited(ctx, err);
