@@ -547,7 +547,7 @@ export class UserConstraint extends Constraint {
         atPose();
         this.impulse(imp, body, out, w.state);
       },
-      differences: (J, step) => this.finiteDifferenceJacobian(J, step),
+      differences: (J, step) => this.finiteDifferenceJacobian(J, step, true),
       nudgeVelocities: (delta) => {
         saved.set(w.state);
         savedBodies.length = 0;
@@ -760,7 +760,7 @@ export class UserConstraint extends Constraint {
    * The perturbed pose goes into the packed state (every slot of that body) and, unless
    * packedState, into the Body too; both are restored exactly afterwards.
    */
-  private finiteDifferenceJacobian(J: Float64Array, step = FD_STEP): void {
+  private finiteDifferenceJacobian(J: Float64Array, step = FD_STEP, everyBody = false): void {
     this.refreshOutsideStep();
     const n = this.dimensions;
     const cols = 3 * this._list.length;
@@ -770,7 +770,9 @@ export class UserConstraint extends Constraint {
     J.fill(0);
     for (let s = 0; s < this._list.length; s++) {
       const b = this._list[s];
-      if (!b || (b.constraintMass === 0 && b.constraintInertia === 0)) continue;
+      // (The solver skips a body no impulse moves; the derivative check takes every body with `everyBody`,
+      // so that a C that depends only on such bodies is not taken for a constant.)
+      if (!b || (!everyBody && b.constraintMass === 0 && b.constraintInertia === 0)) continue;
       const o = s * BODY_STATE_STRIDE;
       const x0 = st[o]!, y0 = st[o + 1]!, a0 = st[o + 2]!, cx = st[o + 8]!, cy = st[o + 9]!;
       const bx0 = b._x, by0 = b._y, ba0 = b._angle;
