@@ -275,16 +275,9 @@ function userConstraint(w: World, rng: Rng, kind: string, bodies: string[], base
       info.hooks = ['position', 'jacobian'];
       info.limitable = true;
       const hooks = `{
-  position(err) {
-    const [a, b] = this.bodyList;
-    const q1 = a.localPointToWorld(${v2(a1[0], a1[1])}), q2 = b.localPointToWorld(${v2(a2[0], a2[1])});
-    err[0] = q2.x - q1.x;
-    err[1] = q2.y - q1.y;
-    F.hook(this, 'position', err);
-  },
+  ${pivotPositionHook(a1, a2)},
   jacobian(J) {
-    const [a, b] = this.bodyList;
-    const q1 = a.localPointToWorld(${v2(a1[0], a1[1])}), q2 = b.localPointToWorld(${v2(a2[0], a2[1])});
+    ${worldAnchors(a1, a2)}
     const c1 = a.worldCenter, c2 = b.worldCenter;
     J.set([-1, 0, q1.y - c1.y, 1, 0, -(q2.y - c2.y), 0, -1, -(q1.x - c1.x), 0, 1, q2.x - c2.x]);
     F.hook(this, 'jacobian', J);
@@ -311,8 +304,7 @@ function userConstraint(w: World, rng: Rng, kind: string, bodies: string[], base
 }`
         : `{
   position(err) {
-    const [a, b] = this.bodyList;
-    const q1 = a.localPointToWorld(${v2(a1[0], a1[1])}), q2 = b.localPointToWorld(${v2(a2[0], a2[1])});
+    ${worldAnchors(a1, a2)}
     err[0] = Math.hypot(q2.x - q1.x, q2.y - q1.y) - ${lit(L)};
     F.hook(this, 'position', err);
   },
@@ -324,24 +316,16 @@ function userConstraint(w: World, rng: Rng, kind: string, bodies: string[], base
       info.hooks = ['position', 'velocity', 'effMass', 'impulse'];
       info.nape = 'linear';
       const hooks = `{
-  position(err) {
-    const [a, b] = this.bodyList;
-    const q1 = a.localPointToWorld(${v2(a1[0], a1[1])}), q2 = b.localPointToWorld(${v2(a2[0], a2[1])});
-    err[0] = q2.x - q1.x;
-    err[1] = q2.y - q1.y;
-    F.hook(this, 'position', err);
-  },
+  ${pivotPositionHook(a1, a2)},
   velocity(err) {
-    const [a, b] = this.bodyList;
-    const q1 = a.localPointToWorld(${v2(a1[0], a1[1])}), q2 = b.localPointToWorld(${v2(a2[0], a2[1])});
+    ${worldAnchors(a1, a2)}
     const c1 = a.worldCenter, c2 = b.worldCenter, v1 = a.constraintVelocity, v2 = b.constraintVelocity;
     err[0] = v2.x - v2.z * (q2.y - c2.y) - (v1.x - v1.z * (q1.y - c1.y));
     err[1] = v2.y + v2.z * (q2.x - c2.x) - (v1.y + v1.z * (q1.x - c1.x));
     F.hook(this, 'velocity', err);
   },
   effMass(eff) {
-    const [a, b] = this.bodyList;
-    const q1 = a.localPointToWorld(${v2(a1[0], a1[1])}), q2 = b.localPointToWorld(${v2(a2[0], a2[1])});
+    ${worldAnchors(a1, a2)}
     const c1 = a.worldCenter, c2 = b.worldCenter;
     const r1x = q1.x - c1.x, r1y = q1.y - c1.y, r2x = q2.x - c2.x, r2y = q2.y - c2.y;
     const m = a.constraintMass + b.constraintMass, i1 = a.constraintInertia, i2 = b.constraintInertia;
@@ -567,4 +551,20 @@ function symbolicConstraint(w: World, rng: Rng, kind: string, bodies: string[], 
   if (Object.keys(vectors).length) o.vectors = obj(vectors);
   o.compile = compile;
   return `new SymbolicConstraint(${obj({ ...o, ...base })})`;
+}
+
+/** Generated hook text: the two bodies (bodyList) and their anchors a1, a2 in world coordinates, q1 and q2. */
+function worldAnchors(a1: readonly number[], a2: readonly number[]): string {
+  return `const [a, b] = this.bodyList;
+    const q1 = a.localPointToWorld(${v2(a1[0]!, a1[1]!)}), q2 = b.localPointToWorld(${v2(a2[0]!, a2[1]!)});`;
+}
+
+/** Generated hook text: a pivot's position() over Body objects, C = q2 − q1. */
+function pivotPositionHook(a1: readonly number[], a2: readonly number[]): string {
+  return `position(err) {
+    ${worldAnchors(a1, a2)}
+    err[0] = q2.x - q1.x;
+    err[1] = q2.y - q1.y;
+    F.hook(this, 'position', err);
+  }`;
 }
