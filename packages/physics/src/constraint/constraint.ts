@@ -354,18 +354,20 @@ export abstract class Constraint {
     void ctx;
     void lam;
   }
-  /** @internal Apply Jᵀλ (λ over the rows) to the solver positions. */
-  _islandApplyPositions(ctx: StepContext, lam: Float64Array): void {
+  /** @internal Apply Jᵀλ·scale (λ over the rows) to the solver positions (scale: position-step.ts). */
+  _islandApplyPositions(ctx: StepContext, lam: Float64Array, scale: number): void {
     void ctx;
     void lam;
+    void scale;
   }
   /**
-   * @internal Keep the warm-start impulses as prepared for this step, and put them back if the
-   * step throws (Space.step is atomic: a failed step leaves every impulse as it found it).
+   * @internal The step ctx.step failed (Space.step is atomic): if this constraint was prepared in
+   * it, put back its warm-start impulses as prepared and its read-outs (impulse(), bodyImpulse())
+   * as the last step left them, both kept by its preparation.
    */
-  _saveImpulses(): void {}
-  /** @internal */
-  _restoreImpulses(): void {}
+  _restoreImpulses(ctx: StepContext): void {
+    void ctx;
+  }
   /** @internal */
   abstract _warmStart(ctx: StepContext): void;
   /** @internal */

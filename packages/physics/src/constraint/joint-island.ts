@@ -38,7 +38,9 @@ import type { StepContext } from '../space/step-context.js';
 import type { BreakReason, Constraint } from './constraint.js';
 import { normClampFactor, solveSymmetric } from './dense.js';
 import { ROW_EQUALITY } from './joint.js';
-import { jointRowReferenceK, jointRowsK, jointRowVelocity, type IslandRowsView } from './joint-rows.js';
+import { columnTurn, jointRowReferenceK, jointRowsK, jointRowVelocity, type IslandRowsView } from './joint-rows.js';
+import { limitTurn } from './position-step.js';
+import { grown } from '../util/typed-arrays.js';
 import { passSoftness, softRhs, softUpdate } from './softness.js';
 
 /** The most rows an island may have to be solved here (a dense solve per pass costs rows³/6). */
@@ -63,6 +65,9 @@ export class JointIslandFamily implements ConstraintFamily {
   private readonly views: IslandRowsView[] = [];
   /** One constraint's impulse changes, handed to it as a vector. */
   private readonly delta = new Float64Array(MAX_ISLAND_ROWS);
+  /** A position pass's turn per body (solver index turnBody[b]), for its damping. */
+  private turnBody = new Int32Array(64);
+  private turn = new Float64Array(64);
 
   /**
    * Before a plan is built: find the islands this family takes among the constraints the plan will
@@ -183,12 +188,8 @@ export class JointIslandFamily implements ConstraintFamily {
 
   store(): void {}
 
-  saveImpulses(): void {
-    for (const island of this.islands) for (const j of island.joints) j._saveImpulses();
-  }
-
-  restoreImpulses(): void {
-    for (const island of this.islands) for (const j of island.joints) j._restoreImpulses();
+  restoreImpulses(ctx: StepContext): void {
+    for (const island of this.islands) for (const j of island.joints) j._restoreImpulses(ctx);
   }
 
   /** One velocity pass over an island: x, K + Γ, the exact solve, then each joint's update and clamp. */
@@ -274,12 +275,49 @@ export class JointIslandFamily implements ConstraintFamily {
       }
     }
     solveSymmetric(this.K, rhs, n);
+    const scale = this.positionScale(rhs);
     a = 0;
+    const delta = this.delta;
     for (let q = 0; q < island.joints.length; q++) {
       const j = island.joints[q]!;
-      j._islandApplyPositions(ctx, rhs.subarray(a, a + j.dimension));
+      for (let r = 0; r < j.dimension; r++) delta[r] = rhs[a + r]!;
+      j._islandApplyPositions(ctx, delta, scale);
       a += j.dimension;
     }
+  }
+
+  /**
+   * The position pass's damping (position-step.ts) for λ over the island's rows (this.views):
+   * each body's turn summed over every member that moves it.
+   */
+  private positionScale(lam: Float64Array): number {
+    const bodies = this.turnBody;
+    const turns = this.turn;
+    let count = 0;
+    let a = 0;
+    for (const v of this.views) {
+      for (let s = 0; s < v.slots.length; s++) {
+        const t = columnTurn(v.J, v.slots, s, v.dim, lam, a);
+        if (t === 0) continue;
+        const k = v.slots[s]!.k;
+        let b = 0;
+        while (b < count && bodies[b] !== k) b++;
+        if (b === count) {
+          if (count === bodies.length) {
+            this.turnBody = grown(bodies, count + 1);
+            this.turn = grown(turns, count + 1);
+            return this.positionScale(lam);
+          }
+          bodies[count] = k;
+          turns[count++] = 0;
+        }
+        turns[b] = turns[b]! + t;
+      }
+      a += v.dim;
+    }
+    let scale = 1;
+    for (let b = 0; b < count; b++) scale = limitTurn(scale, turns[b]!);
+    return scale;
   }
 
   /**

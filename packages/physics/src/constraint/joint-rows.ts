@@ -30,6 +30,23 @@ export interface IslandRowsView {
   soft: Readonly<Softness>;
 }
 
+/**
+ * The turn that moving by M⁻¹Jᵀλ gives column s: i · Σ_r J_r,s,θ · λ[at + r] over the `dim` rows
+ * (a position pass's step, limited by position-step.ts).
+ */
+export function columnTurn(J: Float64Array, slots: readonly RowColumn[], s: number, dim: number, lam: Float64Array, at: number): number {
+  const S = slots.length;
+  const i = slots[s]!.i;
+  if (i === 0 || slots[s]!.k === 0) return 0;
+  let pz = 0;
+  for (let r = 0; r < dim; r++) {
+    const l = lam[at + r]!;
+    if (l === 0) continue;
+    pz += J[(r * S + s) * 3 + 2]! * l;
+  }
+  return i * pz;
+}
+
 /** V = J v of row r at the solver's current velocities. */
 export function jointRowVelocity(J: Float64Array, slots: readonly RowColumn[], r: number, ctx: StepContext): number {
   const { vx, vy, w } = ctx.bodies;

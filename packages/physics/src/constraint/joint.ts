@@ -31,7 +31,8 @@ import { AnchorSlot } from './anchor-slot.js';
 import { Constraint, type BreakReason } from './constraint.js';
 import { clamp, normClampFactor, solveSymmetric } from './dense.js';
 import { limitSideUpdate, passSoftness, softRhs, softUpdate } from './softness.js';
-import { jointRowReferenceK, jointRowsK, jointRowVelocity, type IslandRowsView } from './joint-rows.js';
+import { columnTurn, jointRowReferenceK, jointRowsK, jointRowVelocity, type IslandRowsView } from './joint-rows.js';
+import { limitTurn } from './position-step.js';
 import { checkLimits, limitPositionImpulse } from './limits.js';
 
 export const ROW_EQUALITY = 0;
@@ -81,8 +82,13 @@ export abstract class Joint extends Constraint {
   private readonly eqRows = new Int32Array(MAX_ROWS);
   /** True once the step's first substep has started (for step-impulse bookkeeping). */
   protected midStep = false;
-  /** acc, accLo and accHi as prepared for the step (_saveImpulses). */
-  private readonly savedAcc = new Float64Array(3 * MAX_ROWS);
+  /**
+   * What a failed step puts back (_restoreImpulses): acc, accLo and accHi as prepared, then the
+   * read-outs the step's _prepare cleared (stepImp, and each slot's ix, iy, iz); kept at step
+   * `keptAt` (StepContext.step).
+   */
+  private kept: Float64Array = new Float64Array(0);
+  private keptAt = -1;
   /** The pose (StepContext.poseEpoch) the rows were computed at by refreshForPose; −1: none. */
   private rowsEpoch = -1;
 
@@ -215,6 +221,8 @@ export abstract class Joint extends Constraint {
   /** @internal */
   _prepare(ctx: StepContext): BreakReason | null {
     const ratio = this._beginStep(ctx);
+    this.keepReadOuts();
+    // (Each slot's prepare clears its step impulse.)
     for (const s of this._slots) s.prepare(ctx.bodies);
     if (this._breakUnderError) {
       this.refresh(ctx);
@@ -224,32 +232,54 @@ export abstract class Joint extends Constraint {
       this.acc[r] = this.acc[r]! * ratio;
       this.accLo[r] = this.accLo[r]! * ratio;
       this.accHi[r] = this.accHi[r]! * ratio;
-      this.stepImp[r] = 0;
     }
+    this.keepImpulses(ctx);
+    this.stepImp.fill(0);
     this.midStep = false;
     return null;
   }
 
-  /** @internal */
-  override _saveImpulses(): void {
-    const a = this.savedAcc;
+  /** Keep the last step's read-outs (stepImp, each slot's ix, iy, iz), which _prepare clears. */
+  private keepReadOuts(): void {
+    const S = this._slots.length;
+    if (this.kept.length === 0) this.kept = new Float64Array(4 * MAX_ROWS + 3 * S);
+    const a = this.kept;
+    for (let r = 0; r < MAX_ROWS; r++) a[3 * MAX_ROWS + r] = this.stepImp[r]!;
+    for (let s = 0, o = 4 * MAX_ROWS; s < S; s++, o += 3) {
+      const slot = this._slots[s]!;
+      a[o] = slot.ix;
+      a[o + 1] = slot.iy;
+      a[o + 2] = slot.iz;
+    }
+  }
+
+  /** Keep the impulses as prepared: with the read-outs, what a failed step of step ctx.step puts back. */
+  private keepImpulses(ctx: StepContext): void {
+    const a = this.kept;
     for (let r = 0; r < MAX_ROWS; r++) {
       a[r] = this.acc[r]!;
       a[MAX_ROWS + r] = this.accLo[r]!;
       a[2 * MAX_ROWS + r] = this.accHi[r]!;
     }
+    this.keptAt = ctx.step;
   }
 
-  /** @internal The impulses as prepared (the step's own sums start again from 0). */
-  override _restoreImpulses(): void {
-    const a = this.savedAcc;
+  /** @internal A failed step: the impulses as prepared, and impulse() and bodyImpulse() as before it. */
+  override _restoreImpulses(ctx: StepContext): void {
+    if (this.keptAt !== ctx.step) return;
+    const a = this.kept;
     for (let r = 0; r < MAX_ROWS; r++) {
       this.acc[r] = a[r]!;
       this.accLo[r] = a[MAX_ROWS + r]!;
       this.accHi[r] = a[2 * MAX_ROWS + r]!;
-      this.stepImp[r] = 0;
+      this.stepImp[r] = a[3 * MAX_ROWS + r]!;
     }
-    for (const s of this._slots) s.ix = s.iy = s.iz = 0;
+    for (let s = 0, o = 4 * MAX_ROWS; s < this._slots.length; s++, o += 3) {
+      const slot = this._slots[s]!;
+      slot.ix = a[o]!;
+      slot.iy = a[o + 1]!;
+      slot.iz = a[o + 2]!;
+    }
     this.midStep = false;
   }
 
@@ -460,11 +490,16 @@ export abstract class Joint extends Constraint {
       if (this.rowKind[r] !== ROW_LIMIT) continue;
       lam[r] = limitPositionImpulse(this.rowC[r]!, this.rowLo[r]!, this.rowHi[r]!, this.kEntry(r, r));
     }
-    this.applyPositions(ctx, lam);
+    let scale = 1;
+    for (let s = 0; s < this._slots.length; s++) scale = limitTurn(scale, columnTurn(this.J, this._slots, s, dim, lam, 0));
+    this.applyPositions(ctx, lam, scale);
   }
 
-  /** Move the solver positions by M⁻¹Jᵀλ (λ over the rows): a position pass's correction. */
-  private applyPositions(ctx: StepContext, lam: Float64Array): void {
+  /**
+   * Move the solver positions by M⁻¹Jᵀλ·scale (λ over the rows): a position pass's correction,
+   * `scale` its damping (position-step.ts).
+   */
+  private applyPositions(ctx: StepContext, lam: Float64Array, scale: number): void {
     const dim = this.dimension;
     const sb = ctx.bodies;
     const S = this._slots.length;
@@ -483,6 +518,9 @@ export abstract class Joint extends Constraint {
         py += J[i + 1]! * l;
         pz += J[i + 2]! * l;
       }
+      px *= scale;
+      py *= scale;
+      pz *= scale;
       const k = slot.k;
       sb.dpx[k] = sb.dpx[k]! + slot.m * px;
       sb.dpy[k] = sb.dpy[k]! + slot.m * py;
@@ -584,8 +622,8 @@ export abstract class Joint extends Constraint {
   }
 
   /** @internal Apply Jᵀλ (λ over the rows) to the solver positions: a position pass's correction. */
-  override _islandApplyPositions(ctx: StepContext, lam: Float64Array): void {
-    this.applyPositions(ctx, lam);
+  override _islandApplyPositions(ctx: StepContext, lam: Float64Array, scale: number): void {
+    this.applyPositions(ctx, lam, scale);
   }
 
   /** @internal Apply Jᵀλ at the current geometry (tests). */

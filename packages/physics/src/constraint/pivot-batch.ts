@@ -16,6 +16,7 @@ import type { ConstraintFamily } from '../space/solver-families.js';
 import type { SolverBodies } from '../space/solver-bodies.js';
 import type { StepContext } from '../space/step-context.js';
 import type { PivotJoint } from './joints/pivot-joint.js';
+import { limitTurn } from './position-step.js';
 import { inverseDet2, normClampFactor, singularPivot1, singularPivot2 } from './dense.js';
 import { isRigid, passSoftness, referenceMass, softRhs, softUpdate, type Softness } from './softness.js';
 import { resized } from '../util/typed-arrays.js';
@@ -24,6 +25,8 @@ import * as L from './pivot-rows.js';
 
 // The layout as this module's own constants: an imported binding read in a hot loop is loaded
 // (and checked for initialisation) at every use, which cost the 200-link chain 11–16%.
+/** Numbers kept per row for a failed step (see kept). */
+const KEPT = 6;
 const ACC_X = L.ACC_X, ACC_Y = L.ACC_Y, BIAS = L.BIAS, COMPLIANCE = L.COMPLIANCE, C_AX = L.C_AX, C_AY = L.C_AY, C_BX = L.C_BX, C_BY = L.C_BY, COLD = L.COLD, HOT = L.HOT, I_A = L.I_A, I_B = L.I_B, L_AX = L.L_AX, L_AY = L.L_AY, L_BX = L.L_BX, L_BY = L.L_BY, M_A = L.M_A, M_B = L.M_B, MAX_ERR = L.MAX_ERR, MAX_IMP = L.MAX_IMP, R0_AX = L.R0_AX, R0_AY = L.R0_AY, R0_BX = L.R0_BX, R0_BY = L.R0_BY, STEP_X = L.STEP_X, STEP_Y = L.STEP_Y, SUM_LA = L.SUM_LA, SUM_LB = L.SUM_LB;
 
 /** Where readRow() puts the impulse a body received (an AnchorSlot). */
@@ -61,7 +64,7 @@ export class PivotBatch implements ConstraintFamily {
     this.cold = resized(this.cold, cap * COLD);
     this.ends = resized(this.ends, cap * 2);
     this.soft = resized(this.soft, cap);
-    this.savedAcc = resized(this.savedAcc, 2 * cap);
+    this.kept = resized(this.kept, KEPT * cap);
     this.capacity = cap;
   }
 
@@ -121,9 +124,9 @@ export class PivotBatch implements ConstraintFamily {
     const q = n * COLD;
     d[o + ACC_X] = accX;
     d[o + ACC_Y] = accY;
-    const a = this.savedAcc;
-    a[2 * n] = accX;
-    a[2 * n + 1] = accY;
+    const a = this.kept;
+    a[KEPT * n] = accX;
+    a[KEPT * n + 1] = accY;
     d[o + SUM_LA] = d[o + SUM_LB] = 0;
     x[q + STEP_X] = x[q + STEP_Y] = 0;
     if (soft === null) {
@@ -170,7 +173,8 @@ export class PivotBatch implements ConstraintFamily {
   refresh(ctx: StepContext): void {
     this.started = false;
     const { c0, s0, cx, cy } = ctx.bodies;
-    const d = this.hot, x = this.cold, ends = this.ends, a = this.savedAcc;
+    const d = this.hot, x = this.cold, ends = this.ends, a = this.kept;
+    this.keptAt = ctx.step;
     for (let n = 0; n < this.count; n++) {
       const o = n * HOT;
       const q = n * COLD;
@@ -196,10 +200,15 @@ export class PivotBatch implements ConstraintFamily {
         d[o + R0_BX] = c * lx - s * ly;
         d[o + R0_BY] = s * lx + c * ly;
       }
+      const k = KEPT * n;
+      a[k] = d[o + ACC_X];
+      a[k + 1] = d[o + ACC_Y];
+      a[k + 2] = x[q + STEP_X];
+      a[k + 3] = x[q + STEP_Y];
+      a[k + 4] = d[o + SUM_LA];
+      a[k + 5] = d[o + SUM_LB];
       x[q + STEP_X] = x[q + STEP_Y] = 0;
       d[o + SUM_LA] = d[o + SUM_LB] = 0;
-      a[2 * n] = d[o + ACC_X];
-      a[2 * n + 1] = d[o + ACC_Y];
     }
   }
 
@@ -400,8 +409,12 @@ export class PivotBatch implements ConstraintFamily {
       const k22 = mA + mB + iA * rAx * rAx + iB * rBx * rBx;
       // K Δ = −C; a singular K (both sides fixed about the anchor, or only turning) by the zero-pivot rule.
       const inv = inverseDet2(k11, k12, k22);
-      const px = inv !== 0 ? -inv * (k22 * ex - k12 * ey) : -ex * singularPivot1(k11, k22);
-      const py = inv !== 0 ? -inv * (k11 * ey - k12 * ex) : -ey * singularPivot2(k11, k22);
+      let px = inv !== 0 ? -inv * (k22 * ex - k12 * ey) : -ex * singularPivot1(k11, k22);
+      let py = inv !== 0 ? -inv * (k11 * ey - k12 * ex) : -ey * singularPivot2(k11, k22);
+      // The pass's damping (position-step.ts): neither body turns more than MAX_POSITION_TURN.
+      const scale = limitTurn(limitTurn(1, ka > 0 ? iA * (rAx * py - rAy * px) : 0), kb > 0 ? iB * (rBx * py - rBy * px) : 0);
+      px *= scale;
+      py *= scale;
       if (ka > 0) {
         dpx[ka] = dpx[ka]! - mA * px;
         dpy[ka] = dpy[ka]! - mA * py;
@@ -428,23 +441,43 @@ export class PivotBatch implements ConstraintFamily {
   }
 
   /**
-   * The rows' accumulated impulses as prepared for the step (a failed step puts them back). Kept
-   * by startRow and refresh, which write or read every row anyway: a copy loop of its own cost a
-   * 200-link chain about 1% per step.
+   * What a failed step puts back, KEPT per row: the accumulated impulses as prepared (x, y), and
+   * the last step's read-outs (STEP_X, STEP_Y, SUM_LA, SUM_LB). Kept by startRow and keepReadOuts
+   * (a new plan's rows, whose joints hold the read-outs) and by refresh, which write or read every
+   * row anyway: a copy loop of its own cost a 200-link chain about 1% per step.
    */
-  private savedAcc = new Float64Array(0);
-  saveImpulses(): void {}
-  restoreImpulses(): void {
-    const a = this.savedAcc, d = this.hot, x = this.cold;
+  private kept = new Float64Array(0);
+  private keptAt = -1;
+  /** The step ctx.step failed: the rows' impulses as prepared, and their read-outs as the last step left them. */
+  restoreImpulses(ctx: StepContext): void {
+    if (this.keptAt !== ctx.step) return;
+    const a = this.kept, d = this.hot, x = this.cold;
     for (let n = 0; n < this.count; n++) {
       const o = n * HOT;
       const q = n * COLD;
-      d[o + ACC_X] = a[2 * n];
-      d[o + ACC_Y] = a[2 * n + 1];
-      d[o + SUM_LA] = d[o + SUM_LB] = 0;
-      x[q + STEP_X] = x[q + STEP_Y] = 0;
+      const k = KEPT * n;
+      d[o + ACC_X] = a[k];
+      d[o + ACC_Y] = a[k + 1];
+      x[q + STEP_X] = a[k + 2];
+      x[q + STEP_Y] = a[k + 3];
+      d[o + SUM_LA] = a[k + 4];
+      d[o + SUM_LB] = a[k + 5];
     }
     this.started = false;
+  }
+
+  /**
+   * Row n's read-outs as the last step left them (its joint's, from a previous plan or the
+   * one-by-one path): what a failed step of step `step` puts back.
+   */
+  keepReadOuts(n: number, step: number, stepX: number, stepY: number, sumLA: number, sumLB: number): void {
+    const a = this.kept;
+    const k = KEPT * n;
+    a[k + 2] = stepX;
+    a[k + 3] = stepY;
+    a[k + 4] = sumLA;
+    a[k + 5] = sumLB;
+    this.keptAt = step;
   }
 
   /** Forget row n's impulses (its joint's clearCache()). */

@@ -25,6 +25,7 @@ import { BODY_STATE_STRIDE, fillBodyState, fillSolverBodyState } from './body-st
 import { FulcrumInputError } from '../util/validate.js';
 import { dropVanishingRows, factorSymmetric, inverse2Diag, inverse2Off, normClampFactor, pivotInverse, solveFactored, solveSymmetric, zeroPivotTolerance } from './dense.js';
 import { limitPositionImpulse } from './limits.js';
+import { limitTurn } from './position-step.js';
 import { limitSideUpdate, passSoftness, referenceMass, rigidSoftness, softRhs, softUpdate, type Softness } from './softness.js';
 import type { UserConstraint } from './user-constraint.js';
 import { KernelGroup, type UserBatchKernel } from './batch-kernel.js';
@@ -78,6 +79,18 @@ export class UserBatch {
   slotLy = new Float64Array(0);
   slotImp = new Float64Array(0);
   readonly slotBody: Body[] = [];
+  /**
+   * What a failed step puts back (restoreImpulses), kept as the step prepares the rows (add,
+   * refresh): per row entry the accumulated impulses as prepared and the last step's read-out
+   * (keptStep, which a constraint's _fillBatch writes from its own), per slot the last step's
+   * Σ Jᵀλ; kept at step keptAt (StepContext.step).
+   */
+  private keptAcc = new Float64Array(0);
+  private keptAccMin = new Float64Array(0);
+  private keptAccMax = new Float64Array(0);
+  keptStep = new Float64Array(0);
+  keptSlotImp = new Float64Array(0);
+  private keptAt = -1;
   /** Per row: its kernel group (index into groups), or −1 for hooks; and its parameters' offset in paramPool. */
   kern = new Int32Array(0);
   pOff = new Int32Array(0);
@@ -175,7 +188,18 @@ export class UserBatch {
     this.slotLx = grown(this.slotLx, this.sTotal);
     this.slotLy = grown(this.slotLy, this.sTotal);
     this.slotImp = grown(this.slotImp, 3 * this.sTotal);
+    this.keptAcc = grown(this.keptAcc, this.vTotal);
+    this.keptAccMin = grown(this.keptAccMin, this.vTotal);
+    this.keptAccMax = grown(this.keptAccMax, this.vTotal);
+    this.keptStep = grown(this.keptStep, this.vTotal);
+    this.keptSlotImp = grown(this.keptSlotImp, 3 * this.sTotal);
     c._fillBatch(this, n, ctx);
+    for (let v = this.vOff[n]!; v < this.vTotal; v++) {
+      this.keptAcc[v] = this.accPool[v]!;
+      this.keptAccMin[v] = this.accMinPool[v]!;
+      this.keptAccMax[v] = this.accMaxPool[v]!;
+    }
+    this.keptAt = ctx.step;
     this.kern[n] = this.prep[n] === 0 ? this.groupFor(c.batchKernel(), dim, slots) : -1;
     if (this.kern[n] >= 0) {
       const g = this.groups[this.kern[n]!]!;
@@ -219,9 +243,17 @@ export class UserBatch {
   }
 
   /** Start a step on the same rows (unchanged plan): keep the impulses, zero the step's sums. */
-  refresh(): void {
+  refresh(ctx: StepContext): void {
     this.started = false;
     this.poseEpoch = -1;
+    for (let v = 0; v < this.vTotal; v++) {
+      this.keptAcc[v] = this.accPool[v]!;
+      this.keptAccMin[v] = this.accMinPool[v]!;
+      this.keptAccMax[v] = this.accMaxPool[v]!;
+      this.keptStep[v] = this.stepPool[v]!;
+    }
+    for (let i = 0; i < 3 * this.sTotal; i++) this.keptSlotImp[i] = this.slotImp[i]!;
+    this.keptAt = ctx.step;
     this.stepPool.fill(0, 0, this.vTotal);
     this.slotImp.fill(0, 0, 3 * this.sTotal);
   }
@@ -955,6 +987,15 @@ export class UserBatch {
         for (let r = 0; r < dim; r++) rhs[r] = -rhs[r]!;
         solveSymmetric(this.K, rhs, dim);
       }
+      // The pass's damping (position-step.ts), from each body's turn, as UserConstraint finds it.
+      let scale = 1;
+      for (let j = 0; j < slots; j++) {
+        const k = this.slotK[s0 + j]!;
+        if (k <= 0) continue;
+        let oz = 0;
+        for (let r = 0; r < dim; r++) oz += pool[jo + r * cols + 3 * j + 2]! * rhs[r]!;
+        scale = limitTurn(scale, sb.invI[k]! * oz);
+      }
       for (let j = 0; j < slots; j++) {
         const k = this.slotK[s0 + j]!;
         if (k <= 0) continue;
@@ -966,6 +1007,9 @@ export class UserBatch {
           oy += pool[i + 1]! * l;
           oz += pool[i + 2]! * l;
         }
+        ox *= scale;
+        oy *= scale;
+        oz *= scale;
         const m = sb.invMass[k]!;
         const ii = sb.invI[k]!;
         sb.dpx[k] = sb.dpx[k]! + m * ox;
@@ -981,28 +1025,16 @@ export class UserBatch {
     this.started = false;
   }
 
-  /** The accumulated impulses as prepared for the step (a failed step puts them back). */
-  private savedAcc = new Float64Array(0);
-  saveImpulses(): void {
-    const v = this.vTotal;
-    if (this.savedAcc.length < 3 * v) this.savedAcc = new Float64Array(3 * v);
-    const a = this.savedAcc;
-    for (let i = 0; i < v; i++) {
-      a[i] = this.accPool[i]!;
-      a[v + i] = this.accMinPool[i]!;
-      a[2 * v + i] = this.accMaxPool[i]!;
+  /** The step ctx.step failed: the rows' impulses as prepared, and their read-outs as the last step left them. */
+  restoreImpulses(ctx: StepContext): void {
+    if (this.keptAt !== ctx.step) return;
+    for (let v = 0; v < this.vTotal; v++) {
+      this.accPool[v] = this.keptAcc[v]!;
+      this.accMinPool[v] = this.keptAccMin[v]!;
+      this.accMaxPool[v] = this.keptAccMax[v]!;
+      this.stepPool[v] = this.keptStep[v]!;
     }
-  }
-  restoreImpulses(): void {
-    const v = this.vTotal;
-    const a = this.savedAcc;
-    for (let i = 0; i < v; i++) {
-      this.accPool[i] = a[i]!;
-      this.accMinPool[i] = a[v + i]!;
-      this.accMaxPool[i] = a[2 * v + i]!;
-    }
-    this.stepPool.fill(0, 0, v);
-    this.slotImp.fill(0, 0, 3 * this.sTotal);
+    for (let i = 0; i < 3 * this.sTotal; i++) this.slotImp[i] = this.keptSlotImp[i]!;
     this.started = false;
     this.poseEpoch = -1;
   }

@@ -52,6 +52,7 @@ import { BODY_STATE_STRIDE, clearBodyState, fillBodyState } from './body-state.j
 import { Constraint, type SolverFamilyKind, type BreakReason, type ConstraintOptions } from './constraint.js';
 import { dropVanishingRows, factorSymmetric, normClampFactor, solveFactored, solveSymmetric, vanishingRowTerm, zeroPivotTolerance } from './dense.js';
 import { checkRowLimit, limitPositionImpulse } from './limits.js';
+import { limitTurn } from './position-step.js';
 import { limitSideUpdate, passSoftness, referenceMass, softRhs, softUpdate, type Softness } from './softness.js';
 import { ROW_EQUALITY, ROW_SLACK } from './joint.js';
 import type { IslandRowsView } from './joint-rows.js';
@@ -607,6 +608,8 @@ export class UserConstraint extends Constraint {
     this._scaleImpulses(ratio);
     for (let r = 0; r < this.dimensions; r++) {
       b.accPool[v + r] = this.jAcc[r]!;
+      // The last step's read-out, which a failed step puts back (UserBatch.restoreImpulses).
+      b.keptStep[v + r] = this.stepImp[r]!;
       b.stepPool[v + r] = 0;
       b.minPool[v + r] = this.rowMin[r]!;
       b.maxPool[v + r] = this.rowMax[r]!;
@@ -633,6 +636,7 @@ export class UserConstraint extends Constraint {
       b.slotLx[s0 + s] = body._lcx;
       b.slotLy[s0 + s] = body._lcy;
       b.slotBody[s0 + s] = body;
+      for (let x = 0; x < 3; x++) b.keptSlotImp[3 * (s0 + s) + x] = this.bodyImp[3 * s + x]!;
       b.slotImp[3 * (s0 + s)] = b.slotImp[3 * (s0 + s) + 1] = b.slotImp[3 * (s0 + s) + 2] = 0;
     }
     b.kFloor[n] = floor;
@@ -904,53 +908,88 @@ export class UserConstraint extends Constraint {
     }
   }
 
-  /** Apply λ (row vector) to the solver velocities (or positions) of every body. */
-  private applyImpulse(ctx: StepContext, lam: Float64Array, toPositions: boolean): void {
+  /** Body d's share of Jᵀλ (λ over the rows) into this.out, from the impulse hook or from J (Jd). */
+  private bodyShare(lam: Float64Array, d: number, useHook: boolean, Jd: Float64Array): void {
+    const out = this.out;
+    const list = this._bodiesCache;
+    if (useHook) {
+      out.x = out.y = out.z = 0;
+      this.impulse(lam, list[d]!, out, this.w.state);
+      if (!Number.isFinite(out.x) || !Number.isFinite(out.y) || !Number.isFinite(out.z)) {
+        throw new FulcrumInputError(`${this.label}: impulse() wrote a non-finite value for Body#${list[d]!.id}`, { owner: this.typeName, prop: 'impulse' });
+      }
+      return;
+    }
+    const n = this.dimensions;
+    const dcols = 3 * list.length;
+    let ox = 0, oy = 0, oz = 0;
+    for (let r = 0; r < n; r++) {
+      const i = r * dcols + 3 * d;
+      const l = lam[r]!;
+      ox += Jd[i]! * l;
+      oy += Jd[i + 1]! * l;
+      oz += Jd[i + 2]! * l;
+    }
+    out.x = ox;
+    out.y = oy;
+    out.z = oz;
+  }
+
+  /** Apply λ (row vector) to the solver velocities of every body, and to the step's body impulses. */
+  private applyImpulse(ctx: StepContext, lam: Float64Array): void {
     const sb = ctx.bodies;
     const list = this._bodiesCache;
     const useHook = this.modes().impulse;
     const Jd = useHook ? this.w.J : this.collapseJacobian();
-    const n = this.dimensions;
-    const dcols = 3 * list.length;
+    const out = this.out;
     for (let d = 0; d < list.length; d++) {
-      let ox = 0, oy = 0, oz = 0;
-      if (useHook) {
-        const out = this.out;
-        out.x = out.y = out.z = 0;
-        this.impulse(lam, list[d]!, out, this.w.state);
-        ox = out.x;
-        oy = out.y;
-        oz = out.z;
-        if (!Number.isFinite(ox) || !Number.isFinite(oy) || !Number.isFinite(oz)) {
-          throw new FulcrumInputError(`${this.label}: impulse() wrote a non-finite value for Body#${list[d]!.id}`, { owner: this.typeName, prop: 'impulse' });
-        }
-      } else {
-        for (let r = 0; r < n; r++) {
-          const i = r * dcols + 3 * d;
-          const l = lam[r]!;
-          ox += Jd[i]! * l;
-          oy += Jd[i + 1]! * l;
-          oz += Jd[i + 2]! * l;
-        }
-      }
+      this.bodyShare(lam, d, useHook, Jd);
+      const ox = out.x, oy = out.y, oz = out.z;
+      this.bodyImp[3 * d] = this.bodyImp[3 * d]! + ox;
+      this.bodyImp[3 * d + 1] = this.bodyImp[3 * d + 1]! + oy;
+      this.bodyImp[3 * d + 2] = this.bodyImp[3 * d + 2]! + oz;
       const k = this.w.dSolver[d]!;
-      if (!toPositions) {
-        this.bodyImp[3 * d] = this.bodyImp[3 * d]! + ox;
-        this.bodyImp[3 * d + 1] = this.bodyImp[3 * d + 1]! + oy;
-        this.bodyImp[3 * d + 2] = this.bodyImp[3 * d + 2]! + oz;
-      }
       if (k <= 0) continue;
+      sb.vx[k] = sb.vx[k]! + sb.invMass[k]! * ox;
+      sb.vy[k] = sb.vy[k]! + sb.invMass[k]! * oy;
+      sb.w[k] = sb.w[k]! + sb.invI[k]! * oz;
+    }
+  }
+
+  /**
+   * Move the solver positions by M⁻¹Jᵀλ·scale (λ over the rows): a position pass's correction.
+   * `scale` is the pass's damping (position-step.ts): given by a joint island, or found here from
+   * this constraint's own turns when NaN. (The user batch applies its rows the same way, bit for bit.)
+   */
+  private applyPositions(ctx: StepContext, lam: Float64Array, scale: number): void {
+    const sb = ctx.bodies;
+    const list = this._bodiesCache;
+    const useHook = this.modes().impulse;
+    const Jd = useHook ? this.w.J : this.collapseJacobian();
+    const share = this.w.share;
+    const out = this.out;
+    for (let d = 0; d < list.length; d++) {
+      this.bodyShare(lam, d, useHook, Jd);
+      share[3 * d] = out.x;
+      share[3 * d + 1] = out.y;
+      share[3 * d + 2] = out.z;
+    }
+    if (scale !== scale) {
+      scale = 1;
+      for (let d = 0; d < list.length; d++) {
+        const k = this.w.dSolver[d]!;
+        if (k > 0) scale = limitTurn(scale, sb.invI[k]! * share[3 * d + 2]!);
+      }
+    }
+    for (let d = 0; d < list.length; d++) {
+      const k = this.w.dSolver[d]!;
+      if (k <= 0) continue;
+      const ox = share[3 * d]! * scale, oy = share[3 * d + 1]! * scale, oz = share[3 * d + 2]! * scale;
       const m = sb.invMass[k]!;
       const i = sb.invI[k]!;
-      if (toPositions) {
-        sb.dpx[k] = sb.dpx[k]! + m * ox;
-        sb.dpy[k] = sb.dpy[k]! + m * oy;
-        if (i !== 0 && oz !== 0) sb.rotate(k, i * oz);
-        continue;
-      }
-      sb.vx[k] = sb.vx[k]! + m * ox;
-      sb.vy[k] = sb.vy[k]! + m * oy;
-      sb.w[k] = sb.w[k]! + i * oz;
+      sb.dpx[k] = sb.dpx[k]! + m * ox;
+      sb.dpy[k] = sb.dpy[k]! + m * oy;
+      if (i !== 0 && oz !== 0) sb.rotate(k, i * oz);
     }
   }
 
@@ -1057,37 +1096,33 @@ export class UserConstraint extends Constraint {
 
   /** @internal */
   override _islandApply(ctx: StepContext, lam: Float64Array): void {
-    this.applyImpulse(ctx, lam, false);
+    this.applyImpulse(ctx, lam);
   }
 
   /** @internal */
-  override _islandApplyPositions(ctx: StepContext, lam: Float64Array): void {
-    this.applyImpulse(ctx, lam, true);
+  override _islandApplyPositions(ctx: StepContext, lam: Float64Array, scale: number): void {
+    this.applyPositions(ctx, lam, scale);
   }
 
-  /** jAcc, accMin and accMax as prepared for the step (_saveImpulses). */
-  private savedAcc: Float64Array = new Float64Array(0);
+  /**
+   * What a failed step puts back (_restoreImpulses): jAcc, accMin and accMax as prepared, and the
+   * read-outs the step's _prepare cleared (stepImp, bodyImp); kept at step `keptAt`.
+   */
+  private kept: Float64Array = new Float64Array(0);
+  private keptAt = -1;
 
-  /** @internal */
-  override _saveImpulses(): void {
+  /** @internal A failed step: the impulses as prepared, and impulse() and bodyImpulse() as before it. */
+  override _restoreImpulses(ctx: StepContext): void {
+    if (this.keptAt !== ctx.step) return;
     const n = this.dimensions;
-    if (this.savedAcc.length !== 3 * n) this.savedAcc = new Float64Array(3 * n);
-    this.savedAcc.set(this.jAcc);
-    this.savedAcc.set(this.accMin, n);
-    this.savedAcc.set(this.accMax, 2 * n);
-  }
-
-  /** @internal The impulses as prepared (the step's own sums start again from 0), outside a step. */
-  override _restoreImpulses(): void {
-    const n = this.dimensions;
-    const a = this.savedAcc;
+    const a = this.kept;
     for (let r = 0; r < n; r++) {
       this.jAcc[r] = a[r]!;
       this.accMin[r] = a[n + r]!;
       this.accMax[r] = a[2 * n + r]!;
+      this.stepImp[r] = a[3 * n + r]!;
     }
-    this.stepImp.fill(0);
-    this.bodyImp.fill(0);
+    for (let i = 0; i < this.bodyImp.length; i++) this.bodyImp[i] = a[4 * n + i]!;
     this.midStep = false;
     this.inStep = false;
     this.poseEpoch = -1;
@@ -1095,13 +1130,25 @@ export class UserConstraint extends Constraint {
 
   /** @internal */
   _prepare(ctx: StepContext): BreakReason | null {
+    // The error test calls hooks: before anything of the step is changed, so that a throw leaves
+    // this constraint as it was.
+    const broke = this._breakUnderError && this.errorExceeded(ctx);
     this._scaleImpulses(this._beginStep(ctx));
+    const n = this.dimensions;
+    if (this.kept.length !== 4 * n + this.bodyImp.length) this.kept = new Float64Array(4 * n + this.bodyImp.length);
+    const a = this.kept;
+    a.set(this.jAcc);
+    a.set(this.accMin, n);
+    a.set(this.accMax, 2 * n);
+    a.set(this.stepImp, 3 * n);
+    a.set(this.bodyImp, 4 * n);
+    this.keptAt = ctx.step;
     this.stepImp.fill(0);
     this.bodyImp.fill(0);
     this.midStep = false;
     this.inStep = true;
     this.poseEpoch = -1;
-    return this._breakUnderError && this.errorExceeded(ctx) ? 'error' : null;
+    return broke ? 'error' : null;
   }
 
   /** The impulses carried into a step whose substep is `ratio` times the last one's. */
@@ -1282,7 +1329,7 @@ export class UserConstraint extends Constraint {
     if (this.midStep) this.endSubstep();
     this.midStep = true;
     this.ensurePose(ctx);
-    this.applyImpulse(ctx, this.jAcc, false);
+    this.applyImpulse(ctx, this.jAcc);
   }
 
   private endSubstep(): void {
@@ -1330,7 +1377,7 @@ export class UserConstraint extends Constraint {
         delta[r] = rhs[r]!;
         this.jAcc[r] = this.jAcc[r]! + rhs[r]!;
       }
-      this.applyImpulse(ctx, delta, false);
+      this.applyImpulse(ctx, delta);
       return;
     }
     const trial = this.w.trial;
@@ -1347,7 +1394,7 @@ export class UserConstraint extends Constraint {
       delta[r] = trial[r]! - this.jAcc[r]!;
       this.jAcc[r] = trial[r]!;
     }
-    this.applyImpulse(ctx, delta, false);
+    this.applyImpulse(ctx, delta);
   }
 
   /**
@@ -1424,7 +1471,7 @@ export class UserConstraint extends Constraint {
       delta[r] = t - this.jAcc[r]!;
       this.jAcc[r] = t;
     }
-    this.applyImpulse(ctx, delta, false);
+    this.applyImpulse(ctx, delta);
   }
 
   /** J_r · v of row r at the solver's current velocities (a body outside the solver reads index 0, at rest). */
@@ -1489,7 +1536,7 @@ export class UserConstraint extends Constraint {
       solveSymmetric(w.Keq, rhs, m);
       for (let a = 0; a < m; a++) lam[eq[a]!] = rhs[a]!;
     }
-    this.applyImpulse(ctx, lam, true);
+    this.applyPositions(ctx, lam, NaN);
   }
 
   /**
@@ -1523,7 +1570,7 @@ export class UserConstraint extends Constraint {
     solveSymmetric(this.w.K, rhs, n);
     this.clamp(rhs);
     checkRow(this, 'clamp', rhs);
-    this.applyImpulse(ctx, rhs, true);
+    this.applyPositions(ctx, rhs, NaN);
   }
 
   /** @internal */
@@ -1615,6 +1662,8 @@ class UserConstraintWork {
   readonly dSolver: Int32Array;
   readonly dInvMass: Float64Array;
   readonly dInvI: Float64Array;
+  /** A position pass's Jᵀλ per distinct body (x, y, θ), before its damping. */
+  readonly share: Float64Array;
   /** A row with K below this has a vanishing J (dense.ts, VANISHING_ROW_EPS); refreshed by sync(). */
   kFloor = 0;
 
@@ -1641,6 +1690,7 @@ class UserConstraintWork {
     this.dSolver = new Int32Array(distinct);
     this.dInvMass = new Float64Array(distinct);
     this.dInvI = new Float64Array(distinct);
+    this.share = new Float64Array(3 * distinct);
   }
 }
 

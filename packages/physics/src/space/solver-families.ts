@@ -9,8 +9,9 @@
  *   solvePosition  a position pass (after the substeps): stiff rows move positions directly
  *   store          keep the impulses for the next step's warm start
  *
- * and, around them, saveImpulses (the warm-start impulses as prepared) and restoreImpulses (a
- * step that throws puts them back, so that it leaves the space as it found it).
+ * and, around them, restoreImpulses: a step that throws puts back what its preparation kept (the
+ * warm-start impulses as prepared, and the read-outs of the last step that impulse() and
+ * bodyImpulse() report), so that it leaves the space as it found it.
  *
  * Constraint families also take part in the step's plan: `begin` starts a new plan, `add`
  * prepares one constraint into it (or reports why it broke), `refresh` prepares the same plan
@@ -45,10 +46,11 @@ export interface ConstraintFamily extends SolverFamily {
   refresh(ctx: StepContext, broke: BreakSink): void;
   /** Whether `c` must run its _finish after the step (break tests, impulse bookkeeping). */
   finishes(c: Constraint): boolean;
-  /** Keep the warm-start impulses as prepared for this step (after begin/add or refresh). */
-  saveImpulses(): void;
-  /** Put them back: the step threw (its own impulse sums start again from 0). */
-  restoreImpulses(): void;
+  /**
+   * The step ctx.step threw: whatever add or refresh prepared in it takes back the impulses as
+   * prepared and the last step's read-outs, which they kept (rows they did not reach are as they were).
+   */
+  restoreImpulses(ctx: StepContext): void;
 }
 
 /** Constraints that solve themselves, one after another (every kind can; the batches are faster). */
@@ -107,13 +109,9 @@ export class OneByOneFamily implements ConstraintFamily {
   store(ctx: StepContext): void {
     this.islands?.store(ctx);
   }
-  saveImpulses(): void {
-    for (const c of this.list) c._saveImpulses();
-    this.islands?.saveImpulses();
-  }
-  restoreImpulses(): void {
-    for (const c of this.list) c._restoreImpulses();
-    this.islands?.restoreImpulses();
+  restoreImpulses(ctx: StepContext): void {
+    for (const c of this.list) c._restoreImpulses(ctx);
+    this.islands?.restoreImpulses(ctx);
   }
 }
 
@@ -131,8 +129,8 @@ export class UserBatchFamily implements ConstraintFamily {
     this.batch.add(u, u.dimensions, u.bodyList.length, ctx);
     return null;
   }
-  refresh(): void {
-    this.batch.refresh();
+  refresh(ctx: StepContext): void {
+    this.batch.refresh(ctx);
   }
   finishes(c: Constraint): boolean {
     return c._breakUnderForce;
@@ -152,10 +150,7 @@ export class UserBatchFamily implements ConstraintFamily {
   store(): void {
     this.batch.store();
   }
-  saveImpulses(): void {
-    this.batch.saveImpulses();
-  }
-  restoreImpulses(): void {
-    this.batch.restoreImpulses();
+  restoreImpulses(ctx: StepContext): void {
+    this.batch.restoreImpulses(ctx);
   }
 }

@@ -23,4 +23,6 @@ export interface StepContext {
    * across the velocity passes of one substep.
    */
   poseEpoch: number;
+  /** Counts the steps begun: what a failed step puts back is what its preparation kept at this count. */
+  step: number;
 }

@@ -20,9 +20,10 @@ const CALLS: Record<string, string> = {
   restitution: 'this.contactSolver.applyRestitution(',
   positions: 'this.positionPass(',
   check: 'this.check(',
+  finish: 'this.finish(',
   store: 'this.store(',
   'write back': 'this.writeBack(',
-  finish: 'this.finish(',
+  breaks: 'this.applyBreaks(',
   sleep: 'this.sleep(',
 };
 

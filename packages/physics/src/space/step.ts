@@ -14,12 +14,14 @@
  *   8. positions   × positionIterations: each family's position pass (stiff joints only)
  *   9. check       a body whose state is no longer finite fails the step (FulcrumDivergenceError)
  *                  before any impulse is kept or any body written
- *                  (a throw in 5–9, from this check or a user hook, rolls the step back: every
- *                  body and constraint impulse as before it; the plan is rebuilt next step)
- *  10. store       each family keeps its impulses for the next step's warm start
- *  11. write back  solver arrays to the bodies; moved bodies' shapes and proxies follow
- *  12. finish      constraints' break tests (maxForce, maxError)
- *  13. sleep       islands at rest for sleepDelay fall asleep                (Islands)
+ *                  (a throw in 5–10, from this check or a user hook, rolls the step back: every
+ *                  body, constraint impulse and read-out as before it; the plan is rebuilt next step)
+ *  10. finish      constraints' break tests (maxForce, maxError): a test may call a user hook,
+ *                  so it runs before any impulse is kept or any body written, inside the rollback
+ *  11. store       each family keeps its impulses for the next step's warm start
+ *  12. write back  solver arrays to the bodies; moved bodies' shapes and proxies follow
+ *  13. breaks      the constraints that failed their test break (hook, event, removal)
+ *  14. sleep       islands at rest for sleepDelay fall asleep                (Islands)
  *
  * Every family (solver-families.ts) takes stages 6, 8 and 10 the same way, so this file knows
  * nothing of what a family solves.
@@ -68,7 +70,7 @@ export class StepPipeline {
   private sleepCandidate = false;
 
   constructor(private readonly world: StepWorld) {
-    this.ctx = { dt: 0, h: 0, invH: 0, substeps: 0, bodies: this.bodies, jointSoftness: rigidSoftness(), poseEpoch: 0 };
+    this.ctx = { dt: 0, h: 0, invH: 0, substeps: 0, bodies: this.bodies, jointSoftness: rigidSoftness(), poseEpoch: 0, step: 0 };
     this.contactSolver = new ContactSolver(world.contacts.store);
     // User constraints first: a joint written as a UserConstraint is then solved where the
     // built-in one would be, before the pivots. Small islands of equality joints are one block
@@ -89,21 +91,20 @@ export class StepPipeline {
     w.contacts.collide();
     if (!this.plan.steady) w.islands.wakeMixed(w.constraints);
     const order = this.gather();
-    this.impulsesSaved = false;
     try {
       this.prepare(order);
-      this.saveImpulses();
       for (let i = 0; i < substeps; i++) this.substep();
       this.contactSolver.applyRestitution(ctx);
       for (let i = 0; i < positionIterations; i++) this.positionPass();
       this.check();
+      this.finish();
     } catch (e) {
       this.rollback();
       throw e;
     }
     this.store();
     this.writeBack(dt);
-    this.finish();
+    this.applyBreaks();
     this.sleep();
   }
 
@@ -117,6 +118,7 @@ export class StepPipeline {
     ctx.invH = 1 / h;
     ctx.substeps = substeps;
     ctx.poseEpoch++;
+    ctx.step++;
     makeSoft(Math.min(s.jointHertz, 0.25 * ctx.invH), s.jointDamping, h, ctx.jointSoftness);
   }
 
@@ -168,14 +170,6 @@ export class StepPipeline {
     this.contactSolver.relax(ctx);
   }
 
-  /** 5b. The warm-start impulses as prepared, for rollback. */
-  private saveImpulses(): void {
-    const joints = this.constraintFamilies;
-    for (let f = 0; f < joints.length; f++) joints[f]!.saveImpulses();
-    this.impulsesSaved = true;
-  }
-  private impulsesSaved = false;
-
   /**
    * A stage from prepare to check threw (a user hook, a non-finite value, a divergence): put back
    * what the step changed, so that it leaves the space as it found it. Bodies are written only in
@@ -186,7 +180,7 @@ export class StepPipeline {
   private rollback(): void {
     this.bodies.restoreBodies();
     const joints = this.constraintFamilies;
-    if (this.impulsesSaved) for (let f = 0; f < joints.length; f++) joints[f]!.restoreImpulses();
+    for (let f = 0; f < joints.length; f++) joints[f]!.restoreImpulses(this.ctx);
     this.plan.discard();
   }
 
@@ -216,14 +210,14 @@ export class StepPipeline {
     );
   }
 
-  /** 10. Every family keeps its impulses. */
+  /** 11. Every family keeps its impulses. */
   private store(): void {
     this.ctx.poseEpoch++;
     const families = this.families;
     for (let f = 0; f < families.length; f++) families[f]!.store(this.ctx);
   }
 
-  /** 11. Solver arrays back to the bodies; a body that moved takes its shapes and proxies along. */
+  /** 12. Solver arrays back to the bodies; a body that moved takes its shapes and proxies along. */
   private writeBack(dt: number): void {
     const sb = this.bodies;
     const s = this.world.settings;
@@ -258,22 +252,34 @@ export class StepPipeline {
     this.sleepCandidate = candidate;
   }
 
-  /** 12. Break tests (a batched pivot has nothing to finish unless it can break). */
+  /** 10. Break tests (a batched pivot has nothing to finish unless it can break); breaking waits for stage 13. */
   private finish(): void {
     const finishers = this.plan.finishers;
+    const broken = this.broken;
+    broken.length = 0;
     for (let i = 0; i < finishers.length; i++) {
       const c = finishers[i]!;
       const reason = c._finish(this.ctx);
-      if (reason === null) continue;
-      this.world.breakConstraint(c, reason);
+      if (reason !== null) broken.push(c, reason);
+    }
+  }
+  /** The constraints that failed their break test in finish, each followed by its reason. */
+  private readonly broken: (Constraint | BreakReason)[] = [];
+
+  /** 13. Break what failed its test: the space's break sequence, and the plan forgets it. */
+  private applyBreaks(): void {
+    const broken = this.broken;
+    for (let i = 0; i < broken.length; i += 2) {
+      const c = broken[i] as Constraint;
+      this.world.breakConstraint(c, broken[i + 1] as BreakReason);
       this.plan.finished(c);
       this.oneByOne.remove(c);
       this.jointIslands.remove(c);
-      i--;
     }
+    broken.length = 0;
   }
 
-  /** 13. An island sleeps only when all its bodies rested for sleepDelay: if none did, none can. */
+  /** 14. An island sleeps only when all its bodies rested for sleepDelay: if none did, none can. */
   private sleep(): void {
     const s = this.world.settings;
     if (!s.allowSleep || !this.sleepCandidate) return;

@@ -63,7 +63,7 @@ function context(bodies: Body[]): StepContext {
     b._solverIndex = -1;
     if (b.type === 'dynamic' && b._solverIndex < 0) sb.add(b, 0, 0);
   }
-  return { dt: 1 / 60, h: 1 / 240, invH: 240, substeps: 4, bodies: sb, jointSoftness: { biasRate: 0, massScale: 1, impulseScale: 0, compliance: 0 }, poseEpoch: 0 };
+  return { dt: 1 / 60, h: 1 / 240, invH: 240, substeps: 4, bodies: sb, jointSoftness: { biasRate: 0, massScale: 1, impulseScale: 0, compliance: 0 }, poseEpoch: 0, step: 0 };
 }
 
 /** The constraint value vector (equality errors / limit values) at the bodies' current poses. */

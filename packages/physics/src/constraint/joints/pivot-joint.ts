@@ -81,6 +81,8 @@ export class PivotJoint extends AnchoredJoint {
     // Rescale warm starting when the substep length changes (Nape's dtratio).
     const ratio = this._lastH > 0 ? ctx.h / this._lastH : 1;
     this._lastH = ctx.h;
+    // (The joint's own read-outs are the last step's: the previous plan's rows were read back.)
+    b.keepReadOuts(n, ctx.step, this.stepImp[0]!, this.stepImp[1]!, -sa.iz, sc.iz);
     if (this._stiff) {
       b.startRow(n, this.acc[0]! * ratio, this.acc[1]! * ratio, null, 0, 0);
     } else {

@@ -1,0 +1,32 @@
+/**
+ * How far one position pass may turn a body: every solver's position pass (the one-by-one joints,
+ * the joint batch, the joint islands, UserConstraint and the user batch) damps its step by this
+ * one rule.
+ *
+ * A position pass solves K λ = −C with J and C taken at the current pose, and moves each body by
+ * M⁻¹Jᵀλ. That step is exact for translations, to which C is linear, but not for rotations: turning
+ * a body by θ moves an anchor at lever r by r·θ along J's tangent and r·(1 − cos θ) ≈ r·θ²/2 off it,
+ * so the linear step misses by about θ/2 of its length. For a small θ the next pass takes up the
+ * rest. For a large one (a small body far from its joint's anchor, nearly dependent rows, a range
+ * that cannot be met) the step overshoots, and the next overshoots further: valid fuzz scenes threw
+ * bodies 1e5 m, and turned them 1e6 rad, in one step that way.
+ *
+ * So a pass that would turn some body by more than MAX_POSITION_TURN keeps its direction and
+ * shortens its length (a damped Newton step): every body's correction in the pass is scaled by the
+ * same factor, which brings the largest turn down to the limit. A pass whose turns are all within
+ * it is unchanged, bit for bit. At 0.25 rad the linear step misses by about 12% of itself; a large
+ * error is then removed over a few passes (and steps), as Box2D v2 limits its position corrections
+ * per pass (b2_maxAngularCorrection).
+ */
+
+/** The largest turn one position pass gives a body, in radians. */
+export const MAX_POSITION_TURN = 0.25;
+
+/**
+ * The pass's step factor so far (start from 1), lowered if a body's turn `turn` (radians, at
+ * factor 1) would pass MAX_POSITION_TURN at that factor.
+ */
+export function limitTurn(scale: number, turn: number): number {
+  const a = Math.abs(turn);
+  return a * scale > MAX_POSITION_TURN ? MAX_POSITION_TURN / a : scale;
+}
