@@ -411,20 +411,24 @@ export class PivotBatch implements ConstraintFamily {
       const inv = inverseDet2(k11, k12, k22);
       let px = inv !== 0 ? -inv * (k22 * ex - k12 * ey) : -ex * singularPivot1(k11, k22);
       let py = inv !== 0 ? -inv * (k11 * ey - k12 * ex) : -ey * singularPivot2(k11, k22);
+      let da = ka > 0 ? -iA * (rAx * py - rAy * px) : 0;
+      let db = kb > 0 ? iB * (rBx * py - rBy * px) : 0;
       // The pass's damping (position-step.ts): neither body turns more than MAX_POSITION_TURN.
-      const scale = limitTurn(limitTurn(1, ka > 0 ? iA * (rAx * py - rAy * px) : 0), kb > 0 ? iB * (rBx * py - rBy * px) : 0);
-      px *= scale;
-      py *= scale;
+      const scale = limitTurn(limitTurn(1, da), db);
+      if (scale !== 1) {
+        px *= scale;
+        py *= scale;
+        da *= scale;
+        db *= scale;
+      }
       if (ka > 0) {
         dpx[ka] = dpx[ka]! - mA * px;
         dpy[ka] = dpy[ka]! - mA * py;
-        const da = -iA * (rAx * py - rAy * px);
         if (da !== 0) sb.rotate(ka, da);
       }
       if (kb > 0) {
         dpx[kb] = dpx[kb]! + mB * px;
         dpy[kb] = dpy[kb]! + mB * py;
-        const db = iB * (rBx * py - rBy * px);
         if (db !== 0) sb.rotate(kb, db);
       }
     }

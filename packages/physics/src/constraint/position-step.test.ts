@@ -96,11 +96,11 @@ describe('the position pass turns no body more than MAX_POSITION_TURN per pass',
         expect(turn).toBeLessThanOrEqual(MAX_POSITION_TURN * (1 + 1e-12));
         if (turn > MAX_POSITION_TURN * 0.999) turns++;
         // Never worse than before (a full Newton step from 2 rad overshoots).
-        expect(error()).toBeLessThanOrEqual(last + 1e-12);
+        expect(error()).toBeLessThanOrEqual(last + 1e-9);
         last = error();
       }
       // The damping acted (the first passes were cut to the limit), and the pin holds at the end.
-      expect(turns).toBeGreaterThanOrEqual(path === 'joint island' ? 1 : 3);
+      expect(turns).toBeGreaterThanOrEqual(1);
       expect(error()).toBeLessThan(1e-9);
     });
   }
