@@ -4,6 +4,7 @@ import { Circle } from '../shape/circle.js';
 import { Polygon } from '../shape/polygon.js';
 import { Segment } from '../shape/segment.js';
 import { Space } from '../space/space.js';
+import { PivotJoint } from '../constraint/joints/pivot-joint.js';
 import { groundBody, stepFor } from '../test-support/scenes.js';
 
 describe('Body mass', () => {
@@ -107,6 +108,31 @@ describe('body types and pins', () => {
     expect(Math.abs(b.x)).toBeLessThan(1e-12);
     expect(Math.abs(b.y)).toBeLessThan(1e-12);
     expect(b.rotation).toBeLessThan(-0.01); // the ball landing on the right tips it clockwise
+  });
+
+  it("allowMovement = false: nothing in the simulation changes the body's velocity, and a velocity it is given still moves it (Nape's allowMovement)", () => {
+    const space = new Space({ gravity: [0, -10] });
+    space.addBody(groundBody());
+    // A wheel pressed 1 cm into the ground, carrying a heavy bar that swings from a pivot at its
+    // centre: gravity, the contact and the joint act on it as on an infinite mass.
+    const wheel = space.addBody(new Body({ position: [0, 0.49], velocity: [1, 0], allowMovement: false, shapes: [new Circle({ radius: 0.5 })] }));
+    const bar = space.addBody(new Body({ position: [1, 0.5], mass: 50, shapes: [Polygon.box(2, 0.1, { filter: { mask: 0 } })] }));
+    space.addConstraint(new PivotJoint({ body1: wheel, body2: bar, anchor1: [0, 0], anchor2: [-1, 0] }));
+    for (let i = 1; i <= 60; i++) {
+      space.step(1 / 60);
+      expect(wheel.velocity).toEqual({ x: 1, y: 0 });
+      expect(wheel.y).toBe(0.49);
+      expect(wheel.x).toBeCloseTo(i / 60, 12);
+    }
+    // The bar swings down from the moving pivot, which keeps it at the wheel's centre.
+    expect(bar.y).toBeLessThan(0.4);
+    const end = bar.localPointToWorld([-1, 0]);
+    expect(Math.hypot(end.x - wheel.x, end.y - wheel.y)).toBeLessThan(1e-3);
+    // Holding it in place is a velocity of 0.
+    wheel.velocity = [0, 0];
+    const x = wheel.x;
+    space.step(1 / 60);
+    expect(wheel.x).toBe(x);
   });
 
   it('changing type to static stops the body; back to dynamic it falls again', () => {

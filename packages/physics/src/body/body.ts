@@ -38,9 +38,16 @@ export interface BodyOptions {
   mass?: number;
   /** Explicit rotational inertia about the centre of mass. Omit to derive it. */
   inertia?: number;
-  /** false pins the body's translation (infinite mass for the solver). */
+  /**
+   * false: nothing in the simulation changes the body's linear velocity. Gravity and forces do not
+   * act on it, and contacts and joints treat it as having infinite mass (Nape's allowMovement). A
+   * velocity it has or is given still moves it: give it velocity 0 to hold it in place. Default true.
+   */
   allowMovement?: boolean;
-  /** false pins the body's rotation (infinite inertia for the solver). */
+  /**
+   * false: nothing in the simulation changes the body's angular velocity (infinite inertia for
+   * torques, contacts and joints; Nape's allowRotation). An angularVel it is given still turns it.
+   */
   allowRotation?: boolean;
   /** Linear drag, 1/s: v ← v / (1 + h·drag) each substep. Default 0. */
   linearDrag?: number;

@@ -10,6 +10,7 @@ import type { Vec3 } from '../math/vec2.js';
 import { Polygon } from '../shape/polygon.js';
 import { Space } from '../space/space.js';
 import { FulcrumInputError } from '../util/validate.js';
+import { BodyState } from './body-state.js';
 import { UserConstraint, type UserConstraintHooks } from './user-constraint.js';
 
 type V2 = [number, number];
@@ -176,6 +177,33 @@ describe('Space.checkUserConstraints', () => {
       }),
     );
     expect(stepError(space).message).toMatch(/row 0 of position\(\) does not depend on any body's position here/);
+  });
+
+  it('passes a rope whose two ends start at the same point: C = |q2 − q1| − L has a kink there, not a constant (fuzz seed 3346612384)', () => {
+    for (const packedState of [false, true]) {
+      const { space, a } = scene();
+      const ground = space.addBody(new Body({ type: 'static' }));
+      // a's anchor [0.3, -0.2] is at the ground's anchor, so both central differences are 0.
+      const q = a.localPointToWorld([0.3, -0.2]);
+      const rope = new UserConstraint({
+        dimensions: 1,
+        bodies: [a, ground],
+        packedState,
+        hooks: {
+          position(err, st) {
+            const q1 = packedState
+              ? { x: st[BodyState.x]! + st[BodyState.cos]! * 0.3 + st[BodyState.sin]! * 0.2, y: st[BodyState.y]! + st[BodyState.sin]! * 0.3 - st[BodyState.cos]! * 0.2 }
+              : a.localPointToWorld([0.3, -0.2]);
+            err[0] = Math.hypot(q.x - q1.x, q.y - q1.y) - 0.6;
+          },
+        },
+      });
+      space.addConstraint(rope);
+      for (let i = 0; i < 60; i++) space.step(1 / 60);
+      // The rope holds a hanging from it once it is taut.
+      const q1 = a.localPointToWorld([0.3, -0.2]);
+      expect(Math.hypot(q.x - q1.x, q.y - q1.y), `packedState ${packedState}`).toBeLessThan(0.61);
+    }
   });
 
   it('passes a constraint on bodies no impulse can move (static and kinematic): it is inert, not wrong (fuzz)', () => {

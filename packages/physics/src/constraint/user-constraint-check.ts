@@ -42,8 +42,12 @@ export interface DerivativeProbe {
   velocity(err: Float64Array): void;
   effMass(eff: Float64Array): void;
   impulse(imp: Float64Array, body: Body, out: Vec3): void;
-  /** Central differences of C with step `step` (rad or m) into J. */
-  differences(J: Float64Array, step: number): void;
+  /**
+   * Central differences of C with step `step` (rad or m) into J; and into `bend`, per entry,
+   * ((C(x + step) + C(x − step)) / 2 − C(x)) / step: about C''·step/2 where C is smooth, the
+   * slope's jump where C has a kink at x (|p| at p = 0), whose central difference is 0.
+   */
+  differences(J: Float64Array, step: number, bend: Float64Array): void;
   /** Add δ (x, y, ω per slot's body, distinct-body order) to the velocities the hooks read; undo() restores them exactly. */
   nudgeVelocities(delta: Float64Array): void;
   undoVelocities(): void;
@@ -52,6 +56,11 @@ export interface DerivativeProbe {
 /** Relative agreement demanded of a derivative (finite differences are good to about 1e-9 here). */
 const TOLERANCE = 1e-5;
 const STEP = 1e-6;
+/**
+ * A bend (see DerivativeProbe.differences) above this is a kink: a smooth C bends by C''·step/2,
+ * under 1e-4 for |C''| up to 50 at the larger step 4e-6, where a kink bends by its slope's jump.
+ */
+const KINK = 1e-4;
 
 /** A value no hook writes: an entry still holding it was left unwritten. */
 const UNWRITTEN = -1.2345678901234567e300;
@@ -90,13 +99,17 @@ export function checkUserConstraintDerivatives(p: DerivativeProbe): void {
   guarded(p, 'position', n, true, rowsOf, (err) => p.position(err));
   const J1 = new Float64Array(n * cols);
   const J2 = new Float64Array(n * cols);
-  p.differences(J1, STEP);
-  p.differences(J2, 4 * STEP);
-  // The reference J (columns of one body in two slots stay apart, as the hooks write them).
+  const bend = new Float64Array(n * cols);
+  const bend2 = new Float64Array(n * cols);
+  p.differences(J1, STEP, bend);
+  p.differences(J2, 4 * STEP, bend2);
+  // The reference J (columns of one body in two slots stay apart, as the hooks write them). An
+  // entry is judged only where C is smooth: the two step sizes agree, and C does not bend like a
+  // kink (at |p| for p = 0 both central differences are 0, yet C is not constant).
   const smooth = new Uint8Array(n * cols);
   let jScale = 0;
   for (let i = 0; i < J1.length; i++) {
-    smooth[i] = agree(J1[i]!, J2[i]!, 1e-4, 1e-9) ? 1 : 0;
+    smooth[i] = agree(J1[i]!, J2[i]!, 1e-4, 1e-9) && Math.abs(bend[i]!) <= KINK && Math.abs(bend2[i]!) <= KINK ? 1 : 0;
     jScale = Math.max(jScale, Math.abs(J1[i]!));
   }
   // With no body an impulse can move (static, kinematic, pinned), the differences are not taken

@@ -548,7 +548,7 @@ export class UserConstraint extends Constraint {
         atPose();
         this.impulse(imp, body, out, w.state);
       },
-      differences: (J, step) => this.finiteDifferenceJacobian(J, step, true),
+      differences: (J, step, bend) => this.finiteDifferenceJacobian(J, step, true, bend),
       nudgeVelocities: (delta) => {
         saved.set(w.state);
         savedBodies.length = 0;
@@ -764,7 +764,7 @@ export class UserConstraint extends Constraint {
    * The perturbed pose goes into the packed state (every slot of that body) and, unless
    * packedState, into the Body too; both are restored exactly afterwards.
    */
-  private finiteDifferenceJacobian(J: Float64Array, step = FD_STEP, everyBody = false): void {
+  private finiteDifferenceJacobian(J: Float64Array, step = FD_STEP, everyBody = false, bend: Float64Array | null = null): void {
     this.refreshOutsideStep();
     const n = this.dimensions;
     const cols = 3 * this._list.length;
@@ -772,6 +772,14 @@ export class UserConstraint extends Constraint {
     const saved = this.w.savedState;
     saved.set(st);
     J.fill(0);
+    // C at the state itself, for the bends (the derivative check only).
+    let c0: Float64Array | null = null;
+    if (bend !== null) {
+      bend.fill(0);
+      c0 = new Float64Array(n);
+      this.position(c0, st);
+      checkRow(this, 'position', c0, 0, st);
+    }
     for (let s = 0; s < this._list.length; s++) {
       const b = this._list[s];
       // (The solver skips a body no impulse moves; the derivative check takes every body with `everyBody`,
@@ -819,6 +827,7 @@ export class UserConstraint extends Constraint {
           }
         }
         for (let r = 0; r < n; r++) J[r * cols + 3 * s + d] = (this.w.Jp[r]! - this.w.Jm[r]!) / (2 * step);
+        if (c0 !== null) for (let r = 0; r < n; r++) bend![r * cols + 3 * s + d] = ((this.w.Jp[r]! + this.w.Jm[r]!) / 2 - c0[r]!) / step;
       }
     }
   }
