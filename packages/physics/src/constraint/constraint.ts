@@ -336,7 +336,7 @@ export abstract class Constraint {
    * the error already exceeds maxError (Nape tests this in preStep, before anything corrects it).
    */
   abstract _prepare(ctx: StepContext): BreakReason | null;
-  /** @internal Whether the joint-island solver may take this constraint: all rows equalities, J known (joint-island.ts). */
+  /** @internal Whether the joint-island solver may take this constraint: rows equalities or a stiff constraint's limits, J known (joint-island.ts). */
   _islandEligible(): boolean {
     return false;
   }

@@ -19,7 +19,10 @@ export interface RowColumn {
  */
 export interface IslandRowsView {
   dim: number;
-  /** ROW_EQUALITY (joint.ts) for a row the island solves; any other kind is skipped. */
+  /**
+   * ROW_EQUALITY (joint.ts) for a row the island solves as an equality, ROW_LIMIT for a limit row
+   * (built-in joints only: C is then the row's value, kept within [lo, hi]); any other kind is skipped.
+   */
   kind: Uint8Array;
   C: Float64Array;
   /** J[(r · columns + c) · 3 + {x, y, θ}] over the columns. */
@@ -28,6 +31,12 @@ export interface IslandRowsView {
   slots: readonly RowColumn[];
   /** The constraint's own spring for this step (soft constraints). */
   soft: Readonly<Softness>;
+  /** A limit row's bounds (±Infinity: no such side); present where `kind` may hold ROW_LIMIT. */
+  lo?: Float64Array;
+  hi?: Float64Array;
+  /** A limit row's side impulses, each ≥ 0: the lower side pushes along +J, the upper along −J. */
+  accLo?: Float64Array;
+  accHi?: Float64Array;
 }
 
 /**

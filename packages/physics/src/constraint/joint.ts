@@ -591,11 +591,13 @@ export abstract class Joint extends Constraint {
   private _view: IslandRowsView | null = null;
 
   /**
-   * @internal Whether every row is an equality whatever the pose (jointMin = jointMax where the
-   * joint has limits): the joint-island solver takes only such joints. Motors override it.
+   * @internal Whether the joint-island solver may take the joint: every row an equality whatever
+   * the pose (jointMin = jointMax where the joint has limits), or a stiff joint, whose limit rows the
+   * island solves as one-sided rows (joint-island.ts; a soft limit's clamps are not a block's).
+   * Motors override it.
    */
   override _islandEligible(): boolean {
-    return this._min === this._max;
+    return this._min === this._max || this._stiff;
   }
 
   /** @internal The rows at the solver's current pose (computed once per pose), for the joint-island solver. */
@@ -611,7 +613,9 @@ export abstract class Joint extends Constraint {
   }
 
   private view(): IslandRowsView {
-    if (this._view === null) this._view = { dim: 0, kind: this.rowKind, C: this.rowC, J: this.J, acc: this.acc, slots: this._slots, soft: this._soft };
+    if (this._view === null) {
+      this._view = { dim: 0, kind: this.rowKind, C: this.rowC, J: this.J, acc: this.acc, slots: this._slots, soft: this._soft, lo: this.rowLo, hi: this.rowHi, accLo: this.accLo, accHi: this.accHi };
+    }
     this._view.dim = this.dimension;
     return this._view;
   }

@@ -134,8 +134,10 @@ function snapshot(bodies: Body[], cs: Constraint[]): number[] {
 }
 
 /** A pendulum of two boxes on limited rows, with the built-in DistanceJoint or a user rope. */
-function ropeScene(user: boolean) {
+function ropeScene(user: boolean, islands = false) {
   const space = new Space({ gravity: [0, -10] });
+  // Two ropes on a light box make a joint island; the batch's own tests keep them in the batch.
+  setSolverRouting(space, { jointIsland: islands });
   const ground = space.addBody(new Body({ type: 'static', position: [0, 3] }));
   const a = box(space, 0.95, 3, 0.3, [0, 2]);
   const b = box(space, 1.9, 2.6, -0.2, [1, 0]);
@@ -174,6 +176,24 @@ describe('UserConstraint limits', () => {
     expect(slack).toBeGreaterThan(20);
   });
 
+  it('as a joint island, limited user rows step like the built-in DistanceJoints in theirs', () => {
+    const B = ropeScene(false, true);
+    const U = ropeScene(true, true);
+    let worst = 0;
+    let taut = 0;
+    for (let i = 0; i < 240; i++) {
+      B.space.step(1 / 60);
+      U.space.step(1 / 60);
+      expect(solverInternals(U.space).userBatch.count).toBe(0);
+      for (let k = 0; k < 2; k++) worst = Math.max(worst, Math.abs(B.bodies[k]!.x - U.bodies[k]!.x), Math.abs(B.bodies[k]!.y - U.bodies[k]!.y));
+      const imp = U.cs[0]!.impulse()[0]!;
+      if (imp !== 0) taut++;
+      expect(imp).toBeCloseTo(B.cs[0]!.impulse()[0]!, 6);
+    }
+    expect(worst).toBeLessThan(1e-9);
+    expect(taut).toBeGreaterThan(20);
+  });
+
   it('mixed rows (an equality and a limited one) step like the built-in LineJoint', () => {
     const scene = (user: boolean) => {
       const space = new Space({ gravity: [0, -10] });
@@ -202,7 +222,7 @@ describe('UserConstraint limits', () => {
   it('batched limited rows step bitwise like the one-by-one path (stiff, soft, one-sided, two rows, a limit changed mid-run)', () => {
     const scene = (batched: boolean) => {
       const space = new Space({ gravity: [0, -10] });
-      setSolverRouting(space, { userBatch: batched });
+      setSolverRouting(space, { userBatch: batched, jointIsland: false });
       const ground = space.addBody(new Body({ type: 'static', position: [0, 3] }));
       const b = [box(space, 1, 3, 0.2, [1, 1]), box(space, 2, 3), box(space, 3, 2.5, 0.5), box(space, 4, 2.5, 0, [0, 3]), box(space, 1, 1)];
       const cs = [

@@ -54,7 +54,7 @@ import { dropVanishingRows, factorSymmetric, normClampFactor, solveFactored, sol
 import { checkRowLimit, limitPositionImpulse } from './limits.js';
 import { limitTurn } from './position-step.js';
 import { limitSideUpdate, passSoftness, referenceMass, softRhs, softUpdate, type Softness } from './softness.js';
-import { ROW_EQUALITY, ROW_SLACK } from './joint.js';
+import { ROW_EQUALITY, ROW_LIMIT, ROW_SLACK } from './joint.js';
 import type { IslandRowsView } from './joint-rows.js';
 import type { UserBatchKernel } from './batch-kernel.js';
 import { USER_BATCH_MAX_DIM, USER_BATCH_MAX_SLOTS, type UserBatch } from './user-batch.js';
@@ -1053,16 +1053,17 @@ export class UserConstraint extends Constraint {
   private markLiveRows(): void {
     const n = this.dimensions;
     if (this.islandKind.length !== n) this.islandKind = new Uint8Array(n);
-    for (let r = 0; r < n; r++) this.islandKind[r] = this.w.K[r * n + r] === 0 ? ROW_SLACK : ROW_EQUALITY;
+    for (let r = 0; r < n; r++) this.islandKind[r] = this.w.K[r * n + r] === 0 ? ROW_SLACK : this.rowLimited[r] === 1 ? ROW_LIMIT : ROW_EQUALITY;
   }
 
   /**
-   * @internal The joint-island solver takes a constraint in jacobian form whose rows are all
-   * equalities and whose passes are J alone (no velocity, clamp, effMass or impulse hook), as the
-   * user batch does.
+   * @internal The joint-island solver takes a constraint in jacobian form whose passes are J alone
+   * (no velocity, clamp, effMass or impulse hook), as the user batch does: its rows equalities, or
+   * limited rows of a stiff constraint, which the island solves as one-sided rows as it solves
+   * the built-in joints' limits (a soft limit's clamps are not a block's).
    */
   override _islandEligible(): boolean {
-    if (this.velocityOnly || this.limitedCount !== 0) return false;
+    if (this.velocityOnly || (this.limitedCount !== 0 && !this._stiff)) return false;
     const m = this.modes();
     if (m.effMass || m.impulse || !m.jacobian) return false;
     return this._plainJacobianRows() || (!m.velocity && !m.clamp);
@@ -1087,7 +1088,7 @@ export class UserConstraint extends Constraint {
     const nd = this._bodiesCache.length;
     if (this.islandView === null || this.islandView.slots.length !== nd) {
       const slots = Array.from({ length: nd }, () => ({ k: 0, m: 0, i: 0 }));
-      this.islandView = { dim: 0, kind: this.islandKind, C, J: w.Jd, acc: this.jAcc, slots, soft: this._soft };
+      this.islandView = { dim: 0, kind: this.islandKind, C, J: w.Jd, acc: this.jAcc, slots, soft: this._soft, lo: this.rowMin, hi: this.rowMax, accLo: this.accMin, accHi: this.accMax };
     }
     const v = this.islandView;
     v.dim = this.dimensions;
@@ -1106,6 +1107,9 @@ export class UserConstraint extends Constraint {
   /** @internal */
   override _islandApply(ctx: StepContext, lam: Float64Array): void {
     this.applyImpulse(ctx, lam);
+    // The island moved a limited row's side impulses: its net impulse follows, as in _scaleImpulses.
+    if (this.limitedCount === 0) return;
+    for (let r = 0; r < this.dimensions; r++) if (this.rowLimited[r] === 1) this.jAcc[r] = this.accMin[r]! - this.accMax[r]!;
   }
 
   /** @internal */
