@@ -13,6 +13,7 @@ import { Polygon } from '../shape/polygon.js';
 import { Segment } from '../shape/segment.js';
 import { Space } from '../space/space.js';
 import { setSolverRouting, solverInternals } from '../test-support/solver-routing.js';
+import { weldedBallOnRange } from '../test-support/scenes.js';
 import type { Constraint } from './constraint.js';
 import { MAX_ISLAND_ROWS } from './joint-island.js';
 import { AngleJoint } from './joints/angle-joint.js';
@@ -245,23 +246,7 @@ describe('joint islands', () => {
   });
 
   it('fuzz seed 1253833093: a 0.2 kg body welded far from its centre to a 0.03 kg ball on a DistanceJoint range from a 0.8 kg body stays bounded, the range held (one by one, a body passed 1e6 m/s near step 565)', () => {
-    const space = new Space({ gravity: [4, -20], jointIterations: 2 });
-    const b6 = space.addBody(
-      new Body({
-        position: [4, 9],
-        rotation: -1,
-        mass: 0.2,
-        linearDrag: 2,
-        shapes: [
-          Polygon.box(0.02, 0.04, { radius: 0.002 }),
-          new Polygon({ vertices: [[-0.01, -0.008], [-0.006, -0.01], [0.01, -0.01], [0.015, -0.002], [0.01, 0.005], [0.004, 0.01], [-0.006, 0.01], [-0.02, 0.001]], offset: [-0.03, 0.03] }),
-        ],
-      }),
-    );
-    const b9 = space.addBody(new Body({ position: [3, 7.7], mass: 0.8, velocity: [20, 18], angularVel: 4, shapes: [new Capsule({ p1: [-0.2, -0.1], p2: [0.1, 0.1], radius: 0.1, angle: -2 })] }));
-    const b10 = space.addBody(new Body({ position: [2, 9], shapes: [new Circle({ radius: 0.04, angle: 1, density: 6 })] }));
-    const range = space.addConstraint(new DistanceJoint({ body1: b10, body2: b9, anchor1: [0.01, -0.2], anchor2: [-1, 2], jointMin: 0.4, jointMax: 0.7 }));
-    space.addConstraint(new WeldJoint({ body1: b6, body2: b10, anchor1: [-0.2, -0.3], anchor2: [0.9, -0.4], phase: 0.3 }));
+    const { space, heavy: b9, ball: b10, range } = weldedBallOnRange();
     let fastest = 0;
     let lo = Infinity;
     let hi = -Infinity;

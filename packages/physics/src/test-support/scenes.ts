@@ -3,6 +3,9 @@
  * the package index.
  */
 import { Body } from '../body/body.js';
+import { DistanceJoint } from '../constraint/joints/distance-joint.js';
+import { WeldJoint } from '../constraint/joints/weld-joint.js';
+import { Capsule } from '../shape/capsule.js';
 import { Circle } from '../shape/circle.js';
 import { Polygon } from '../shape/polygon.js';
 import { Space } from '../space/space.js';
@@ -78,4 +81,19 @@ export function allFinite(bodies: readonly Body[]): boolean {
       Number.isFinite(b.velocity.y) &&
       Number.isFinite(b.angularVel),
   );
+}
+
+/**
+ * Fuzz seed 1253833093, minimised: a 0.2 kg body welded far from its centre to a 0.03 kg ball that
+ * hangs on a DistanceJoint range [0.4, 0.7] from a 0.8 kg body, all free, thrown at 27 m/s.
+ */
+export function weldedBallOnRange(): { space: Space; heavy: Body; ball: Body; range: DistanceJoint } {
+  const space = new Space({ gravity: [4, -20], jointIterations: 2 });
+  const octagon: [number, number][] = [[-0.01, -0.008], [-0.006, -0.01], [0.01, -0.01], [0.015, -0.002], [0.01, 0.005], [0.004, 0.01], [-0.006, 0.01], [-0.02, 0.001]];
+  const body = space.addBody(new Body({ position: [4, 9], rotation: -1, mass: 0.2, linearDrag: 2, shapes: [Polygon.box(0.02, 0.04, { radius: 0.002 }), new Polygon({ vertices: octagon, offset: [-0.03, 0.03] })] }));
+  const heavy = space.addBody(new Body({ position: [3, 7.7], mass: 0.8, velocity: [20, 18], angularVel: 4, shapes: [new Capsule({ p1: [-0.2, -0.1], p2: [0.1, 0.1], radius: 0.1, angle: -2 })] }));
+  const ball = space.addBody(new Body({ position: [2, 9], shapes: [new Circle({ radius: 0.04, angle: 1, density: 6 })] }));
+  const range = space.addConstraint(new DistanceJoint({ body1: ball, body2: heavy, anchor1: [0.01, -0.2], anchor2: [-1, 2], jointMin: 0.4, jointMax: 0.7 }));
+  space.addConstraint(new WeldJoint({ body1: body, body2: ball, anchor1: [-0.2, -0.3], anchor2: [0.9, -0.4], phase: 0.3 }));
+  return { space, heavy, ball, range };
 }
