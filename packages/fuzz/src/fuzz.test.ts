@@ -13,8 +13,8 @@ import { STRICT_ATOMIC, type Category } from './run.js';
 export const QUICK = { scenes: 150, steps: 300, seed: 1, determinismEvery: 5 } as const;
 
 /**
- * The quick run's scenes that still blow up (seeds), on the engine as of this list's commit. (Joint
- * islands with limit rows fixed 371490094, 1939892175 and 2849036639; 3086722271 took a place.)
+ * The quick run's scenes that still blow up (seeds), on the engine as of this list's commit; the
+ * README says what each family is.
  */
 export const KNOWN_BLOW_UPS: readonly number[] = [324170948, 627899036, 1335475634, 1393845877, 2384129058, 2778745094, 2905505672, 3086722271];
 
