@@ -4,7 +4,7 @@
  * by side. Positions must agree within 1e-9 m over 120 steps (and the bodies must really move,
  * and the limits really engage, or the comparison would prove nothing).
  */
-import { Body, DistanceJoint, LineJoint, MotorJoint, PivotJoint, Polygon, Space, WeldJoint, type Constraint } from '@fulcrum/physics';
+import { Body, Capsule, DistanceJoint, LineJoint, MotorJoint, PivotJoint, Polygon, Space, WeldJoint, type Constraint } from '@fulcrum/physics';
 import { describe, expect, it } from 'vitest';
 import { DISTANCE, LINE, MOTOR, PIVOT, WELD } from './examples.js';
 import { SymbolicConstraint } from './symbolic-constraint.js';
@@ -182,5 +182,45 @@ describe('the motor example (a velocity constraint) behaves like MotorJoint', ()
     const n = builtIn.length;
     expect(1.5 * builtIn[n - 5]! - builtIn[n - 6]!).toBeCloseTo(2, 4);
     expect(1.5 * builtIn[1]! - builtIn[0]!).toBeLessThan(1.5); // after one step: still far from the rate
+  });
+});
+
+describe('a force-limited soft weld in a chain (fuzz seed 324170948)', () => {
+  // A 0.03 kg body between a 40 Hz weld and a weld whose maxForce holds less than the load; the
+  // engine solves such a weld one at a time, not in a joint island (3e22 rad/s in 600 steps there).
+  function chain(symbolic: boolean) {
+    const space = new Space({ gravity: [-2, -10] });
+    const body = (mass: number, shape: Polygon | Capsule, o = {}) => space.addBody(new Body({ position: [5, -2], rotation: 2, mass, ...o, shapes: [shape] }));
+    const bodies = [
+      body(1, Polygon.box(0.2, 0.1, { filter: { mask: 0 } }), { gravityScale: 2 }),
+      body(0.5, new Capsule({ length: 0.067, radius: 0.02, filter: { mask: 0 } })),
+      body(0.03, new Capsule({ length: 0.09, radius: 0.04, filter: { mask: 0 } }), { linearDrag: 3 }),
+      body(0.3, Polygon.box(0.1, 0.19, { filter: { mask: 0 } }), { linearDrag: 1 }),
+    ];
+    const weld = (i: number, j: number, phase: number, o = {}) => {
+      const [body1, body2] = [bodies[i]!, bodies[j]!];
+      space.addConstraint(symbolic
+        ? new SymbolicConstraint({ source: WELD, bodies: { body1, body2 }, scalars: { phase }, vectors: { anchor1: [-0.1, 0], anchor2: [0.1, 0] }, ...o })
+        : new WeldJoint({ body1, body2, anchor1: [-0.1, 0], anchor2: [0.1, 0], phase, ...o }));
+    };
+    weld(2, 3, 0, { stiff: false, frequency: 40, damping: 2 });
+    weld(1, 2, 2, { stiff: false, frequency: 8, damping: 0.05, maxForce: 1.6 });
+    weld(0, 1, 0);
+    return { space, bodies };
+  }
+
+  it('stays bounded, and moves as the built-in welds do', () => {
+    const A = chain(false);
+    const B = chain(true);
+    let worst = 0;
+    let spin = 0;
+    for (let i = 0; i < 600; i++) {
+      A.space.step(1 / 60);
+      B.space.step(1 / 60);
+      for (const b of B.bodies) spin = Math.max(spin, Math.abs(b.angularVel));
+      if (i < STEPS) A.bodies.forEach((a, k) => (worst = Math.max(worst, Math.hypot(a.x - B.bodies[k]!.x, a.y - B.bodies[k]!.y))));
+    }
+    expect(spin).toBeLessThan(100);
+    expect(worst).toBeLessThan(TOL);
   });
 });

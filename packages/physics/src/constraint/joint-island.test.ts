@@ -245,6 +245,34 @@ describe('joint islands', () => {
     expect(solverInternals(space).plan.active.length).toBe(8 + chain.length);
   });
 
+  it('a soft joint with a finite maxForce stays out of islands: a 0.03 kg body between a 40 Hz weld and a weld whose maxForce holds less than the load stays bounded (fuzz seed 324170948: 3e23 rad/s in 600 steps as an island)', () => {
+    for (const substeps of [4, 16]) {
+      const space = new Space({ gravity: [-2, -10] });
+      const body = (mass: number, shape: Polygon | Capsule, o = {}) => space.addBody(new Body({ position: [5, -2], rotation: 2, mass, ...o, shapes: [shape] }));
+      const a = body(1, Polygon.box(0.2, 0.1, { filter: { mask: 0 } }), { gravityScale: 2 });
+      const b = body(0.5, new Capsule({ length: 0.067, radius: 0.02, filter: { mask: 0 } }));
+      const light = body(0.03, new Capsule({ length: 0.09, radius: 0.04, filter: { mask: 0 } }), { linearDrag: 3 });
+      const d = body(0.3, Polygon.box(0.1, 0.19, { filter: { mask: 0 } }), { linearDrag: 1 });
+      const weld = (b1: Body, b2: Body, phase: number, o = {}) => space.addConstraint(new WeldJoint({ body1: b1, body2: b2, anchor1: [-0.1, 0], anchor2: [0.1, 0], phase, ...o }));
+      weld(light, d, 0, { stiff: false, frequency: 40, damping: 2 });
+      // a and b fall faster (gravityScale 2) than 1.6 N lets the light body and d follow.
+      const limited = weld(b, light, 2, { stiff: false, frequency: 8, damping: 0.05, maxForce: 1.6 });
+      const stiff = weld(a, b, 0);
+      let spin = 0;
+      for (let i = 0; i < 600; i++) {
+        space.step(1 / 60, substeps, 2);
+        for (const x of [a, b, light, d]) spin = Math.max(spin, Math.abs(x.angularVel));
+      }
+      const islands = space._pipeline.jointIslands;
+      expect(islands.takes(limited) || islands.takes(stiff)).toBe(false);
+      expect(spin, `${substeps} substeps`).toBeLessThan(100);
+      // Without the limit the three welds are an island again.
+      limited.maxForce = Infinity;
+      space.step(1 / 60);
+      expect(islands.takes(limited) && islands.takes(stiff)).toBe(true);
+    }
+  });
+
   it('fuzz seed 1253833093: a 0.2 kg body welded far from its centre to a 0.03 kg ball on a DistanceJoint range from a 0.8 kg body stays bounded, the range held (one by one, a body passed 1e6 m/s near step 565)', () => {
     const { space, heavy: b9, ball: b10, range } = weldedBallOnRange();
     let fastest = 0;

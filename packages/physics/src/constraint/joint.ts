@@ -594,9 +594,11 @@ export abstract class Joint extends Constraint {
    * @internal Whether the joint-island solver may take the joint: every row an equality whatever
    * the pose (jointMin = jointMax where the joint has limits), or a stiff joint, whose limit rows the
    * island solves as one-sided rows (joint-island.ts; a soft limit's clamps are not a block's).
-   * Motors override it.
+   * Motors override it. Not a soft joint with a finite maxForce (FORCE_LIMITED_SOFT_JOINTS,
+   * joint-island.ts).
    */
   override _islandEligible(): boolean {
+    if (!this._stiff && this._maxForce !== Infinity) return false;
     return this._min === this._max || this._stiff;
   }
 
