@@ -57,8 +57,8 @@ import type { BreakSink, ConstraintFamily } from '../space/solver-families.js';
 import type { StepContext } from '../space/step-context.js';
 import type { BreakReason, Constraint } from './constraint.js';
 import { normClampFactor, solveSymmetric } from './dense.js';
-import { ROW_EQUALITY, ROW_LIMIT } from './joint.js';
-import { columnTurn, jointRowReferenceK, jointRowsK, jointRowVelocity, type IslandRowsView } from './joint-rows.js';
+import { ROW_EQUALITY, ROW_LIMIT, ROW_SLACK } from './joint.js';
+import { columnTurn, jointLeverShare, jointRowReferenceK, jointRowsK, jointRowVelocity, type IslandRowsView } from './joint-rows.js';
 import { limitTurn } from './position-step.js';
 import { grown } from '../util/typed-arrays.js';
 import { oneSidedBias, passSoftness, softRhs, softUpdate } from './softness.js';
@@ -257,13 +257,14 @@ export class JointIslandFamily implements ConstraintFamily {
         for (let r = 0; r < v.dim; r++) if (v.kind[r] === ROW_EQUALITY) e2 += v.C[r]! * v.C[r]!;
         errScale = normClampFactor(e2, j._maxError);
       }
+      const lever = compliance > 0 ? jointLeverShare(v.J, v.slots, v.dim, v.kind, ROW_SLACK) : 0;
       for (let r = 0; r < v.dim; r++, a++) {
         if (v.kind[r] !== ROW_EQUALITY) {
           rhs[a] = gamma[a] = 0;
           continue;
         }
         const x = -(jointRowVelocity(v.J, v.slots, r, ctx) + biasRate * errScale * v.C[r]!);
-        gamma[a] = compliance > 0 ? compliance * jointRowReferenceK(v.J, v.slots, r) : 0;
+        gamma[a] = compliance > 0 ? compliance * jointRowReferenceK(v.J, v.slots, r, lever) : 0;
         rhs[a] = compliance > 0 ? softRhs(x, gamma[a]!, v.acc[r]!) : x;
       }
     }
@@ -368,6 +369,7 @@ export class JointIslandFamily implements ConstraintFamily {
     const pass = passSoftness(null, useBias, ctx.jointSoftness);
     let a = 0;
     for (const v of this.views) {
+      const lever = pass.compliance > 0 ? jointLeverShare(v.J, v.slots, v.dim, v.kind, ROW_SLACK) : 0;
       for (let r = 0; r < v.dim; r++, a++) {
         const kind = v.kind[r];
         role[a] = kind === ROW_EQUALITY ? ROLE_EQUALITY : ROLE_NONE;
@@ -394,7 +396,7 @@ export class JointIslandFamily implements ConstraintFamily {
         const reached = C <= 0;
         const x = -(side * V + oneSidedBias(C, ctx.invH, pass.biasRate, Infinity));
         const old = side > 0 ? accLo : accHi;
-        const g = reached && pass.compliance > 0 ? pass.compliance * jointRowReferenceK(v.J, v.slots, r) : 0;
+        const g = reached && pass.compliance > 0 ? pass.compliance * jointRowReferenceK(v.J, v.slots, r, lever) : 0;
         gamma[a] = g;
         rhs[a] = g > 0 ? softRhs(x, g, old) : x;
         role[a] = ROLE_SIDE;

@@ -4,7 +4,7 @@
  * time) and the joint-island solver (several joints as one block).
  */
 import type { StepContext } from '../space/step-context.js';
-import { referenceMass, type Softness } from './softness.js';
+import { leverShare, referenceMass, type Softness } from './softness.js';
 
 /** One body column of a row block: its solver index (0: none), inverse mass and inverse inertia (an AnchorSlot is one). */
 export interface RowColumn {
@@ -90,8 +90,8 @@ export function jointRowsK(Ja: Float64Array, slotsA: readonly RowColumn[], a: nu
   return sum;
 }
 
-/** Row r's reference K for a soft spring (softness.ts): its linear part, or its angular part if it has no linear one. */
-export function jointRowReferenceK(J: Float64Array, slots: readonly RowColumn[], r: number): number {
+/** Row r's linear and angular parts of K (softness.ts, referenceMass), into `out` as [lin, ang]. */
+function rowParts(J: Float64Array, slots: readonly RowColumn[], r: number, out: Float64Array): void {
   const S = slots.length;
   let lin = 0;
   let ang = 0;
@@ -105,5 +105,28 @@ export function jointRowReferenceK(J: Float64Array, slots: readonly RowColumn[],
       ang += ss.i * J[ia + 2]! * J[ib + 2]!;
     }
   }
-  return referenceMass(lin, ang);
+  out[0] = lin;
+  out[1] = ang;
+}
+const parts = new Float64Array(2);
+
+/** Row r's reference K for a soft spring (softness.ts): its linear part and the lever share, or its angular part if it has no linear one. */
+export function jointRowReferenceK(J: Float64Array, slots: readonly RowColumn[], r: number, lever: number): number {
+  rowParts(J, slots, r, parts);
+  return referenceMass(parts[0]!, parts[1]!, lever);
+}
+
+/** The lever share (softness.ts) of a constraint's `dim` rows, skipping those of kind `skip`. */
+export function jointLeverShare(J: Float64Array, slots: readonly RowColumn[], dim: number, kind: Uint8Array, skip: number): number {
+  let sum = 0;
+  let count = 0;
+  for (let r = 0; r < dim; r++) {
+    if (kind[r] === skip) continue;
+    rowParts(J, slots, r, parts);
+    if (parts[0]! > 0) {
+      sum += parts[1]!;
+      count++;
+    }
+  }
+  return leverShare(sum, count);
 }

@@ -31,7 +31,7 @@ import { AnchorSlot } from './anchor-slot.js';
 import { Constraint, type BreakReason } from './constraint.js';
 import { clamp, normClampFactor, solveSymmetric } from './dense.js';
 import { limitSideUpdate, passSoftness, softRhs, softUpdate } from './softness.js';
-import { columnTurn, jointRowReferenceK, jointRowsK, jointRowVelocity, type IslandRowsView } from './joint-rows.js';
+import { columnTurn, jointLeverShare, jointRowReferenceK, jointRowsK, jointRowVelocity, type IslandRowsView } from './joint-rows.js';
 import { limitTurn } from './position-step.js';
 import { checkLimits, limitPositionImpulse } from './limits.js';
 
@@ -89,6 +89,8 @@ export abstract class Joint extends Constraint {
    */
   private kept: Float64Array = new Float64Array(0);
   private keptAt = -1;
+  /** A soft joint's lever share at the rows' pose (softness.ts, leverShare). */
+  private lever = 0;
   /** The pose (StepContext.poseEpoch) the rows were computed at by refreshForPose; −1: none. */
   private rowsEpoch = -1;
 
@@ -288,6 +290,7 @@ export abstract class Joint extends Constraint {
     const sb = ctx.bodies;
     for (const s of this._slots) s.update(sb);
     this.computeRows();
+    if (!this._stiff) this.lever = jointLeverShare(this.J, this._slots, this.dimension, this.rowKind, ROW_SLACK);
     this.rowsEpoch = -1;
   }
 
@@ -433,7 +436,7 @@ export abstract class Joint extends Constraint {
 
   /** Row r's reference K for a soft spring (softness.ts). */
   private referenceK(r: number): number {
-    return jointRowReferenceK(this.J, this._slots, r);
+    return jointRowReferenceK(this.J, this._slots, r, this.lever);
   }
 
   private rowVelocity(ctx: StepContext, r: number): number {

@@ -18,7 +18,7 @@ import type { StepContext } from '../space/step-context.js';
 import type { PivotJoint } from './joints/pivot-joint.js';
 import { limitTurn } from './position-step.js';
 import { inverseDet2, normClampFactor, singularPivot1, singularPivot2 } from './dense.js';
-import { isRigid, passSoftness, referenceMass, softRhs, softUpdate, type Softness } from './softness.js';
+import { isRigid, leverShare, passSoftness, referenceMass, softRhs, softUpdate, type Softness } from './softness.js';
 import { resized } from '../util/typed-arrays.js';
 import { solveStiffPivotRows } from './pivot-batch-stiff.js';
 import * as L from './pivot-rows.js';
@@ -306,10 +306,14 @@ export class PivotBatch implements ConstraintFamily {
       const massScale = stiff.massScale;
       const impulseScale = stiff.impulseScale;
       const mA = d[o + M_A], mB = d[o + M_B], iA = d[o + I_A], iB = d[o + I_B];
-      // A soft row's compliances Γ = g·Kref: Kref is K's linear part, mA + mB (its angular part
-      // when both sides are fixed in place, as PivotJoint's rows have it: softness.ts).
-      const gx = soft ? x[q + COMPLIANCE] * referenceMass(mA + mB, iA * rAy * rAy + iB * rBy * rBy) : 0;
-      const gy = soft ? x[q + COMPLIANCE] * referenceMass(mA + mB, iA * rAx * rAx + iB * rBx * rBx) : 0;
+      // A soft row's compliances Γ = g·Kref: Kref is K's linear part, mA + mB, plus the lever
+      // share, the mean of the two rows' angular parts (its angular part when both sides are fixed
+      // in place, as PivotJoint's rows have it: softness.ts).
+      const angX = soft ? iA * rAy * rAy + iB * rBy * rBy : 0;
+      const angY = soft ? iA * rAx * rAx + iB * rBx * rBx : 0;
+      const lever = soft ? pivotLeverShare(mA + mB, angX, angY) : 0;
+      const gx = soft ? x[q + COMPLIANCE] * referenceMass(mA + mB, angX, lever) : 0;
+      const gy = soft ? x[q + COMPLIANCE] * referenceMass(mA + mB, angY, lever) : 0;
       // −K⁻¹ (see pivot-batch-stiff.ts); a soft row's −(K + Γ)⁻¹
       const k11 = mA + mB + iA * rAy * rAy + iB * rBy * rBy + gx;
       const k12 = -iA * rAx * rAy - iB * rBx * rBy;
@@ -491,4 +495,9 @@ export class PivotBatch implements ConstraintFamily {
     this.hot[o + ACC_X] = this.hot[o + ACC_Y] = this.cold[q + STEP_X] = this.cold[q + STEP_Y] = 0;
     this.hot[o + SUM_LA] = this.hot[o + SUM_LB] = 0;
   }
+}
+
+/** A pivot's lever share (softness.ts): both rows have the linear part `lin`, or neither has. */
+function pivotLeverShare(lin: number, angX: number, angY: number): number {
+  return lin > 0 ? leverShare(angX + angY, 2) : 0;
 }

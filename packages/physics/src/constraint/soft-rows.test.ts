@@ -21,6 +21,8 @@ import { BODY_STATE_STRIDE, BodyState } from './body-state.js';
 import { UserConstraint, type UserConstraintOptions } from './user-constraint.js';
 import type { Constraint } from './constraint.js';
 import { setSolverRouting } from '../test-support/solver-routing.js';
+import { PulleyJoint } from './joints/pulley-joint.js';
+import { jointLeverShare, jointRowReferenceK } from './joint-rows.js';
 
 /** The fastest any body moved (m/s) and spun (rad/s) over `steps` steps, and whether all stayed finite. */
 function run(space: Space, steps: number): { speed: number; spin: number; finite: boolean } {
@@ -194,6 +196,35 @@ describe('soft rows on a lever', () => {
     }
   });
 
+  it('a plank hung by its end bobs at frequency / √2.5 (its Kref is 1/m plus the lever share ½·|r|²/I = 1.5/m)', () => {
+    // A 1 m plank along y, held at its top end (|r| = 0.5, I = m/12), displaced 0.1 m along its
+    // axis, no gravity: it bobs along the axis (r ∥ n, so nothing turns it) on a spring ω²/Kref.
+    const makers: Record<string, (g: Body, b: Body) => Constraint> = {
+      pivot: (g, b) => new PivotJoint({ body1: g, body2: b, anchor1: [0, 0], anchor2: [0, 0.5], stiff: false, frequency: 2, damping: 0 }),
+      weld: (g, b) => new WeldJoint({ body1: g, body2: b, anchor1: [0, 0], anchor2: [0, 0.5], stiff: false, frequency: 2, damping: 0 }),
+      'user pivot': (g, b) => new SoftUserPivot(g, b, [0, 0], [0, 0.5], { frequency: 2, damping: 0 }),
+    };
+    for (const [name, make] of Object.entries(makers)) {
+      const space = new Space({ gravity: [0, 0] });
+      const ground = space.addBody(new Body({ type: 'static' }));
+      const plank = space.addBody(new Body({ position: [0, -0.6], shapes: [Polygon.box(0.05, 1)] }));
+      space.addConstraint(make(ground, plank));
+      const rest = -0.5;
+      let crossings = 0;
+      let prev = plank.y - rest;
+      for (let i = 0; i < 600; i++) {
+        space.step(1 / 60);
+        const d = plank.y - rest;
+        if (Math.sign(d) !== Math.sign(prev) && d !== 0) crossings++;
+        prev = d;
+      }
+      // 10 s at 2/√2.5 Hz: 12.6 periods, 25.3 crossings (at 2 Hz it would be 40).
+      expect(crossings, name).toBeGreaterThanOrEqual(24);
+      expect(crossings, name).toBeLessThanOrEqual(26);
+      expect(Math.abs(plank.x), name).toBeLessThan(1e-9);
+    }
+  });
+
   it('dense scenes of 10–70 g bodies with several joints each, one of them soft, stay bounded', () => {
     let seed = 7;
     const rand = () => ((seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32);
@@ -220,6 +251,54 @@ describe('soft rows on a lever', () => {
       expect(r.finite, `scene ${scene}`).toBe(true);
       expect(r.speed, `scene ${scene}`).toBeLessThan(1e3);
       expect(r.spin, `scene ${scene}`).toBeLessThan(1e4);
+    }
+  });
+
+  it("the lever share (softness.ts): a point's two rows have the mean angular part ½Σ i·|r|² at every angle, one row alone has none", () => {
+    // Two bodies (inverse mass and inertia) with arms r1, r2 from their centres of mass, turned by θ.
+    const slots = [
+      { k: 1, m: 1 / 0.022, i: 1 / 1.1e-4 },
+      { k: 2, m: 1 / 3, i: 1 / 0.4 },
+    ];
+    const arm1 = [-3.3, -3] as const;
+    const arm2 = [0.7, 0.2] as const;
+    const expected = 0.5 * (slots[0]!.i * (arm1[0] ** 2 + arm1[1] ** 2) + slots[1]!.i * (arm2[0] ** 2 + arm2[1] ** 2));
+    const kinds = new Uint8Array([0, 0]);
+    for (let k = 0; k < 16; k++) {
+      const t = (k * 2 * Math.PI) / 16 + 0.1;
+      const c = Math.cos(t), s = Math.sin(t);
+      const [r1x, r1y] = [c * arm1[0] - s * arm1[1], s * arm1[0] + c * arm1[1]];
+      const [r2x, r2y] = [c * arm2[0] - s * arm2[1], s * arm2[0] + c * arm2[1]];
+      // PivotJoint's J (pivot-joint.ts): rows x and y over the two slots.
+      const J = new Float64Array([-1, 0, r1y, 1, 0, -r2y, 0, -1, -r1x, 0, 1, r2x]);
+      const lever = jointLeverShare(J, slots, 2, kinds, 3);
+      expect(lever).toBeCloseTo(expected, 6);
+      expect(jointRowReferenceK(J, slots, 0, lever)).toBeCloseTo(slots[0]!.m + slots[1]!.m + expected, 6);
+      // One row alone ((r × n)² changes with θ) has no lever share.
+      expect(jointLeverShare(J, slots, 1, kinds, 3)).toBe(0);
+    }
+  });
+
+  it('a 22 g ball 4.5 m from a soft joint\'s anchor, with a soft pulley on it, stays bounded on every path (fuzz seed 2422645363: 5e5 rad/s in 8 steps)', () => {
+    const holds: Record<string, (g: Body, b: Body, frequency: number) => Constraint> = {
+      'PivotJoint (joint batch)': (g, b, frequency) => new PivotJoint({ body1: g, body2: b, anchor1: [5, 5.3], anchor2: [-3.3, -3], stiff: false, frequency }),
+      'WeldJoint (one by one)': (g, b, frequency) => new WeldJoint({ body1: g, body2: b, anchor1: [5, 5.3], anchor2: [-3.3, -3], stiff: false, frequency }),
+      'user pivot (user batch)': (g, b, frequency) => new SoftUserPivot(g, b, [5, 5.3], [-3.3, -3], { frequency }),
+      'user pivot (one by one)': (g, b, frequency) => new SoftUserPivotOneByOne(g, b, [5, 5.3], [-3.3, -3], { frequency }),
+    };
+    for (const [name, hold] of Object.entries(holds)) {
+      for (const frequency of [7, 30]) {
+        const space = new Space({ gravity: [0, -10] });
+        const ground = space.addBody(new Body({ type: 'static' }));
+        const ball = space.addBody(new Body({ position: [8, 8], shapes: [new Circle({ radius: 0.1, density: 0.7 })] }));
+        const post = space.addBody(new Body({ type: 'static', position: [8.4, 7.9], shapes: [new Circle({ radius: 0.3 })] }));
+        space.addConstraint(hold(ground, ball, frequency));
+        space.addConstraint(new PulleyJoint({ body1: ball, body2: post, body3: ball, body4: post, anchor1: [-0.1, 0.3], anchor2: [-0.2, -0.1], anchor3: [0.3, 0.1], anchor4: [-0.3, -0.07], jointMin: 0.6, jointMax: 1, stiff: false, frequency: 9, damping: 0.3 }));
+        const r = run(space, 600);
+        expect(r.finite, `${name}, ${frequency} Hz`).toBe(true);
+        expect(r.spin, `${name}, ${frequency} Hz`).toBeLessThan(BOUND);
+        expect(r.speed, `${name}, ${frequency} Hz`).toBeLessThan(BOUND);
+      }
     }
   });
 });

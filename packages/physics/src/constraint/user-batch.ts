@@ -26,7 +26,7 @@ import { FulcrumInputError } from '../util/validate.js';
 import { dropVanishingRows, factorSymmetric, inverse2Diag, inverse2Off, normClampFactor, pivotInverse, solveFactored, solveSymmetric, zeroPivotTolerance } from './dense.js';
 import { limitPositionImpulse } from './limits.js';
 import { limitTurn } from './position-step.js';
-import { limitSideUpdate, passSoftness, referenceMass, rigidSoftness, softRhs, softUpdate, type Softness } from './softness.js';
+import { leverShare, limitSideUpdate, passSoftness, referenceMass, rigidSoftness, softRhs, softUpdate, type Softness } from './softness.js';
 import type { UserConstraint } from './user-constraint.js';
 import { KernelGroup, type UserBatchKernel } from './batch-kernel.js';
 import { grown } from '../util/typed-arrays.js';
@@ -136,6 +136,8 @@ export class UserBatch {
   private readonly state = new Float64Array(BODY_STATE_STRIDE * USER_BATCH_MAX_SLOTS);
   private readonly err = new Float64Array(USER_BATCH_MAX_DIM);
   private readonly K = new Float64Array(USER_BATCH_MAX_DIM * USER_BATCH_MAX_DIM);
+  /** Each row's angular part of K while poseCompliance computes Γ (softness.ts, leverShare). */
+  private readonly angPart = new Float64Array(USER_BATCH_MAX_DIM);
   private readonly dinv = new Float64Array(USER_BATCH_MAX_DIM);
   private readonly rhs = new Float64Array(USER_BATCH_MAX_DIM);
   /** A soft row's spring, as the Softness that limitSideUpdate reads. */
@@ -498,6 +500,9 @@ export class UserBatch {
     const g = this.compliance[n]!;
     const pool = this.jPool;
     const K = this.K;
+    const angPart = this.angPart;
+    let angSum = 0;
+    let count = 0;
     for (let r = 0; r < dim; r++) {
       if (K[r * dim + r] === 0) {
         this.gammaPool[vo + r] = 0;
@@ -512,7 +517,18 @@ export class UserBatch {
         lin += sb.invMass[k]! * (jx * jx + jy * jy);
         ang += sb.invI[k]! * jz * jz;
       }
-      const gamma = g * referenceMass(lin, ang);
+      // (Γ holds the linear part until the lever share is known.)
+      this.gammaPool[vo + r] = lin;
+      angPart[r] = ang;
+      if (lin > 0) {
+        angSum += ang;
+        count++;
+      }
+    }
+    const lever = leverShare(angSum, count);
+    for (let r = 0; r < dim; r++) {
+      if (K[r * dim + r] === 0) continue;
+      const gamma = g * referenceMass(this.gammaPool[vo + r]!, angPart[r]!, lever);
       this.gammaPool[vo + r] = gamma;
       if (toK) K[r * dim + r] = K[r * dim + r]! + gamma;
     }

@@ -53,7 +53,7 @@ import { Constraint, type SolverFamilyKind, type BreakReason, type ConstraintOpt
 import { dropVanishingRows, factorSymmetric, normClampFactor, solveFactored, solveSymmetric, vanishingRowTerm, zeroPivotTolerance } from './dense.js';
 import { checkRowLimit, limitPositionImpulse } from './limits.js';
 import { limitTurn } from './position-step.js';
-import { limitSideUpdate, passSoftness, referenceMass, softRhs, softUpdate, type Softness } from './softness.js';
+import { leverShare, limitSideUpdate, passSoftness, referenceMass, softRhs, softUpdate, type Softness } from './softness.js';
 import { ROW_EQUALITY, ROW_LIMIT, ROW_SLACK } from './joint.js';
 import type { IslandRowsView } from './joint-rows.js';
 import type { UserBatchKernel } from './batch-kernel.js';
@@ -1261,6 +1261,8 @@ export class UserConstraint extends Constraint {
     const dcols = 3 * nd;
     const useHook = !this.modes().jacobian;
     const Jd = useHook ? null : this.collapseJacobian();
+    let angSum = 0;
+    let count = 0;
     for (let r = 0; r < n; r++) {
       if (w.K[r * n + r] === 0) {
         w.gamma[r] = 0;
@@ -1293,8 +1295,16 @@ export class UserConstraint extends Constraint {
         lin += w.dInvMass[d]! * (jx * jx + jy * jy);
         ang += w.dInvI[d]! * jz * jz;
       }
-      w.gamma[r] = g * referenceMass(lin, ang);
+      // (Γ holds the linear part until the lever share is known.)
+      w.gamma[r] = lin;
+      w.angPart[r] = ang;
+      if (lin > 0) {
+        angSum += ang;
+        count++;
+      }
     }
+    const lever = leverShare(angSum, count);
+    for (let r = 0; r < n; r++) if (w.K[r * n + r] !== 0) w.gamma[r] = g * referenceMass(w.gamma[r]!, w.angPart[r]!, lever);
   }
 
   /** K + diag(Γ), in place (a soft constraint's block: softness.ts). */
@@ -1664,6 +1674,8 @@ class UserConstraintWork {
   readonly trial: Float64Array;
   /** A soft constraint's compliance Γ per row at the pose (softness.ts); 0 for a stiff one. */
   readonly gamma: Float64Array;
+  /** Each row's angular part of K while Γ is computed (softness.ts, leverShare). */
+  readonly angPart: Float64Array;
   /** J, and J with a shared body's columns summed (J itself when no body fills several slots). */
   readonly J: Float64Array;
   readonly Jd: Float64Array;
@@ -1695,6 +1707,7 @@ class UserConstraintWork {
     this.delta = new Float64Array(dim);
     this.trial = new Float64Array(dim);
     this.gamma = new Float64Array(dim);
+    this.angPart = new Float64Array(dim);
     this.J = new Float64Array(dim * 3 * slots);
     this.Jd = sharedBody ? new Float64Array(dim * 3 * distinct) : this.J;
     this.Jp = new Float64Array(dim);
