@@ -1,7 +1,7 @@
 /** The scalarised 1×1 and 2×2 solves give exactly what the general LDLᵀ gives, singular cases included. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { factorSymmetric, inverseDet2, singularPivot1, singularPivot2, solveFactored, solveSymmetric, solveSymmetricLDL } from './dense.js';
+import { DEPENDENT_ROW_EPS, factorSymmetric, inverseDet2, singularPivot1, singularPivot2, solveFactored, solveSymmetric, solveSymmetricLDL } from './dense.js';
 
 const num = fc.double({ min: -10, max: 10, noNaN: true });
 
@@ -89,6 +89,50 @@ describe('singularPivot1/2 (a 2×2 K that inverseDet2 finds singular)', () => {
           expect(k12 * x[0]! + k22 * x[1]!).toBeCloseTo(b[1]!, 12);
         }
       }
+    }
+  });
+});
+
+describe('the dependent-row rule', () => {
+  // Rows 0 and 2 differ by 1e-5 of their length: row 2's pivot is about 1e-10 of its diagonal,
+  // above the block-scale tolerance (1e-12 of the largest diagonal) and within DEPENDENT_ROW_EPS.
+  // Inverted, it gave an impulse of ~1e9 that Jᵀ all but cancels.
+  const J = [
+    [1, 0, 0.3],
+    [0, 1, 0],
+    [1, 0, 0.3 + 1e-5],
+  ];
+  const K = new Float64Array(9);
+  for (let a = 0; a < 3; a++) for (let b = 0; b < 3; b++) K[a * 3 + b] = J[a]!.reduce((s, x, c) => s + x * J[b]![c]!, 0);
+  const b = new Float64Array([0.5, 2, 0.4]);
+
+  it('gives a row that the earlier rows explain to DEPENDENT_ROW_EPS no impulse, in every factorisation', () => {
+    const x = Float64Array.from(b);
+    solveSymmetricLDL(Float64Array.from(K), x, 3);
+    expect(x[2]).toBe(0);
+    // The other rows solve their own block exactly.
+    expect(x[0]! * K[0]! + x[1]! * K[1]!).toBeCloseTo(b[0]!, 12);
+    expect(x[0]! * K[3]! + x[1]! * K[4]!).toBeCloseTo(b[1]!, 12);
+    const L = Float64Array.from(K);
+    const dinv = new Float64Array(3);
+    factorSymmetric(L, 3, dinv);
+    expect(dinv[2]).toBe(0);
+    const y = Float64Array.from(b);
+    solveFactored(L, dinv, y, 3);
+    expect(Array.from(y, (v) => v + 0)).toEqual(Array.from(x, (v) => v + 0));
+  });
+
+  it('and the 2 × 2 paths agree: a second pivot within DEPENDENT_ROW_EPS of its diagonal is zero, one just above is not', () => {
+    for (const [rel, zero] of [[0.1 * DEPENDENT_ROW_EPS, true], [10 * DEPENDENT_ROW_EPS, false]] as const) {
+      // k22 − k12²/k11 = rel·k22 with k11 = 1, k22 = 4.
+      const k11 = 1, k22 = 4, k12 = Math.sqrt(k22 * (1 - rel));
+      const x = new Float64Array([1, 1]);
+      solveSymmetric(new Float64Array([k11, k12, k12, k22]), x, 2);
+      expect(x[1] === 0, `solve2 at ${rel}`).toBe(zero);
+      expect(inverseDet2(k11, k12, k22) === 0, `inverseDet2 at ${rel}`).toBe(zero);
+      const dinv = new Float64Array(2);
+      factorSymmetric(new Float64Array([k11, k12, k12, k22]), 2, dinv);
+      expect(dinv[1] === 0, `factorSymmetric at ${rel}`).toBe(zero);
     }
   });
 });
