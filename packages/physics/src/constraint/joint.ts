@@ -290,7 +290,7 @@ export abstract class Joint extends Constraint {
     const sb = ctx.bodies;
     for (const s of this._slots) s.update(sb);
     this.computeRows();
-    if (!this._stiff) this.lever = jointLeverShare(this.J, this._slots, this.dimension, this.rowKind, ROW_SLACK);
+    if (!this._stiff || ctx.jointSoftness.compliance > 0) this.lever = jointLeverShare(this.J, this._slots, this.dimension, this.rowKind, ROW_SLACK);
     this.rowsEpoch = -1;
   }
 
@@ -339,19 +339,21 @@ export abstract class Joint extends Constraint {
       }
       const rhs = this.rhs;
       const gamma = this.gamma;
+      // A soft row, and a stiff one in the biased pass with jointHertz > 0, solves
+      // (K + Γ) Δλ = x − Γ·λ with a fixed compliance Γ (softness.ts), as joint islands do.
+      const fixed = compliance > 0;
       for (let a = 0; a < m; a++) {
         const ra = this.eqRows[a]!;
         const x = -(this.rowVelocity(ctx, ra) + biasRate * errScale * this.rowC[ra]!);
-        // A soft row solves (K + Γ) Δλ = x − Γ·λ with its fixed compliance Γ (softness.ts).
-        gamma[a] = soft ? compliance * this.referenceK(ra) : 0;
-        rhs[a] = soft ? softRhs(x, gamma[a]!, this.acc[ra]!) : x;
+        gamma[a] = fixed ? compliance * this.referenceK(ra) : 0;
+        rhs[a] = fixed ? softRhs(x, gamma[a]!, this.acc[ra]!) : x;
       }
-      this.solveEqualityBlock(m, soft);
+      this.solveEqualityBlock(m, fixed);
       lam.fill(0);
       let n2 = 0;
       for (let a = 0; a < m; a++) {
         const r = this.eqRows[a]!;
-        const next = soft ? this.acc[r]! + rhs[a]! : softUpdate(this.acc[r]!, rhs[a]!, massScale, impulseScale);
+        const next = fixed ? this.acc[r]! + rhs[a]! : softUpdate(this.acc[r]!, rhs[a]!, massScale, impulseScale);
         lam[r] = next;
         n2 += next * next;
       }

@@ -309,11 +309,15 @@ export class PivotBatch implements ConstraintFamily {
       // A soft row's compliances Γ = g·Kref: Kref is K's linear part, mA + mB, plus the lever
       // share, the mean of the two rows' angular parts (its angular part when both sides are fixed
       // in place, as PivotJoint's rows have it: softness.ts).
-      const angX = soft ? iA * rAy * rAy + iB * rBy * rBy : 0;
-      const angY = soft ? iA * rAx * rAx + iB * rBx * rBx : 0;
-      const lever = soft ? pivotLeverShare(mA + mB, angX, angY) : 0;
-      const gx = soft ? x[q + COMPLIANCE] * referenceMass(mA + mB, angX, lever) : 0;
-      const gy = soft ? x[q + COMPLIANCE] * referenceMass(mA + mB, angY, lever) : 0;
+      // Fixed compliance: a soft row's own spring, or a stiff row's joint softness in the biased
+      // pass (jointHertz > 0), as joint islands and Joint take it.
+      const fixed = soft || stiff.compliance > 0;
+      const compliance = soft ? x[q + COMPLIANCE] : stiff.compliance;
+      const angX = fixed ? iA * rAy * rAy + iB * rBy * rBy : 0;
+      const angY = fixed ? iA * rAx * rAx + iB * rBx * rBx : 0;
+      const lever = fixed ? pivotLeverShare(mA + mB, angX, angY) : 0;
+      const gx = fixed ? compliance * referenceMass(mA + mB, angX, lever) : 0;
+      const gy = fixed ? compliance * referenceMass(mA + mB, angY, lever) : 0;
       // −K⁻¹ (see pivot-batch-stiff.ts); a soft row's −(K + Γ)⁻¹
       const k11 = mA + mB + iA * rAy * rAy + iB * rBy * rBy + gx;
       const k12 = -iA * rAx * rAy - iB * rBx * rBy;
@@ -356,15 +360,17 @@ export class PivotBatch implements ConstraintFamily {
         }
         let nx: number;
         let ny: number;
-        if (soft) {
+        if (fixed) {
           // (K + Γ) Δλ = −(V + bias) − Γ·λold, with a = −(K + Γ)⁻¹: Δλ = a·(V + bias + Γ·λold).
           rx = -softRhs(-rx, gx, oldX);
           ry = -softRhs(-ry, gy, oldY);
           nx = oldX + (a11 * rx + a12 * ry);
           ny = oldY + (a12 * rx + a22 * ry);
-          const f = normClampFactor(nx * nx + ny * ny, x[q + MAX_IMP] * h);
-          nx *= f;
-          ny *= f;
+          if (soft) {
+            const f = normClampFactor(nx * nx + ny * ny, x[q + MAX_IMP] * h);
+            nx *= f;
+            ny *= f;
+          }
         } else {
           nx = softUpdate(oldX, a11 * rx + a12 * ry, massScale, impulseScale);
           ny = softUpdate(oldY, a12 * rx + a22 * ry, massScale, impulseScale);

@@ -225,6 +225,22 @@ describe('soft rows on a lever', () => {
     }
   });
 
+  it("stiff rows' joint softness (jointHertz > 0) takes the fixed compliance one by one and in the joint batch too: a stiff weld or pivot with a large initial error beside a 50 Hz soft line joint stays bounded (fuzz seed 4100336689: 1.5e6 m/s in 3 steps)", () => {
+    for (const kind of ['weld (one by one)', 'pivot (joint batch)']) {
+      const space = new Space({ gravity: [0, -10], jointHertz: 30 });
+      const ground = space.addBody(new Body({ type: 'static', shapes: [Polygon.box(60, 1, { offset: [0, -0.5] })] }));
+      const a = space.addBody(new Body({ position: [-9, 10], rotation: 1, mass: 1, velocity: [-5, -4], shapes: [Polygon.box(0.1, 0.1)] }));
+      const b = space.addBody(new Body({ position: [-10, 9], rotation: -0.4, mass: 4, shapes: [Polygon.regular(0.4, 11, { filter: { group: 2 } })] }));
+      space.addConstraint(new LineJoint({ body1: ground, body2: a, anchor1: [-8, 10], anchor2: [-0.3, -1], direction: [2, 0.1], jointMin: -1, jointMax: Infinity, stiff: false, frequency: 50, damping: 0.1 }));
+      const held = { body1: a, body2: b, anchor1: [-2, 0.4] as [number, number], anchor2: [-0.06, 0.8] as [number, number], ignore: true };
+      space.addConstraint(kind.startsWith('weld') ? new WeldJoint({ ...held, phase: -3 }) : new PivotJoint(held));
+      const r = run(space, 300);
+      expect(r.finite, kind).toBe(true);
+      expect(r.speed, kind).toBeLessThan(BOUND);
+      expect(r.spin, kind).toBeLessThan(BOUND);
+    }
+  });
+
   it('dense scenes of 10–70 g bodies with several joints each, one of them soft, stay bounded', () => {
     let seed = 7;
     const rand = () => ((seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32);
