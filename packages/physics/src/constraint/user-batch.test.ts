@@ -313,6 +313,43 @@ describe('UserBatch', () => {
     expect(Math.abs((A.cs[5]!.impulse() as Float64Array)[0]!)).toBeGreaterThan(0);
   });
 
+  it('a two-row constraint whose rows are nearly dependent (1e-5 apart) takes the dependent-row rule bitwise like the one-by-one path', () => {
+    // Rows C0 = (p2 − p1)·x and C1 = (p2 − p1)·(cos δ, sin δ): K's second pivot is about δ² of
+    // its diagonal, above the block-scale tolerance and within DEPENDENT_ROW_EPS (dense.ts).
+    const d = 1e-5;
+    const [dc, ds] = [Math.cos(d), Math.sin(d)];
+    const scene = (batched: boolean) => {
+      const space = new Space({ gravity: [0, -10] });
+      setSolverRouting(space, { userBatch: batched });
+      const ground = space.addBody(new Body({ type: 'static' }));
+      const b = space.addBody(new Body({ position: [1, 0.5], angularVel: 2, shapes: [Polygon.box(0.4, 0.3, noCollide)] }));
+      const c = packed(2, [ground, b], {
+        position(err, st) {
+          const p2 = anchorIn(st, 1, -0.2, 0);
+          err[0] = p2.px - 0.8;
+          err[1] = (p2.px - 0.8) * dc + (p2.py - 0.5) * ds;
+        },
+        jacobian(J, st) {
+          const r = anchorIn(st, 1, -0.2, 0);
+          J.set([0, 0, 0, 1, 0, -r.ry, 0, 0, 0, dc, ds, dc * -r.ry + ds * r.rx]);
+        },
+      });
+      space.addConstraint(c);
+      return { space, b };
+    };
+    const A = scene(true);
+    const B = scene(false);
+    for (let i = 0; i < 120; i++) {
+      A.space.step(1 / 60);
+      B.space.step(1 / 60);
+      for (const [x, y] of [[A.b.x, B.b.x], [A.b.y, B.b.y], [A.b.rotation, B.b.rotation], [A.b.angularVel, B.b.angularVel]] as const) {
+        if (!Object.is(x, y)) expect.fail(`step ${i}: ${x} vs ${y}`);
+      }
+    }
+    expect(batchedCount(A.space)).toBe(1);
+    expect(Math.abs(A.b.x - 1)).toBeGreaterThan(0.01);
+  });
+
   it('runs bulk kernels (UserBatchKernel) bitwise like the hooks, stiff and soft, beside hook rows', () => {
     function kernelScene(batched: boolean) {
       const s = mixedScene(batched);

@@ -23,7 +23,7 @@ import type { SolverBodies } from '../space/solver-bodies.js';
 import type { StepContext } from '../space/step-context.js';
 import { BODY_STATE_STRIDE, fillBodyState, fillSolverBodyState } from './body-state.js';
 import { FulcrumInputError } from '../util/validate.js';
-import { dropVanishingRows, factorSymmetric, inverse2Diag, inverse2Off, normClampFactor, pivotInverse, solveFactored, solveSymmetric, zeroPivotTolerance } from './dense.js';
+import { dropVanishingRows, factorSymmetric, inverse2Diag, inverse2Off, normClampFactor, pivotInverse, rowPivot, solveFactored, solveSymmetric, zeroPivotTolerance } from './dense.js';
 import { limitPositionImpulse } from './limits.js';
 import { limitTurn } from './position-step.js';
 import { leverShare, limitSideUpdate, passSoftness, referenceMass, rigidSoftness, softRhs, softUpdate, type Softness } from './softness.js';
@@ -629,7 +629,7 @@ export class UserBatch {
     const tol = zeroPivotTolerance(scale);
     const nz0 = Math.abs(d0) > tol;
     const l10 = nz0 ? K[2]! / d0 : 0;
-    const d1 = K[3]! - l10 * l10 * d0;
+    const d1 = rowPivot(K[3]! - l10 * l10 * d0, K[3]!);
     this.kPool[ko] = d0;
     this.kPool[ko + 1] = K[1]!;
     this.kPool[ko + 2] = l10;
