@@ -425,7 +425,8 @@ export abstract class Joint extends Constraint {
     if (k <= 0) return accOld;
     const cdot = sign * this.rowVelocity(ctx, r);
     const sp = passSoftness(this._stiff ? null : this._soft, useBias, ctx.jointSoftness);
-    const gamma = this._stiff ? 0 : sp.compliance * this.referenceK(r);
+    // (A stiff row's compliance is the joint softness of a biased pass, else 0: softness.ts.)
+    const gamma = sp.compliance > 0 ? sp.compliance * this.referenceK(r) : 0;
     const next = limitSideUpdate(accOld, C, cdot, k, ctx.invH, sp, !this._stiff, this._maxError, this._maxForce * ctx.h, gamma);
     this.applyRow(ctx, r, sign * (next - accOld));
     return next;

@@ -225,15 +225,20 @@ describe('soft rows on a lever', () => {
     }
   });
 
-  it("stiff rows' joint softness (jointHertz > 0) takes the fixed compliance one by one and in the joint batch too: a stiff weld or pivot with a large initial error beside a 50 Hz soft line joint stays bounded (fuzz seed 4100336689: 1.5e6 m/s in 3 steps)", () => {
-    for (const kind of ['weld (one by one)', 'pivot (joint batch)']) {
+  it("stiff rows' joint softness (jointHertz > 0) takes the fixed compliance on every path (one by one, joint batch, UserConstraint, user batch): a stiff weld or pivot with a large initial error beside a 50 Hz soft line joint stays bounded (fuzz seed 4100336689: 1.5e6 m/s in 3 steps)", () => {
+    for (const kind of ['weld (one by one)', 'pivot (joint batch)', 'user pivot (user batch)', 'user pivot (one by one)']) {
       const space = new Space({ gravity: [0, -10], jointHertz: 30 });
       const ground = space.addBody(new Body({ type: 'static', shapes: [Polygon.box(60, 1, { offset: [0, -0.5] })] }));
       const a = space.addBody(new Body({ position: [-9, 10], rotation: 1, mass: 1, velocity: [-5, -4], shapes: [Polygon.box(0.1, 0.1)] }));
       const b = space.addBody(new Body({ position: [-10, 9], rotation: -0.4, mass: 4, shapes: [Polygon.regular(0.4, 11, { filter: { group: 2 } })] }));
       space.addConstraint(new LineJoint({ body1: ground, body2: a, anchor1: [-8, 10], anchor2: [-0.3, -1], direction: [2, 0.1], jointMin: -1, jointMax: Infinity, stiff: false, frequency: 50, damping: 0.1 }));
       const held = { body1: a, body2: b, anchor1: [-2, 0.4] as [number, number], anchor2: [-0.06, 0.8] as [number, number], ignore: true };
-      space.addConstraint(kind.startsWith('weld') ? new WeldJoint({ ...held, phase: -3 }) : new PivotJoint(held));
+      if (kind.startsWith('weld')) space.addConstraint(new WeldJoint({ ...held, phase: -3 }));
+      else if (kind.startsWith('pivot')) space.addConstraint(new PivotJoint(held));
+      else {
+        const User = kind.includes('batch') ? SoftUserPivot : SoftUserPivotOneByOne;
+        space.addConstraint(new User(a, b, held.anchor1, held.anchor2, { stiff: true, ignore: true }));
+      }
       const r = run(space, 300);
       expect(r.finite, kind).toBe(true);
       expect(r.speed, kind).toBeLessThan(BOUND);

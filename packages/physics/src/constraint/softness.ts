@@ -145,13 +145,18 @@ export function oneSidedBias(C: number, invH: number, biasRate: number, maxPush:
  * effective mass): the new accumulated impulse, never negative (a side only pushes). A gap not
  * yet closed uses the speculative bias without softening; an overlap uses the pass's softness
  * (`pass`): a soft row (`soft`) its spring with compliance `gamma` (Γ = compliance·Kref, the fixed
- * compliance above), pushing no faster than biasRate·maxError and carrying at most `maxImpulse`.
+ * compliance above), pushing no faster than biasRate·maxError and carrying at most `maxImpulse`; a
+ * stiff row given a compliance (the joint softness of a biased pass, jointHertz > 0) the same fixed
+ * compliance, with no cap; a stiff row given 0, the pass's coefficients.
  * The built-in joints' limits and UserConstraint's limited rows both update here.
  */
 export function limitSideUpdate(old: number, C: number, cdot: number, K: number, invH: number, pass: Readonly<Softness>, soft: boolean, maxError: number, maxImpulse: number, gamma: number): number {
   const reached = C <= 0;
   const bias = oneSidedBias(C, invH, pass.biasRate, soft ? pass.biasRate * maxError : Infinity);
-  if (soft && reached) return Math.min(Math.max(old + softRhs(-(cdot + bias), gamma, old) / (K + gamma), 0), maxImpulse);
+  if (reached && (soft || gamma > 0)) {
+    const next = Math.max(old + softRhs(-(cdot + bias), gamma, old) / (K + gamma), 0);
+    return soft ? Math.min(next, maxImpulse) : next;
+  }
   const massScale = reached ? pass.massScale : 1;
   const impulseScale = reached ? pass.impulseScale : 0;
   const next = Math.max(softUpdate(old, cdot + bias, -massScale / K, impulseScale), 0);

@@ -66,6 +66,12 @@ export class UserBatch {
   stepPool = new Float64Array(0);
   errPool = new Float64Array(0);
   dinvPool = new Float64Array(0);
+  /**
+   * Stiff rows' K + diag(Γ) for their biased passes with the joint softness (jointHertz > 0),
+   * factored as kPool and dinvPool are (UserConstraint's Kb and dinvb).
+   */
+  kPoolB = new Float64Array(0);
+  dinvPoolB = new Float64Array(0);
   /** Per row entry of a soft constraint: its compliance Γ at the pose (softness.ts; 0 where J vanishes). */
   gammaPool = new Float64Array(0);
   /** Per row entry of a limited constraint: its bounds, and each side's accumulated impulse (accPool holds their difference). */
@@ -136,6 +142,8 @@ export class UserBatch {
   private readonly state = new Float64Array(BODY_STATE_STRIDE * USER_BATCH_MAX_SLOTS);
   private readonly err = new Float64Array(USER_BATCH_MAX_DIM);
   private readonly K = new Float64Array(USER_BATCH_MAX_DIM * USER_BATCH_MAX_DIM);
+  /** A copy of the scratch K while a stiff row is factored twice (factorRows). */
+  private readonly Kcopy = new Float64Array(USER_BATCH_MAX_DIM * USER_BATCH_MAX_DIM);
   /** Each row's angular part of K while poseCompliance computes Γ (softness.ts, leverShare). */
   private readonly angPart = new Float64Array(USER_BATCH_MAX_DIM);
   private readonly dinv = new Float64Array(USER_BATCH_MAX_DIM);
@@ -177,10 +185,12 @@ export class UserBatch {
     // A fresh row starts from zeros, as a constraint's own J does (a hook may skip zero entries).
     this.jPool.fill(0, this.jOff[n]!, this.jTotal);
     this.kPool = grown(this.kPool, this.kTotal);
+    this.kPoolB = grown(this.kPoolB, this.kTotal);
     this.accPool = grown(this.accPool, this.vTotal);
     this.stepPool = grown(this.stepPool, this.vTotal);
     this.errPool = grown(this.errPool, this.vTotal);
     this.dinvPool = grown(this.dinvPool, this.vTotal);
+    this.dinvPoolB = grown(this.dinvPoolB, this.vTotal);
     this.gammaPool = grown(this.gammaPool, this.vTotal);
     this.minPool = grown(this.minPool, this.vTotal);
     this.maxPool = grown(this.maxPool, this.vTotal);
@@ -490,14 +500,13 @@ export class UserBatch {
    * poseCompliance, term for term), into gammaPool; added to the scratch K's diagonal when the
    * rows are solved as a block (`toK`). A row whose J vanishes (K dropped) keeps Γ = 0.
    */
-  private poseCompliance(n: number, sb: SolverBodies, toK: boolean): void {
+  private poseCompliance(n: number, sb: SolverBodies, g: number, toK: boolean): void {
     const dim = this.dim[n]!;
     const slots = this.slots[n]!;
     const cols = 3 * slots;
     const jo = this.jOff[n]!;
     const vo = this.vOff[n]!;
     const s0 = this.sOff[n]!;
-    const g = this.compliance[n]!;
     const pool = this.jPool;
     const K = this.K;
     const angPart = this.angPart;
@@ -618,11 +627,11 @@ export class UserBatch {
     this.sb = sb;
     if (!this.laidOut) this.layoutKernels(sb);
     this.poseJacobians(sb);
-    this.factorRows(sb);
+    this.factorRows(sb, ctx.jointSoftness.compliance);
   }
 
   /** factorSymmetric of the 2×2 K in the scratch, scalarised (the same operations in the same order), into the pools. */
-  private factor2(ko: number, vo: number): void {
+  private factor2(ko: number, vo: number, kPool: Float64Array, dinvPool: Float64Array): void {
     const K = this.K;
     const d0 = K[0]!;
     const scale = Math.max(Math.abs(d0), Math.abs(K[3]!));
@@ -630,41 +639,64 @@ export class UserBatch {
     const nz0 = Math.abs(d0) > tol;
     const l10 = nz0 ? K[2]! / d0 : 0;
     const d1 = rowPivot(K[3]! - l10 * l10 * d0, K[3]!);
-    this.kPool[ko] = d0;
-    this.kPool[ko + 1] = K[1]!;
-    this.kPool[ko + 2] = l10;
-    this.kPool[ko + 3] = d1;
-    this.dinvPool[vo] = nz0 ? 1 / d0 : 0;
-    this.dinvPool[vo + 1] = Math.abs(d1) > tol ? 1 / d1 : 0;
+    kPool[ko] = d0;
+    kPool[ko + 1] = K[1]!;
+    kPool[ko + 2] = l10;
+    kPool[ko + 3] = d1;
+    dinvPool[vo] = nz0 ? 1 / d0 : 0;
+    dinvPool[vo + 1] = Math.abs(d1) > tol ? 1 / d1 : 0;
   }
 
   /** K of every row (J at the pose), factored into kPool and dinvPool. */
-  private factorRows(sb: SolverBodies): void {
+  private factorRows(sb: SolverBodies, jointCompliance: number): void {
     const K = this.K;
-    const dinv = this.dinv;
     for (let n = 0; n < this.count; n++) {
       this.buildK(n, sb);
       const dim = this.dim[n]!;
       const ko = this.kOff[n]!;
       const vo = this.vOff[n]!;
-      if (this.soft[n] === 1) this.poseCompliance(n, sb, this.lim[n] === 0);
+      // A stiff row's biased passes take the joint softness (jointHertz > 0) as a fixed compliance.
+      const jointFixed = this.soft[n] === 0 && jointCompliance > 0;
+      if (this.soft[n] === 1) this.poseCompliance(n, sb, this.compliance[n]!, this.lim[n] === 0);
+      else if (jointFixed) this.poseCompliance(n, sb, jointCompliance, false);
       if (this.lim[n] === 1) {
         // Limited rows are solved one side at a time: each needs only K's diagonal, kept unfactored.
         for (let i = 0, e = dim * dim; i < e; i++) this.kPool[ko + i] = K[i]!;
-      } else if (dim === 1) {
-        // factorSymmetric for one row.
-        const d = K[0]!;
-        this.kPool[ko] = d;
-        this.dinvPool[vo] = pivotInverse(d, Math.abs(d));
-      } else if (dim === 2) {
-        this.factor2(ko, vo);
-      } else {
-        factorSymmetric(K, dim, dinv);
-        for (let i = 0, e = dim * dim; i < e; i++) this.kPool[ko + i] = K[i]!;
-        for (let r = 0; r < dim; r++) this.dinvPool[vo + r] = dinv[r]!;
+        continue;
       }
+      if (!jointFixed) {
+        this.factorScratch(dim, ko, vo, this.kPool, this.dinvPool);
+        continue;
+      }
+      // K for the relax passes (from a copy: factoring overwrites it), then K + diag(Γ), as
+      // UserConstraint forms its Kb, for the biased ones.
+      const Kc = this.Kcopy;
+      for (let i = 0, e = dim * dim; i < e; i++) Kc[i] = K[i]!;
+      this.factorScratch(dim, ko, vo, this.kPool, this.dinvPool);
+      for (let i = 0, e = dim * dim; i < e; i++) K[i] = Kc[i]!;
+      for (let r = 0; r < dim; r++) K[r * dim + r] = K[r * dim + r]! + this.gammaPool[vo + r]!;
+      this.factorScratch(dim, ko, vo, this.kPoolB, this.dinvPoolB);
     }
   }
+
+  /** factorSymmetric of the scratch K (dim × dim; overwritten for dim > 2) into the pools at row n's offsets. */
+  private factorScratch(dim: number, ko: number, vo: number, kPool: Float64Array, dinvPool: Float64Array): void {
+    const K = this.K;
+    if (dim === 1) {
+      // factorSymmetric for one row.
+      const d = K[0]!;
+      kPool[ko] = d;
+      dinvPool[vo] = pivotInverse(d, Math.abs(d));
+    } else if (dim === 2) {
+      this.factor2(ko, vo, kPool, dinvPool);
+    } else {
+      const dinv = this.dinv;
+      factorSymmetric(K, dim, dinv);
+      for (let i = 0, e = dim * dim; i < e; i++) kPool[ko + i] = K[i]!;
+      for (let r = 0; r < dim; r++) dinvPool[vo + r] = dinv[r]!;
+    }
+  }
+
 
   /**
    * J of every row at the current pose (and C of the soft ones, whose springs need it): hooks row
@@ -795,6 +827,9 @@ export class UserBatch {
       const vo = this.vOff[n]!;
       const s0 = this.sOff[n]!;
       const soft = this.soft[n] === 1;
+      // A soft row, and a stiff one's biased pass with the joint softness, take the fixed compliance.
+      const jointFixed = !soft && useBias && js.compliance > 0;
+      const fixed = soft || jointFixed;
       let biasRate = 0;
       let massScale = 1;
       let impulseScale = 0;
@@ -837,9 +872,10 @@ export class UserBatch {
         }
         const be = biasRate !== 0 ? biasRate * (e === 1 ? this.errPool[vo + r]! : this.errPool[vo + r]! * e) : 0;
         // A soft row solves (K + Γ) Δλ = −(V + bias) − Γ·λ (softness.ts); its K was factored with Γ.
-        rhs[r] = soft ? softRhs(-(v + be), this.gammaPool[vo + r]!, acc[vo + r]!) : -(v + be);
+        rhs[r] = fixed ? softRhs(-(v + be), this.gammaPool[vo + r]!, acc[vo + r]!) : -(v + be);
       }
-      this.solveRow(n, dim, vo);
+      if (jointFixed) this.solveRow(n, dim, vo, this.kPoolB, this.dinvPoolB);
+      else this.solveRow(n, dim, vo, this.kPool, this.dinvPool);
       if (!soft && massScale === 1 && impulseScale === 0) {
         // A stiff row without softening: the change is rhs itself (see UserConstraint._solve).
         for (let r = 0; r < dim; r++) acc[vo + r] = acc[vo + r]! + rhs[r]!;
@@ -850,7 +886,7 @@ export class UserBatch {
       let n2 = 0;
       for (let r = 0; r < dim; r++) {
         const old = acc[vo + r]!;
-        const t = soft ? old + rhs[r]! : softUpdate(old, rhs[r]!, massScale, impulseScale);
+        const t = fixed ? old + rhs[r]! : softUpdate(old, rhs[r]!, massScale, impulseScale);
         rhs[r] = t;
         n2 += t * t;
       }
@@ -886,6 +922,8 @@ export class UserBatch {
     own.biasRate = this.bias[n]!;
     own.compliance = this.compliance[n]!;
     const pass = passSoftness(soft ? own : null, useBias, ctx.jointSoftness);
+    // A soft row, and a stiff one's biased pass with the joint softness, take the fixed compliance.
+    const fixed = soft || (useBias && ctx.jointSoftness.compliance > 0);
     const maxError = this.maxErr[n]!;
     const maxImpulse = this.maxImp[n]! * ctx.h;
     for (let r = 0; r < dim; r++) {
@@ -898,13 +936,13 @@ export class UserBatch {
       const hi = this.maxPool[v]!;
       if (lo > -Infinity) {
         const old = this.accMinPool[v]!;
-        const next = limitSideUpdate(old, c - lo, this.rowRate(sb, base, s0, slots), k, ctx.invH, pass, soft, maxError, maxImpulse, this.gammaPool[v]!);
+        const next = limitSideUpdate(old, c - lo, this.rowRate(sb, base, s0, slots), k, ctx.invH, pass, soft, maxError, maxImpulse, fixed ? this.gammaPool[v]! : 0);
         this.accMinPool[v] = next;
         this.applyRow(sb, base, s0, slots, next - old);
       }
       if (hi < Infinity) {
         const old = this.accMaxPool[v]!;
-        const next = limitSideUpdate(old, hi - c, -this.rowRate(sb, base, s0, slots), k, ctx.invH, pass, soft, maxError, maxImpulse, this.gammaPool[v]!);
+        const next = limitSideUpdate(old, hi - c, -this.rowRate(sb, base, s0, slots), k, ctx.invH, pass, soft, maxError, maxImpulse, fixed ? this.gammaPool[v]! : 0);
         this.accMaxPool[v] = next;
         this.applyRow(sb, base, s0, slots, -(next - old));
       }
@@ -935,18 +973,18 @@ export class UserBatch {
   }
 
   /** rhs ← K⁻¹ rhs with row n's factors (dense.ts's solveFactored, inlined for 1 and 2 rows). */
-  private solveRow(n: number, dim: number, vo: number): void {
+  private solveRow(n: number, dim: number, vo: number, kPool: Float64Array, dinvPool: Float64Array): void {
     const rhs = this.rhs;
     const ko = this.kOff[n]!;
     if (dim === 1) {
-      rhs[0] = rhs[0]! * this.dinvPool[vo]!;
+      rhs[0] = rhs[0]! * dinvPool[vo]!;
       return;
     }
     if (dim === 2) {
-      const l10 = this.kPool[ko + 2]!;
-      const m11 = this.dinvPool[vo + 1]!;
+      const l10 = kPool[ko + 2]!;
+      const m11 = dinvPool[vo + 1]!;
       const m01 = inverse2Off(l10, m11);
-      const m00 = inverse2Diag(l10, this.dinvPool[vo]!, m01);
+      const m00 = inverse2Diag(l10, dinvPool[vo]!, m01);
       const y0 = rhs[0]!;
       const y1 = rhs[1]!;
       rhs[0] = m00 * y0 + m01 * y1;
@@ -955,8 +993,8 @@ export class UserBatch {
     }
     const K = this.K;
     const dinv = this.dinv;
-    for (let i = 0, e = dim * dim; i < e; i++) K[i] = this.kPool[ko + i]!;
-    for (let r = 0; r < dim; r++) dinv[r] = this.dinvPool[vo + r]!;
+    for (let i = 0, e = dim * dim; i < e; i++) K[i] = kPool[ko + i]!;
+    for (let r = 0; r < dim; r++) dinv[r] = dinvPool[vo + r]!;
     solveFactored(K, dinv, rhs, dim);
   }
 

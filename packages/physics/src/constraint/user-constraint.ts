@@ -50,7 +50,7 @@ import type { StepContext } from '../space/step-context.js';
 import { checkFinite, checkInteger, fail, FulcrumInputError } from '../util/validate.js';
 import { BODY_STATE_STRIDE, clearBodyState, fillBodyState } from './body-state.js';
 import { Constraint, type SolverFamilyKind, type BreakReason, type ConstraintOptions } from './constraint.js';
-import { dropVanishingRows, factorSymmetric, normClampFactor, solveFactored, solveSymmetric, vanishingRowTerm, zeroPivotTolerance } from './dense.js';
+import { DEPENDENT_ROW_EPS, dropVanishingRows, factorSymmetric, normClampFactor, solveFactored, solveSymmetric, vanishingRowTerm, zeroPivotTolerance } from './dense.js';
 import { checkRowLimit, limitPositionImpulse } from './limits.js';
 import { limitTurn } from './position-step.js';
 import { leverShare, limitSideUpdate, passSoftness, referenceMass, softRhs, softUpdate, type Softness } from './softness.js';
@@ -909,7 +909,7 @@ export class UserConstraint extends Constraint {
     for (let r = 0; r < n; r++) {
       const d = w.Keq[r * n + r]!;
       if (d > zeroPivotTolerance(scale) && scale > 0 && w.K[r * n + r]! >= w.kFloor) continue;
-      const what = n === 1 ? `K = ${d}` : `pivot ${r} of its LDLᵀ factors is ${d} (K's diagonal: ${Array.from({ length: n }, (_, i) => w.K[i * n + i]).join(', ')})`;
+      const what = n === 1 ? `K = ${d}` : `pivot ${r} of its LDLᵀ factors is ${d} (K's diagonal: ${Array.from({ length: n }, (_, i) => w.K[i * n + i]).join(', ')}; a pivot within ${DEPENDENT_ROW_EPS} of its row's diagonal counts as 0, the row being the others' combination)`;
       throw new FulcrumInputError(
         `${this.label}: effMass() wrote a K that is not positive definite: ${what}; K is the effective mass J M⁻¹ Jᵀ, positive on every row, and not below ${w.kFloor} (1e-16 of a unit row's on these bodies): check its signs, and that no row is left 0`,
         { owner: this.typeName, prop: 'effMass' },
@@ -1205,6 +1205,8 @@ export class UserConstraint extends Constraint {
    */
   private poseEpoch = -1;
   private errValid = false;
+  /** At this pose: a stiff constraint whose biased passes take the joint softness as a fixed compliance (w.gamma). */
+  private jointFixed = false;
   private ensurePose(ctx: StepContext): void {
     if (this.poseEpoch === ctx.poseEpoch) {
       this.syncVelocities(ctx);
@@ -1214,8 +1216,9 @@ export class UserConstraint extends Constraint {
     this.prepare(this.w.state);
     this.buildK();
     this.markLiveRows();
-    this.poseCompliance();
+    this.poseCompliance(ctx);
     if (this.limitedCount === 0) {
+      if (this.jointFixed) this._factorWithCompliance(this.w.K, this.dimensions, this.w.Kb);
       this.addCompliance(this.w.K);
       factorSymmetric(this.w.K, this.dimensions, this.w.dinv);
     } else this._factorEqualityRows();
@@ -1234,8 +1237,20 @@ export class UserConstraint extends Constraint {
     const m = n - this.limitedCount;
     if (m === 0) return;
     for (let a = 0; a < m; a++) for (let b = 0; b < m; b++) w.Keq[a * m + b] = w.K[this.eqRows[a]! * n + this.eqRows[b]!]!;
-    for (let a = 0; a < m; a++) w.Keq[a * m + a] = w.Keq[a * m + a]! + w.gamma[this.eqRows[a]!]!;
+    if (this.jointFixed) this._factorWithCompliance(w.Keq, m, w.KeqB, this.eqRows);
+    if (this.isSoftSpring()) for (let a = 0; a < m; a++) w.Keq[a * m + a] = w.Keq[a * m + a]! + w.gamma[this.eqRows[a]!]!;
     factorSymmetric(w.Keq, m, w.dinv);
+  }
+
+  /**
+   * A stiff constraint's block for its biased passes with the joint softness (jointHertz > 0):
+   * `K` (m × m, over the rows `rows`, or all of them) plus diag(Γ), into `out`, factored (w.dinvb).
+   */
+  private _factorWithCompliance(K: Float64Array, m: number, out: Float64Array, rows?: Int32Array | number[]): void {
+    const w = this.w;
+    for (let i = 0, e = m * m; i < e; i++) out[i] = K[i]!;
+    for (let a = 0; a < m; a++) out[a * m + a] = out[a * m + a]! + w.gamma[rows ? rows[a]! : a]!;
+    factorSymmetric(out, m, w.dinvb);
   }
 
   /** Whether the rows are springs of their own (a soft constraint whose C is given). */
@@ -1245,18 +1260,21 @@ export class UserConstraint extends Constraint {
 
   /**
    * Each row's compliance Γ = g·Kref at the pose (the fixed compliance of softness.ts), into
-   * w.gamma: 0 for a stiff constraint, and for a row whose J vanishes (K dropped, dense.ts).
-   * Kref comes from J's linear and angular parts; Nape's form (effMass and impulse, no J) gives
-   * them through impulse(), whose output for a unit λ of row r is row r of Jᵀ on each body.
+   * w.gamma: a soft constraint's own spring; a stiff one's joint softness (jointHertz > 0), which
+   * its biased passes take (jointFixed); else 0, and 0 for a row whose J vanishes (K dropped,
+   * dense.ts). Kref comes from J's linear and angular parts; Nape's form (effMass and impulse, no
+   * J) gives them through impulse(), whose output for a unit λ of row r is row r of Jᵀ on each body.
    */
-  private poseCompliance(): void {
+  private poseCompliance(ctx: StepContext): void {
     const n = this.dimensions;
     const w = this.w;
-    if (!this.isSoftSpring()) {
+    const soft = this.isSoftSpring();
+    const g = soft ? this._soft.compliance : this._stiff && !this.velocityOnly ? ctx.jointSoftness.compliance : 0;
+    this.jointFixed = !soft && g > 0;
+    if (!(g > 0)) {
       w.gamma.fill(0);
       return;
     }
-    const g = this._soft.compliance;
     const nd = this._bodiesCache.length;
     const dcols = 3 * nd;
     const useHook = !this.modes().jacobian;
@@ -1391,8 +1409,12 @@ export class UserConstraint extends Constraint {
     this.velocity(vel, this.w.state);
     checkRow(this, 'velocity', vel, 0, this.w.state);
     const gamma = this.w.gamma;
-    for (let r = 0; r < n; r++) rhs[r] = soft ? softRhs(-(vel[r]! + be[r]!), gamma[r]!, this.jAcc[r]!) : -(vel[r]! + be[r]!);
-    solveFactored(this.w.K, this.w.dinv, rhs, n);
+    // A soft row, and a stiff one's biased pass with the joint softness, take the fixed compliance.
+    const jointFixed = !soft && useBias && this.jointFixed;
+    const fixed = soft || jointFixed;
+    for (let r = 0; r < n; r++) rhs[r] = fixed ? softRhs(-(vel[r]! + be[r]!), gamma[r]!, this.jAcc[r]!) : -(vel[r]! + be[r]!);
+    if (jointFixed) solveFactored(this.w.Kb, this.w.dinvb, rhs, n);
+    else solveFactored(this.w.K, this.w.dinv, rhs, n);
     const delta = this.w.delta;
     if (!soft && !this.velocityOnly && massScale === 1 && impulseScale === 0 && this.clampIsIdle()) {
       // A stiff row without softening or clamping: the impulse is the solution itself, not the
@@ -1406,7 +1428,7 @@ export class UserConstraint extends Constraint {
       return;
     }
     const trial = this.w.trial;
-    for (let r = 0; r < n; r++) trial[r] = soft ? this.jAcc[r]! + rhs[r]! : softUpdate(this.jAcc[r]!, rhs[r]!, massScale, impulseScale);
+    for (let r = 0; r < n; r++) trial[r] = fixed ? this.jAcc[r]! + rhs[r]! : softUpdate(this.jAcc[r]!, rhs[r]!, massScale, impulseScale);
     this.clamp(trial);
     checkRow(this, 'clamp', trial);
     if (soft || this.velocityOnly) {
@@ -1434,7 +1456,9 @@ export class UserConstraint extends Constraint {
     const pass = passSoftness(soft ? this._soft : null, useBias, ctx.jointSoftness);
     // The sides need C at every pass (the speculative bias): at this pose, computed once.
     const err = this.positionError();
-    if (this.limitedCount !== n) this._solveEqualityRows(ctx, pass, soft, err);
+    // A soft row, and a stiff one's biased pass with the joint softness, take the fixed compliance.
+    const fixed = soft || (useBias && this.jointFixed);
+    if (this.limitedCount !== n) this._solveEqualityRows(ctx, pass, soft, fixed, err);
     const maxImpulse = this._maxForce * ctx.h;
     for (let r = 0; r < n; r++) {
       if (this.rowLimited[r] === 0) continue;
@@ -1443,13 +1467,13 @@ export class UserConstraint extends Constraint {
       const c = err[r]!;
       if (this.rowMin[r]! > -Infinity) {
         const old = this.accMin[r]!;
-        const next = limitSideUpdate(old, c - this.rowMin[r]!, this._limitRowRate(ctx, r), k, ctx.invH, pass, soft, this._maxError, maxImpulse, this.w.gamma[r]!);
+        const next = limitSideUpdate(old, c - this.rowMin[r]!, this._limitRowRate(ctx, r), k, ctx.invH, pass, soft, this._maxError, maxImpulse, fixed ? this.w.gamma[r]! : 0);
         this.accMin[r] = next;
         this._applyLimitImpulse(ctx, r, next - old);
       }
       if (this.rowMax[r]! < Infinity) {
         const old = this.accMax[r]!;
-        const next = limitSideUpdate(old, this.rowMax[r]! - c, -this._limitRowRate(ctx, r), k, ctx.invH, pass, soft, this._maxError, maxImpulse, this.w.gamma[r]!);
+        const next = limitSideUpdate(old, this.rowMax[r]! - c, -this._limitRowRate(ctx, r), k, ctx.invH, pass, soft, this._maxError, maxImpulse, fixed ? this.w.gamma[r]! : 0);
         this.accMax[r] = next;
         this._applyLimitImpulse(ctx, r, -(next - old));
       }
@@ -1458,7 +1482,7 @@ export class UserConstraint extends Constraint {
   }
 
   /** The equality rows' block of a constraint with limited rows (the plain _solve over those rows). */
-  private _solveEqualityRows(ctx: StepContext, pass: Readonly<Softness>, soft: boolean, err: Float64Array): void {
+  private _solveEqualityRows(ctx: StepContext, pass: Readonly<Softness>, soft: boolean, fixed: boolean, err: Float64Array): void {
     const n = this.dimensions;
     const m = n - this.limitedCount;
     const eq = this.eqRows;
@@ -1478,12 +1502,13 @@ export class UserConstraint extends Constraint {
     for (let a = 0; a < m; a++) {
       const r = eq[a]!;
       const x = -(vel[r]! + (pass.biasRate !== 0 ? pass.biasRate * (e === 1 ? err[r]! : err[r]! * e) : 0));
-      rhs[a] = soft ? softRhs(x, w.gamma[r]!, this.jAcc[r]!) : x;
+      rhs[a] = fixed ? softRhs(x, w.gamma[r]!, this.jAcc[r]!) : x;
     }
-    solveFactored(w.Keq, w.dinv, rhs, m);
+    if (fixed && !soft) solveFactored(w.KeqB, w.dinvb, rhs, m);
+    else solveFactored(w.Keq, w.dinv, rhs, m);
     let n2 = 0;
     for (let a = 0; a < m; a++) {
-      const t = soft ? this.jAcc[eq[a]!]! + rhs[a]! : softUpdate(this.jAcc[eq[a]!]!, rhs[a]!, pass.massScale, pass.impulseScale);
+      const t = fixed ? this.jAcc[eq[a]!]! + rhs[a]! : softUpdate(this.jAcc[eq[a]!]!, rhs[a]!, pass.massScale, pass.impulseScale);
       rhs[a] = t;
       n2 += t * t;
     }
@@ -1676,6 +1701,10 @@ class UserConstraintWork {
   readonly gamma: Float64Array;
   /** Each row's angular part of K while Γ is computed (softness.ts, leverShare). */
   readonly angPart: Float64Array;
+  /** A stiff constraint's K + diag(Γ) for its biased passes with the joint softness (all rows, or the equality rows), and 1/D of its factors. */
+  readonly Kb: Float64Array;
+  readonly KeqB: Float64Array;
+  readonly dinvb: Float64Array;
   /** J, and J with a shared body's columns summed (J itself when no body fills several slots). */
   readonly J: Float64Array;
   readonly Jd: Float64Array;
@@ -1708,6 +1737,9 @@ class UserConstraintWork {
     this.trial = new Float64Array(dim);
     this.gamma = new Float64Array(dim);
     this.angPart = new Float64Array(dim);
+    this.Kb = new Float64Array(dim * dim);
+    this.KeqB = new Float64Array(dim * dim);
+    this.dinvb = new Float64Array(dim);
     this.J = new Float64Array(dim * 3 * slots);
     this.Jd = sharedBody ? new Float64Array(dim * 3 * distinct) : this.J;
     this.Jp = new Float64Array(dim);
