@@ -368,8 +368,11 @@ export abstract class Constraint {
   _restoreImpulses(ctx: StepContext): void {
     void ctx;
   }
-  /** @internal */
-  abstract _warmStart(ctx: StepContext): void;
+  /**
+   * @internal Re-apply the accumulated impulses at the substep's start; with `freshEquality`, a
+   * stiff constraint's equality rows start from zero instead (joint islands: FRESH_STIFF_ROWS).
+   */
+  abstract _warmStart(ctx: StepContext, freshEquality?: boolean): void;
   /** @internal */
   abstract _solve(ctx: StepContext, useBias: boolean): void;
   /** @internal One position pass (after the substeps): move positions to remove error. */
