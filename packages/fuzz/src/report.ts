@@ -16,7 +16,7 @@ export function summaryLine(r: FuzzResult, steps: number): string {
     `${fmt(s.invalidTotal)} invalid inputs of ${fmt(s.invalid.size)} kinds`,
     `${fmt(c.nan)} NaN`,
     `${fmt(c.divergence)} divergence errors`,
-    `${fmt(c['blow-up'])} blow-ups`,
+    `${fmt(c['blow-up'])} blow-ups (${fmt(s.drivenBlowUps)} of them reached by a driver: drivers.ts)`,
     `${fmt(c['unexpected-throw'])} unexpected throws`,
     `${fmt(c['wrong-error'])} wrong errors`,
     `${fmt(c['invalid-accepted'])} invalid inputs accepted`,

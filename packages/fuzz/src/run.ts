@@ -5,6 +5,7 @@
  */
 import type { Body } from '@fulcrum/physics';
 import { describeError, isDocumented, matches, signature, type Expected } from './errors.js';
+import { driversReaching } from './drivers.js';
 import { combined, hashDiff, hashEqual, hashWorld, type StateHash } from './hash.js';
 import type { Family } from './scene.js';
 import type { TraceEntry, World } from './world.js';
@@ -80,6 +81,8 @@ export class Stats {
   nonAtomicKinds = new Map<string, number>();
   determinismChecked = 0;
   determinismMismatched = 0;
+  /** Blow-ups whose body a driver reaches through constraints (drivers.ts); counted in counts['blow-up'] too. */
+  drivenBlowUps = 0;
   elapsedMs = 0;
 
   bump(map: Map<string, number>, key: string, n = 1): void {
@@ -115,6 +118,7 @@ export class Stats {
     for (const [k, v] of o.coverage) this.bump(this.coverage, k, v);
     for (const c of CATEGORIES) this.counts[c] += o.counts[c];
     this.failedSteps += o.failedSteps;
+    this.drivenBlowUps += o.drivenBlowUps;
     this.notTriggered += o.notTriggered;
     this.faultSteps += o.faultSteps;
     this.nonAtomicMotion += o.nonAtomicMotion;
@@ -267,7 +271,7 @@ export class SceneRun {
       if (b.space !== space) continue;
       const speed = Math.hypot(v.x, v.y);
       if (speed > BLOW_UP_SPEED || Math.abs(b.angularVel) > BLOW_UP_SPIN) {
-        this.fail('blow-up', `${n} (Body#${b.id}, ${b.type}, ${b.mass.toPrecision(3)} kg) reached ${speed.toPrecision(3)} m/s, ${b.angularVel.toPrecision(3)} rad/s at step ${this.steps}`);
+        this.blowUp(b, `${n} (Body#${b.id}, ${b.type}, ${b.mass.toPrecision(3)} kg) reached ${speed.toPrecision(3)} m/s, ${b.angularVel.toPrecision(3)} rad/s at step ${this.steps}`);
         return false;
       }
       const last = this.lastPose.get(b);
@@ -275,7 +279,7 @@ export class SceneRun {
         const moved = Math.hypot(b.x - last[0], b.y - last[1]);
         const turned = Math.abs(b.rotation - last[2]);
         if (moved > BLOW_UP_SPEED * dt || turned > BLOW_UP_SPIN * dt) {
-          this.fail('blow-up', `${n} (Body#${b.id}, ${b.type}, ${b.mass.toPrecision(3)} kg) jumped ${moved.toPrecision(3)} m and ${turned.toPrecision(3)} rad in step ${this.steps} (at ${speed.toPrecision(3)} m/s, ${b.angularVel.toPrecision(3)} rad/s)`);
+          this.blowUp(b, `${n} (Body#${b.id}, ${b.type}, ${b.mass.toPrecision(3)} kg) jumped ${moved.toPrecision(3)} m and ${turned.toPrecision(3)} rad in step ${this.steps} (at ${speed.toPrecision(3)} m/s, ${b.angularVel.toPrecision(3)} rad/s)`);
           return false;
         }
         last[0] = b.x;
@@ -284,6 +288,13 @@ export class SceneRun {
       } else this.lastPose.set(b, [b.x, b.y, b.rotation]);
     }
     return true;
+  }
+
+  /** A blow-up of `b`, with the drivers its constraints reach (drivers.ts) named in the message. */
+  private blowUp(b: Body, message: string): void {
+    const drivers = driversReaching(this.w.space, b);
+    if (drivers.length) this.stats.drivenBlowUps++;
+    this.fail('blow-up', `${message}; ${drivers.length ? `driven by ${drivers.join(', ')}` : 'no driver reaches it'}`);
   }
 
   /** An armed in-hook action that fired during a successful step: judge what it did. */

@@ -369,10 +369,11 @@ export abstract class Constraint {
     void ctx;
   }
   /**
-   * @internal Re-apply the accumulated impulses at the substep's start; with `freshEquality`, a
-   * stiff constraint's equality rows start from zero instead (joint islands: FRESH_STIFF_ROWS).
+   * @internal Re-apply the accumulated impulses at the substep's start; with `freshStiffRows`, a
+   * stiff constraint's rows (equalities and limit sides) start from zero instead (joint islands:
+   * FRESH_STIFF_ROWS).
    */
-  abstract _warmStart(ctx: StepContext, freshEquality?: boolean): void;
+  abstract _warmStart(ctx: StepContext, freshStiffRows?: boolean): void;
   /** @internal */
   abstract _solve(ctx: StepContext, useBias: boolean): void;
   /** @internal One position pass (after the substeps): move positions to remove error. */

@@ -35,16 +35,18 @@
  * with each limit row outside its range held to the bound it passed, also as one block. Zero pivots
  * (slack rows, a rank-deficient island) get no impulse (dense.ts).
  *
- * FRESH_STIFF_ROWS. An island's stiff equality rows are not warm-started: their accumulated
- * impulses start each substep from zero. The first exact pass gives the island the same
- * velocities whatever impulse those rows start from (the block's solution absorbs it), so a warm
- * start there buys nothing for the island itself. What it did carry was the part of last pose's
- * impulse that Jᵀ cancelled there, from nearly dependent or conflicting rows (a body between a
- * kinematic driver and fixed joints, two pivots on one point), which the next pose released:
- * traced stage by stage, 10 of the fuzz's last 15 blow-ups first appeared at this warm start.
- * The other families still see an island's forces in the passes after its solve; only the user
- * batch, solved first, no longer sees them in its first pass. Soft rows (the spring's memory)
- * and limit rows (their active sides) are warm-started as before.
+ * FRESH_STIFF_ROWS. An island's stiff rows, equalities and limit sides alike, are not
+ * warm-started: their accumulated impulses start each substep from zero. The first exact pass
+ * gives the island the same velocities whatever impulse those rows start from (the block's
+ * solution absorbs it; the active set takes a pushing side exactly and lets a slack one go), so a
+ * warm start there buys nothing for the island itself. What it did carry was the part of last
+ * pose's impulse that Jᵀ cancelled there, from nearly dependent or conflicting rows (a body
+ * between a kinematic driver and fixed joints, two pivots on one point, a range on a 9 m lever
+ * beside a rigid rod), which the next pose released: traced stage by stage, 10 of the fuzz's 15
+ * blow-ups first appeared at this warm start, and a limit side's (fuzz seed 4292858470) after the
+ * equality rows had gone fresh. The other families still see an island's forces in the passes
+ * after its solve; only the user batch, solved first, no longer sees them in its first pass. Soft
+ * rows (the spring's memory) are warm-started as before.
  *
  * FORCE_LIMITED_SOFT_JOINTS. A soft joint with a finite maxForce stays out: a bound on one
  * member's impulse is not a block's. Clamped after the exact solve, the other members' impulses
@@ -219,7 +221,7 @@ export class JointIslandFamily implements ConstraintFamily {
   }
 
   warmStart(ctx: StepContext): void {
-    // Stiff equality rows start each substep from zero (FRESH_STIFF_ROWS above).
+    // Stiff rows start each substep from zero (FRESH_STIFF_ROWS above).
     for (const island of this.islands) for (const j of island.joints) j._warmStart(ctx, true);
   }
 

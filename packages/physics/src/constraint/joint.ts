@@ -307,11 +307,15 @@ export abstract class Joint extends Constraint {
   }
 
   /** @internal */
-  _warmStart(ctx: StepContext, freshEquality = false): void {
+  _warmStart(ctx: StepContext, freshStiffRows = false): void {
     if (this.midStep) this.endSubstep();
     this.midStep = true;
     this.refreshForPose(ctx);
-    if (freshEquality && this._stiff) for (let r = 0; r < this.dimension; r++) if (this.rowKind[r] === ROW_EQUALITY) this.acc[r] = 0;
+    if (freshStiffRows && this._stiff)
+      for (let r = 0; r < this.dimension; r++) {
+        if (this.rowKind[r] === ROW_EQUALITY) this.acc[r] = 0;
+        else if (this.rowKind[r] === ROW_LIMIT) this.accLo[r] = this.accHi[r] = 0;
+      }
     const lam = this.lam;
     for (let r = 0; r < this.dimension; r++) lam[r] = this.rowKind[r] === ROW_SLACK ? 0 : this.acc[r]! + this.accLo[r]! - this.accHi[r]!;
     this.apply(ctx, lam);

@@ -1368,11 +1368,11 @@ export class UserConstraint extends Constraint {
   }
 
   /** @internal */
-  _warmStart(ctx: StepContext, freshEquality = false): void {
+  _warmStart(ctx: StepContext, freshStiffRows = false): void {
     if (this.midStep) this.endSubstep();
     this.midStep = true;
     this.ensurePose(ctx);
-    if (freshEquality && this._stiff) for (let r = 0; r < this.dimensions; r++) if (this.rowLimited[r] === 0) this.jAcc[r] = 0;
+    if (freshStiffRows && this._stiff) for (let r = 0; r < this.dimensions; r++) this.jAcc[r] = this.accMin[r] = this.accMax[r] = 0;
     this.applyImpulse(ctx, this.jAcc);
   }
 
