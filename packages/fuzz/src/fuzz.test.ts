@@ -14,12 +14,9 @@ export const QUICK = { scenes: 150, steps: 300, seed: 1, determinismEvery: 5 } a
 
 /**
  * The quick run's scenes that still blow up (seeds), on the engine as of this list's commit; the
- * README says what each family is.
- * - 2384129058: driven. A body set to `allowRotation: false` while it turned at 155 rad/s keeps
- *   turning (Nape's semantics), and drives a PulleyJoint with a range through a dense web of
- *   welds, lines and pulleys (drivers.ts names it in the failure).
+ * README says what each family is. None today.
  */
-export const KNOWN_BLOW_UPS: readonly number[] = [2384129058];
+export const KNOWN_BLOW_UPS: readonly number[] = [];
 
 describe(`fuzz, quick: ${QUICK.scenes} scenes × ${QUICK.steps} steps, seed ${QUICK.seed}`, () => {
   let r: FuzzResult;
@@ -37,8 +34,8 @@ describe(`fuzz, quick: ${QUICK.scenes} scenes × ${QUICK.steps} steps, seed ${QU
   zero('nan', 'bodies that went non-finite after a successful step');
   zero('divergence', 'valid steps that threw FulcrumDivergenceError');
   // The blow-ups the engine still has (packages/physics/README.md, "Known gaps") that the quick
-  // run's scenes meet: KNOWN_BLOW_UPS. A ratchet: a new blow-up fails, and so does a listed one
-  // that no longer happens (take it off the list).
+  // run's scenes meet: KNOWN_BLOW_UPS (none today). A ratchet: a new blow-up fails, and so does a
+  // listed one that no longer happens (take it off the list).
   it('blow-ups (a body faster than 1e6 m/s or 1e9 rad/s): only the known ones', () => {
     const seeds = [...new Set(r.failures.filter((f) => f.category === 'blow-up').map((f) => f.seed))].sort((a, b) => a - b);
     expect(seeds, failureReport(r.failures.filter((f) => f.category === 'blow-up'))).toEqual([...KNOWN_BLOW_UPS].sort((a, b) => a - b));

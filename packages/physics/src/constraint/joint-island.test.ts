@@ -208,7 +208,7 @@ describe('joint islands', () => {
     expect(island.loss).toBeLessThanOrEqual(run(false, 8).loss * 1.1);
   });
 
-  it('takes islands of at least two equality or stiff limited joints and at most MAX_ISLAND_ROWS rows; chains, single joints, motors and soft limits stay with the other families', () => {
+  it('takes islands of at least two equality or limited joints and at most MAX_ISLAND_ROWS rows; chains, single joints, motors and force-limited soft joints stay with the other families', () => {
     const space = new Space({ gravity: [0, -10] });
     const ground = space.addBody(new Body({ type: 'static' }));
     const box = (x: number, y: number) => space.addBody(new Body({ position: [x, y], shapes: [Polygon.box(0.5, 0.5, { filter: { mask: 0 } })] }));
@@ -218,7 +218,8 @@ describe('joint islands', () => {
     const weld = space.addConstraint(new WeldJoint({ body1: ground, body2: a, anchor1: [0, 0] }));
     const pin = space.addConstraint(new PivotJoint({ body1: a, body2: b, anchor1: [0.5, 0], anchor2: [-0.5, 0] }));
     // A single pivot; a pivot with a motor and a stiff ranged distance joint beside it (an island of
-    // the two joints, without the motor); a pivot with a soft range beside it.
+    // the two joints, without the motor); a pivot with a soft range beside it (an island), and one
+    // with a force-limited soft range beside it (not: FORCE_LIMITED_SOFT_JOINTS).
     const c = box(5, 0);
     const single = space.addConstraint(new PivotJoint({ body1: ground, body2: c, anchor1: [5, 0] }));
     const d = box(8, 0);
@@ -230,6 +231,10 @@ describe('joint islands', () => {
     const g = box(13, 0);
     const lone = space.addConstraint(new PivotJoint({ body1: f, body2: g, anchor1: [0.5, 0], anchor2: [-0.5, 0] }));
     const softRange = space.addConstraint(new AngleJoint({ body1: f, body2: g, jointMin: -0.5, jointMax: 0.5, stiff: false }));
+    const h = box(15, 0);
+    const i = box(16, 0);
+    const lone2 = space.addConstraint(new PivotJoint({ body1: h, body2: i, anchor1: [0.5, 0], anchor2: [-0.5, 0] }));
+    const softCapped = space.addConstraint(new AngleJoint({ body1: h, body2: i, jointMin: -0.5, jointMax: 0.5, stiff: false, maxForce: 5 }));
     // A chain longer than an island may be.
     let prev = ground;
     const chain: Constraint[] = [];
@@ -242,8 +247,9 @@ describe('joint islands', () => {
     const islands = space._pipeline.jointIslands;
     expect(islands.takes(weld) && islands.takes(pin)).toBe(true);
     expect(islands.takes(paired) && islands.takes(ranged)).toBe(true);
-    for (const x of [single, motor, lone, softRange, ...chain]) expect(islands.takes(x)).toBe(false);
-    expect(solverInternals(space).plan.active.length).toBe(8 + chain.length);
+    expect(islands.takes(lone) && islands.takes(softRange)).toBe(true);
+    for (const x of [single, motor, lone2, softCapped, ...chain]) expect(islands.takes(x)).toBe(false);
+    expect(solverInternals(space).plan.active.length).toBe(10 + chain.length);
   });
 
   it('a soft joint with a finite maxForce stays out of islands: a 0.03 kg body between a 40 Hz weld and a weld whose maxForce holds less than the load stays bounded (fuzz seed 324170948: 3e23 rad/s in 600 steps as an island)', () => {
@@ -353,6 +359,57 @@ describe('joint islands', () => {
     }
     expect(space._pipeline.jointIslands.takes(line) && space._pipeline.jointIslands.takes(rod)).toBe(true);
     expect(fastest).toBeLessThan(100);
+  });
+
+  it("a soft range's reached side in an island is the joint's spring: a plank pinned at its end and held up by a soft AngleJoint range sags to the analytic equilibrium, on both paths", () => {
+    // The row is angular, so its reference K is the plank's invI about its centre, and the spring's
+    // torque per radian is ω²·I_c (softness.ts). At rest: ω²·I_c·(jointMin − θ) = m·g·(L/2)·cos θ.
+    const f = 2;
+    const omega = 2 * Math.PI * f;
+    const m = 1;
+    const L = 1;
+    const t = 0.1;
+    const Ic = (m * (L * L + t * t)) / 12;
+    const lo = -0.2;
+    let theta = lo;
+    for (let k = 0; k < 50; k++) theta = lo - (m * 10 * (L / 2) * Math.cos(theta)) / (omega * omega * Ic);
+    const sag = (islands: boolean) => {
+      const space = new Space({ gravity: [0, -10] });
+      setSolverRouting(space, { jointIsland: islands });
+      const ground = space.addBody(new Body({ type: 'static' }));
+      const plank = space.addBody(new Body({ position: [L / 2, 0], mass: m, shapes: [Polygon.box(L, t, { filter: { mask: 0 } })] }));
+      const pin = space.addConstraint(new PivotJoint({ body1: ground, body2: plank, anchor1: [0, 0], anchor2: [-L / 2, 0] }));
+      const range = space.addConstraint(new AngleJoint({ body1: ground, body2: plank, jointMin: lo, jointMax: 0.2, stiff: false, frequency: f, damping: 1 }));
+      space.step(1 / 60);
+      expect(space._pipeline.jointIslands.takes(pin) && space._pipeline.jointIslands.takes(range)).toBe(islands);
+      for (let i = 0; i < 600; i++) space.step(1 / 60);
+      return plank.rotation;
+    };
+    expect(theta).toBeLessThan(-0.45);
+    for (const islands of [true, false]) expect(Math.abs(sag(islands) - theta)).toBeLessThan(0.01 * Math.abs(theta));
+  });
+
+  it('fuzz seed 522636959: a 6 cm capsule pinned 7 m from its centre, with a soft DistanceJoint range 4 m from it, stays bounded as one island (solved one by one, its warm starts grew sixfold per substep to 6e5 m/s)', () => {
+    const run = (islands: boolean) => {
+      const space = new Space({ gravity: [0, -10] });
+      setSolverRouting(space, { jointIsland: islands });
+      const ground = space.addBody(new Body({ type: 'static', shapes: [new Segment({ p1: [-3, 0], p2: [3, -0.3] })] }));
+      const capsule = space.addBody(new Body({ position: [-7.2, 5.5], rotation: 2, shapes: [new Capsule({ length: 0.06034, radius: 0.01, friction: 0.17, density: 70 })] }));
+      const pin = space.addConstraint(new PivotJoint({ body1: capsule, body2: ground, anchor1: [-7, -0.01], anchor2: [-2, 1], maxForce: 3037, ignore: true }));
+      const range = space.addConstraint(new DistanceJoint({ body1: capsule, body2: ground, anchor1: [-4, -0.2], anchor2: [-4, 2.419], jointMin: 0.2, jointMax: 0.8, stiff: false, frequency: 7.8, damping: 0.8 }));
+      space.step(1 / 30, 4, 1);
+      const island = space._pipeline.jointIslands.takes(pin) && space._pipeline.jointIslands.takes(range);
+      let fastest = 0;
+      for (let i = 0; i < 600; i++) {
+        space.step(1 / 30, 4, 1);
+        fastest = Math.max(fastest, Math.hypot(capsule.velocity.x, capsule.velocity.y));
+      }
+      return { fastest, island };
+    };
+    const r = run(true);
+    expect(r.island).toBe(true);
+    // It swings on a 7 m arm: tens of m/s at most.
+    expect(r.fastest).toBeLessThan(100);
   });
 
   it('fuzz seed 1253833093: a 0.2 kg body welded far from its centre to a 0.03 kg ball on a DistanceJoint range from a 0.8 kg body stays bounded, the range held (one by one, a body passed 1e6 m/s near step 565)', () => {

@@ -10,7 +10,7 @@
  * 3-row block the same scene never gains energy. Each pass is then the exact velocity projection
  * of the island, whatever its mass ratios and its order. A range does the same (a 0.03 kg ball
  * welded to a 0.2 kg body and hanging on a DistanceJoint range from a 0.8 kg one passed 1e6 m/s
- * after 9 s, fuzz seed 1253833093), so stiff joints with limits come here too.
+ * after 9 s, fuzz seed 1253833093), so joints with limits come here too.
  *
  * The block, over the island's rows a, b (every row of every joint, in plan order):
  *
@@ -24,12 +24,19 @@
  * fixed compliance too. (In Catto's mass-normalised form, the coupled block's stiff rows diverged:
  * a light body welded far from its centre and tied softly to two heavier ones went 1e5 m in 4 steps.)
  *
- * Limit rows (stiff joints only): each takes one side per pass, the lower pushing along +J, the
- * upper along −J, with the one-by-one path's target J_side·v + bias ≥ 0 (limitSideUpdate: C/h while
- * the gap is open, the pass's softness once reached, here as the fixed compliance above) and an
- * impulse that only pushes (μ ≥ 0). The block with them is a mixed complementarity problem, solved
- * exactly by an active set (solveActiveSet): the sides that push are equalities, the others let go.
- * An island without limit rows takes the plain solve, the same arithmetic as before limits came.
+ * Limit rows: each takes one side per pass, the lower pushing along +J, the upper along −J, with
+ * the one-by-one path's target J_side·v + bias ≥ 0 (limitSideUpdate: C/h while the gap is open;
+ * once reached, a soft joint's own spring, its push no faster than at maxError, or a stiff one's
+ * pass softness, each here as the fixed compliance above) and an impulse that only pushes (μ ≥ 0).
+ * The block with them is a mixed complementarity problem, solved exactly by an active set
+ * (solveActiveSet): the sides that push are equalities, the others let go. An island without limit
+ * rows takes the plain solve, the same arithmetic as before limits came.
+ *
+ * SOFT_RANGES. A soft joint's range comes here too. Solved one by one, a soft range 4 m from the
+ * centre of a 6 cm capsule pinned 7 m from it (fuzz seed 522636959) fought the pivot through the
+ * capsule's tiny inertia: their warm starts grew sixfold per substep, to 1e156 m/s in 10 s. As one
+ * block the capsule swings at 13 m/s. The spring is the same rule on both paths: a plank held up
+ * by a soft AngleJoint range sags to the analytic equilibrium either way (joint-island.test.ts).
  *
  * The position pass solves K Δ = −C over the stiff joints' equality rows at the current positions,
  * with each limit row outside its range held to the bound it passed, also as one block. Zero pivots
@@ -56,10 +63,10 @@
  * other's clamped impulses (as the one-by-one and batch paths always did).
  *
  * Which islands: StepPlan asks claim() before it builds the plan. Constraints connected through
- * awake bodies whose rows are equalities, or a stiff joint's limits, with a known J
- * (Constraint._islandEligible: Pivot and Weld; Distance, Angle, Line and Pulley stiff, or soft
- * with jointMin = jointMax; UserConstraints in jacobian form without per-pass hooks, their limited
- * rows too when stiff; not MotorJoint, nor a soft joint with a finite maxForce) form islands; one with at least two constraints and at most MAX_ISLAND_ROWS rows comes
+ * awake bodies whose rows are equalities or limits, with a known J (Constraint._islandEligible:
+ * Pivot, Weld, Distance, Angle, Line and Pulley joints, stiff or soft; UserConstraints in jacobian
+ * form without per-pass hooks, their limited rows too; not MotorJoint, nor a soft joint with a
+ * finite maxForce) form islands; one with at least two constraints and at most MAX_ISLAND_ROWS rows comes
  * here. Each member hands over its rows as a view (IslandRowsView, joint-rows.ts) and takes its
  * impulses back as a vector (_islandApply). A single joint's rows are already one block; a large
  * island (a chain, a grid) stays with the batches, whose Gauss-Seidel passes cost O(rows) where a
@@ -283,7 +290,7 @@ export class JointIslandFamily implements ConstraintFamily {
       }
     }
     if (limits) {
-      this.limitSides(ctx, useBias);
+      this.limitSides(ctx, useBias, joints);
       this.solveActiveSet(n);
     } else {
       const inBlock = this.inBlock;
@@ -373,16 +380,19 @@ export class JointIslandFamily implements ConstraintFamily {
    * velocity (so a row crossing its range within a substep still meets the far bound). Equality rows
    * keep the right-hand side solveIsland gave them; other rows take no part.
    */
-  private limitSides(ctx: StepContext, useBias: boolean): void {
+  private limitSides(ctx: StepContext, useBias: boolean, joints: readonly Constraint[]): void {
     const rhs = this.rhs;
     const gamma = this.gamma;
     const role = this.role;
     const sign = this.sign;
     const mu0 = this.mu0;
-    // (Limit rows come from stiff joints only: _islandEligible.)
-    const pass = passSoftness(null, useBias, ctx.jointSoftness);
     let a = 0;
-    for (const v of this.views) {
+    for (let q = 0; q < joints.length; q++) {
+      const v = this.views[q]!;
+      const soft = !joints[q]!._stiff;
+      const pass = passSoftness(soft ? v.soft : null, useBias, ctx.jointSoftness);
+      // A soft side pushes out no faster than its spring at maxError (limitSideUpdate).
+      const maxPush = soft ? pass.biasRate * joints[q]!._maxError : Infinity;
       const lever = pass.compliance > 0 ? jointLeverShare(v.J, v.slots, v.dim, v.kind, ROW_SLACK) : 0;
       for (let r = 0; r < v.dim; r++, a++) {
         const kind = v.kind[r];
@@ -408,7 +418,7 @@ export class JointIslandFamily implements ConstraintFamily {
         }
         const C = side > 0 ? value - lo : hi - value;
         const reached = C <= 0;
-        const x = -(side * V + oneSidedBias(C, ctx.invH, pass.biasRate, Infinity));
+        const x = -(side * V + oneSidedBias(C, ctx.invH, pass.biasRate, maxPush));
         const old = side > 0 ? accLo : accHi;
         const g = reached && pass.compliance > 0 ? pass.compliance * jointRowReferenceK(v.J, v.slots, r, lever) : 0;
         gamma[a] = g;

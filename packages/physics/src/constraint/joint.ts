@@ -602,15 +602,13 @@ export abstract class Joint extends Constraint {
   private _view: IslandRowsView | null = null;
 
   /**
-   * @internal Whether the joint-island solver may take the joint: every row an equality whatever
-   * the pose (jointMin = jointMax where the joint has limits), or a stiff joint, whose limit rows the
-   * island solves as one-sided rows (joint-island.ts; a soft limit's clamps are not a block's).
+   * @internal Whether the joint-island solver may take the joint: its rows are equalities and
+   * limits, which the island solves as one-sided rows, stiff or soft (SOFT_RANGES, joint-island.ts).
    * Motors override it. Not a soft joint with a finite maxForce (FORCE_LIMITED_SOFT_JOINTS,
-   * joint-island.ts).
+   * joint-island.ts): its clamp is not a block's.
    */
   override _islandEligible(): boolean {
-    if (!this._stiff && this._maxForce !== Infinity) return false;
-    return this._min === this._max || this._stiff;
+    return this._stiff || this._maxForce === Infinity;
   }
 
   /** @internal The rows at the solver's current pose (computed once per pose), for the joint-island solver. */

@@ -134,7 +134,7 @@ function snapshot(bodies: Body[], cs: Constraint[]): number[] {
 }
 
 /** A pendulum of two boxes on limited rows, with the built-in DistanceJoint or a user rope. */
-function ropeScene(user: boolean, islands = false) {
+function ropeScene(user: boolean, islands = false, soft = false) {
   const space = new Space({ gravity: [0, -10] });
   // Two ropes on a light box make a joint island; the batch's own tests keep them in the batch.
   setSolverRouting(space, { jointIsland: islands });
@@ -142,7 +142,9 @@ function ropeScene(user: boolean, islands = false) {
   const a = box(space, 0.95, 3, 0.3, [0, 2]);
   const b = box(space, 1.9, 2.6, -0.2, [1, 0]);
   const make = (b1: Body, b2: Body, a1: V2, a2: V2, lo: number, hi: number): Constraint =>
-    user ? rope(b1, b2, a1, a2, lo, hi) : new DistanceJoint({ body1: b1, body2: b2, anchor1: a1, anchor2: a2, jointMin: lo, jointMax: hi });
+    user
+      ? rope(b1, b2, a1, a2, lo, hi, soft ? { stiff: false, frequency: 3, damping: 0.4 } : {})
+      : new DistanceJoint({ body1: b1, body2: b2, anchor1: a1, anchor2: a2, jointMin: lo, jointMax: hi, ...(soft ? { stiff: false, frequency: 3, damping: 0.4 } : {}) });
   const cs = [make(ground, a, [0, 0], [-0.2, 0], 0.9, 1.1), make(a, b, [0.2, 0], [-0.2, 0.1], 0.5, 0.8)];
   for (const c of cs) space.addConstraint(c);
   return { space, bodies: [a, b], cs };
@@ -178,6 +180,28 @@ describe('UserConstraint limits', () => {
     });
   }
 
+
+  for (const islands of [false, true]) {
+    it(`a soft limited row steps like the built-in soft DistanceJoint range, to 1e-9 (${islands ? 'both as joint islands' : 'the user batch'})`, () => {
+      const B = ropeScene(false, islands, true);
+      const U = ropeScene(true, islands, true);
+      let worst = 0;
+      let stretched = 0;
+      for (let i = 0; i < 240; i++) {
+        B.space.step(1 / 60);
+        U.space.step(1 / 60);
+        expect(solverInternals(U.space).userBatch.count).toBe(islands ? 0 : 2);
+        expect(B.space._pipeline.jointIslands.takes(B.cs[0]!)).toBe(islands);
+        for (let k = 0; k < 2; k++) worst = Math.max(worst, Math.abs(B.bodies[k]!.x - U.bodies[k]!.x), Math.abs(B.bodies[k]!.y - U.bodies[k]!.y));
+        expect(U.cs[0]!.impulse()[0]!).toBeCloseTo(B.cs[0]!.impulse()[0]!, 6);
+        const a = U.bodies[0]!;
+        if (Math.hypot(a.localPointToWorld([-0.2, 0]).x, a.localPointToWorld([-0.2, 0]).y - 3) > 1.1 + 1e-3) stretched++;
+      }
+      expect(worst).toBeLessThan(1e-9);
+      // A spring, not a rod: the rope stretched past its bound.
+      expect(stretched).toBeGreaterThan(20);
+    });
+  }
 
   it('mixed rows (an equality and a limited one) step like the built-in LineJoint', () => {
     const scene = (user: boolean) => {

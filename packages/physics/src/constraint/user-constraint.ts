@@ -1059,12 +1059,12 @@ export class UserConstraint extends Constraint {
   /**
    * @internal The joint-island solver takes a constraint in jacobian form whose passes are J alone
    * (no velocity, clamp, effMass or impulse hook), as the user batch does: its rows equalities, or
-   * limited rows of a stiff constraint, which the island solves as one-sided rows as it solves
-   * the built-in joints' limits (a soft limit's clamps are not a block's). Not a soft constraint
-   * with a finite maxForce (FORCE_LIMITED_SOFT_JOINTS, joint-island.ts).
+   * limited rows, which the island solves as one-sided rows as it solves the built-in joints'
+   * limits, stiff or soft (SOFT_RANGES, joint-island.ts). Not a soft constraint with a finite
+   * maxForce (FORCE_LIMITED_SOFT_JOINTS, joint-island.ts).
    */
   override _islandEligible(): boolean {
-    if (this.velocityOnly || (this.limitedCount !== 0 && !this._stiff)) return false;
+    if (this.velocityOnly) return false;
     if (!this._stiff && this._maxForce !== Infinity) return false;
     const m = this.modes();
     if (m.effMass || m.impulse || !m.jacobian) return false;
