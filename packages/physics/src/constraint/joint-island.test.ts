@@ -15,7 +15,7 @@ import { Space } from '../space/space.js';
 import { setSolverRouting, solverInternals } from '../test-support/solver-routing.js';
 import { weldedBallOnRange } from '../test-support/scenes.js';
 import type { Constraint } from './constraint.js';
-import { MAX_ISLAND_ROWS } from './joint-island.js';
+import { MAX_ISLAND_ROWS, MAX_LIGHT_ISLAND_ROWS } from './joint-island.js';
 import { AngleJoint } from './joints/angle-joint.js';
 import { DistanceJoint } from './joints/distance-joint.js';
 import { LineJoint } from './joints/line-joint.js';
@@ -410,6 +410,48 @@ describe('joint islands', () => {
     expect(r.island).toBe(true);
     // It swings on a 7 m arm: tens of m/s at most.
     expect(r.fastest).toBeLessThan(100);
+  });
+
+  /** A horizontal chain of 1 m links hung from the origin, released; its mechanical energy over 10 s. */
+  const hangingChain = (masses: readonly number[], weld: boolean) => {
+    const space = new Space({ gravity: [0, -10] });
+    const ground = space.addBody(new Body({ type: 'static' }));
+    const none = { filter: { mask: 0 } };
+    let prev = ground;
+    const links: Body[] = [];
+    const joints: Constraint[] = [];
+    masses.forEach((m, k) => {
+      const b = space.addBody(new Body({ position: [k + 0.5, 0], mass: m, shapes: [Polygon.box(1, 0.2, none)] }));
+      const anchor1: [number, number] = k === 0 ? [0, 0] : [0.5, 0];
+      joints.push(space.addConstraint(weld && k > 0 ? new WeldJoint({ body1: prev, body2: b, anchor1, anchor2: [-0.5, 0] }) : new PivotJoint({ body1: prev, body2: b, anchor1, anchor2: [-0.5, 0] })));
+      links.push(b);
+      prev = b;
+    });
+    const energy = () => links.reduce((e, b) => e + 0.5 * b.mass * (b.velocity.x ** 2 + b.velocity.y ** 2) + 0.5 * b.inertia * b.angularVel ** 2 + b.mass * 10 * b.y, 0);
+    const e0 = energy();
+    space.step(1 / 60);
+    const island = joints.every((j) => space._pipeline.jointIslands.takes(j));
+    let gain = energy() - e0;
+    for (let i = 0; i < 600; i++) {
+      space.step(1 / 60);
+      gain = Math.max(gain, energy() - e0);
+    }
+    return { island, gain };
+  };
+
+  it('LIGHT_LINKS: a chain of 7 welds with a 10 g link between 2 and 4.5 kg ones (21 rows) is one island and never gains energy (solved by Gauss-Seidel it gained 1.5e4 J; fuzz seed 1678246910)', () => {
+    const r = hangingChain([20, 20, 2, 0.01, 4.5, 49, 10], true);
+    expect(r.island).toBe(true);
+    // Joules; its potential energy swings by thousands as it falls.
+    expect(r.gain).toBeLessThan(1);
+  });
+
+  it('LIGHT_LINKS: only an island with a light body may pass MAX_ISLAND_ROWS: 9 pivots (18 rows) with 80 g links between 2–15 kg ones are one island, 9 pivots of even links are not', () => {
+    const light = [15, 0.08, 2, 0.08, 15, 0.08, 8, 0.08, 4];
+    expect(hangingChain(light, false).island).toBe(true);
+    expect(hangingChain(light.map(() => 1), false).island).toBe(false);
+    expect(2 * light.length).toBeGreaterThan(MAX_ISLAND_ROWS);
+    expect(2 * light.length).toBeLessThanOrEqual(MAX_LIGHT_ISLAND_ROWS);
   });
 
   it('fuzz seed 1253833093: a 0.2 kg body welded far from its centre to a 0.03 kg ball on a DistanceJoint range from a 0.8 kg body stays bounded, the range held (one by one, a body passed 1e6 m/s near step 565)', () => {

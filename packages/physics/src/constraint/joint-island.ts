@@ -66,7 +66,8 @@
  * awake bodies whose rows are equalities or limits, with a known J (Constraint._islandEligible:
  * Pivot, Weld, Distance, Angle, Line and Pulley joints, stiff or soft; UserConstraints in jacobian
  * form without per-pass hooks, their limited rows too; not MotorJoint, nor a soft joint with a
- * finite maxForce) form islands; one with at least two constraints and at most MAX_ISLAND_ROWS rows comes
+ * finite maxForce) form islands; one with at least two constraints and at most MAX_ISLAND_ROWS rows
+ * (MAX_LIGHT_ISLAND_ROWS with a light body: LIGHT_LINKS) comes
  * here. Each member hands over its rows as a view (IslandRowsView, joint-rows.ts) and takes its
  * impulses back as a vector (_islandApply). A single joint's rows are already one block; a large
  * island (a chain, a grid) stays with the batches, whose Gauss-Seidel passes cost O(rows) where a
@@ -86,6 +87,16 @@ import { oneSidedBias, passSoftness, softRhs, softUpdate } from './softness.js';
 /** The most rows an island may have to be solved here (a dense solve per pass costs rows³/6). */
 export const MAX_ISLAND_ROWS = 16;
 
+/**
+ * LIGHT_LINKS. An island with a light body, one whose mass is under 1/LIGHT_BODY_RATIO of the
+ * heaviest body's in it, may have up to MAX_LIGHT_ISLAND_ROWS rows. Gauss-Seidel fails exactly
+ * there (above), and the fuzz's chains over 16 rows that blew up had such links: 7 welds with a
+ * 10 g link between 2 and 4.5 kg ones, 9 pivots with 80 g links between 2–15 kg ones. An island
+ * of even masses stays at MAX_ISLAND_ROWS, where Gauss-Seidel converges and costs O(rows).
+ */
+export const MAX_LIGHT_ISLAND_ROWS = 32;
+export const LIGHT_BODY_RATIO = 10;
+
 /** A row's part in the block with limits (solveActiveSet): none, an equality, or one side of a limit. */
 const ROLE_NONE = 0;
 const ROLE_EQUALITY = 1;
@@ -95,6 +106,9 @@ const ROLE_SIDE = 2;
 interface Island {
   joints: Constraint[];
   rows: number;
+  /** The lightest and heaviest finite masses among its bodies (claim(): LIGHT_LINKS). */
+  lightest: number;
+  heaviest: number;
 }
 
 export class JointIslandFamily implements ConstraintFamily {
@@ -104,24 +118,24 @@ export class JointIslandFamily implements ConstraintFamily {
   private claimedIslands = 0;
   private islands: Island[] = [];
   // The block's scratch, for the largest island.
-  private readonly K = new Float64Array(MAX_ISLAND_ROWS * MAX_ISLAND_ROWS);
-  private readonly rhs = new Float64Array(MAX_ISLAND_ROWS);
-  private readonly gamma = new Float64Array(MAX_ISLAND_ROWS);
+  private readonly K = new Float64Array(MAX_LIGHT_ISLAND_ROWS * MAX_LIGHT_ISLAND_ROWS);
+  private readonly rhs = new Float64Array(MAX_LIGHT_ISLAND_ROWS);
+  private readonly gamma = new Float64Array(MAX_LIGHT_ISLAND_ROWS);
   private readonly views: IslandRowsView[] = [];
   /** One constraint's impulse changes, handed to it as a vector. */
-  private readonly delta = new Float64Array(MAX_ISLAND_ROWS);
+  private readonly delta = new Float64Array(MAX_LIGHT_ISLAND_ROWS);
   // The limit rows' scratch (solveActiveSet): each row's part in the block, its side's sign (+1:
   // the lower side or an equality row, −1: the upper) and impulse before the pass, which rows the
   // active set holds, the right-hand side x, the block over the sides' directions, the last
   // solution with every side's impulse ≥ 0.
-  private readonly inBlock = new Uint8Array(MAX_ISLAND_ROWS);
-  private readonly role = new Uint8Array(MAX_ISLAND_ROWS);
-  private readonly sign = new Float64Array(MAX_ISLAND_ROWS);
-  private readonly mu0 = new Float64Array(MAX_ISLAND_ROWS);
-  private readonly active = new Uint8Array(MAX_ISLAND_ROWS);
-  private readonly x = new Float64Array(MAX_ISLAND_ROWS);
-  private readonly Kfull = new Float64Array(MAX_ISLAND_ROWS * MAX_ISLAND_ROWS);
-  private readonly best = new Float64Array(MAX_ISLAND_ROWS);
+  private readonly inBlock = new Uint8Array(MAX_LIGHT_ISLAND_ROWS);
+  private readonly role = new Uint8Array(MAX_LIGHT_ISLAND_ROWS);
+  private readonly sign = new Float64Array(MAX_LIGHT_ISLAND_ROWS);
+  private readonly mu0 = new Float64Array(MAX_LIGHT_ISLAND_ROWS);
+  private readonly active = new Uint8Array(MAX_LIGHT_ISLAND_ROWS);
+  private readonly x = new Float64Array(MAX_LIGHT_ISLAND_ROWS);
+  private readonly Kfull = new Float64Array(MAX_LIGHT_ISLAND_ROWS * MAX_LIGHT_ISLAND_ROWS);
+  private readonly best = new Float64Array(MAX_LIGHT_ISLAND_ROWS);
   /** A position pass's turn per body (solver index turnBody[b]), for its damping. */
   private turnBody = new Int32Array(64);
   private turn = new Float64Array(64);
@@ -162,12 +176,19 @@ export class JointIslandFamily implements ConstraintFamily {
       let root: Body | null = null;
       for (const b of j.bodies) if (b._solverIndex > 0) root = find(b);
       let island = byRoot.get(root!);
-      if (island === undefined) byRoot.set(root!, (island = { joints: [], rows: 0 }));
+      if (island === undefined) byRoot.set(root!, (island = { joints: [], rows: 0, lightest: Infinity, heaviest: 0 }));
       island.joints.push(j);
       island.rows += j.dimension;
+      for (const b of j.bodies) {
+        // Bodies of finite mass only (not allowMovement: false).
+        if (b._solverIndex <= 0 || b._invMass === 0) continue;
+        if (b._mass < island.lightest) island.lightest = b._mass;
+        if (b._mass > island.heaviest) island.heaviest = b._mass;
+      }
     }
     for (const island of byRoot.values()) {
-      if (island.joints.length < 2 || island.rows > MAX_ISLAND_ROWS) continue;
+      const light = island.lightest * LIGHT_BODY_RATIO < island.heaviest;
+      if (island.joints.length < 2 || island.rows > (light ? MAX_LIGHT_ISLAND_ROWS : MAX_ISLAND_ROWS)) continue;
       for (const j of island.joints) this.claimed.set(j, this.claimedIslands);
       this.claimedIslands++;
     }
@@ -188,7 +209,7 @@ export class JointIslandFamily implements ConstraintFamily {
   /** (After claim: one island per claimed one, filled by add in plan order.) */
   begin(): void {
     this.islands = [];
-    for (let i = 0; i < this.claimedIslands; i++) this.islands.push({ joints: [], rows: 0 });
+    for (let i = 0; i < this.claimedIslands; i++) this.islands.push({ joints: [], rows: 0, lightest: Infinity, heaviest: 0 });
   }
 
   add(c: Constraint, ctx: StepContext): BreakReason | null {
