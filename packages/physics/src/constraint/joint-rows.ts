@@ -90,14 +90,19 @@ export function jointRowsK(Ja: Float64Array, slotsA: readonly RowColumn[], a: nu
   return sum;
 }
 
-/** Row r's linear and angular parts of K (softness.ts, referenceMass), into `out` as [lin, ang]. */
+/**
+ * Row r's linear and angular parts of K (softness.ts, referenceMass), and whether its J has a
+ * linear part at all (whatever the bodies' masses), into `out` as [lin, ang, linear ? 1 : 0].
+ */
 function rowParts(J: Float64Array, slots: readonly RowColumn[], r: number, out: Float64Array): void {
   const S = slots.length;
   let lin = 0;
   let ang = 0;
+  let linear = 0;
   for (let s = 0; s < S; s++) {
     const ss = slots[s]!;
     const ia = (r * S + s) * 3;
+    if (J[ia] !== 0 || J[ia + 1] !== 0) linear = 1;
     for (let t = 0; t < S; t++) {
       if (slots[t]!.k !== ss.k) continue;
       const ib = (r * S + t) * 3;
@@ -107,13 +112,14 @@ function rowParts(J: Float64Array, slots: readonly RowColumn[], r: number, out: 
   }
   out[0] = lin;
   out[1] = ang;
+  out[2] = linear;
 }
-const parts = new Float64Array(2);
+const parts = new Float64Array(3);
 
 /** Row r's reference K for a soft spring (softness.ts): its linear part and the lever share, or its angular part if it has no linear one. */
 export function jointRowReferenceK(J: Float64Array, slots: readonly RowColumn[], r: number, lever: number): number {
   rowParts(J, slots, r, parts);
-  return referenceMass(parts[0]!, parts[1]!, lever);
+  return referenceMass(parts[0]!, parts[1]!, lever, parts[2] === 1);
 }
 
 /** The lever share (softness.ts) of a constraint's `dim` rows, skipping those of kind `skip`. */
@@ -123,7 +129,7 @@ export function jointLeverShare(J: Float64Array, slots: readonly RowColumn[], di
   for (let r = 0; r < dim; r++) {
     if (kind[r] === skip) continue;
     rowParts(J, slots, r, parts);
-    if (parts[0]! > 0) {
+    if (parts[2] === 1) {
       sum += parts[1]!;
       count++;
     }

@@ -307,17 +307,17 @@ export class PivotBatch implements ConstraintFamily {
       const impulseScale = stiff.impulseScale;
       const mA = d[o + M_A], mB = d[o + M_B], iA = d[o + I_A], iB = d[o + I_B];
       // A soft row's compliances Γ = g·Kref: Kref is K's linear part, mA + mB, plus the lever
-      // share, the mean of the two rows' angular parts (its angular part when both sides are fixed
-      // in place, as PivotJoint's rows have it: softness.ts).
+      // share, the mean of the two rows' angular parts, also when neither side can move
+      // (allowMovement: false), as every path has it (softness.ts).
       // Fixed compliance: a soft row's own spring, or a stiff row's joint softness in the biased
       // pass (jointHertz > 0), as joint islands and Joint take it.
       const fixed = soft || stiff.compliance > 0;
       const compliance = soft ? x[q + COMPLIANCE] : stiff.compliance;
       const angX = fixed ? iA * rAy * rAy + iB * rBy * rBy : 0;
       const angY = fixed ? iA * rAx * rAx + iB * rBx * rBx : 0;
-      const lever = fixed ? pivotLeverShare(mA + mB, angX, angY) : 0;
-      const gx = fixed ? compliance * referenceMass(mA + mB, angX, lever) : 0;
-      const gy = fixed ? compliance * referenceMass(mA + mB, angY, lever) : 0;
+      const lever = fixed ? pivotLeverShare(angX, angY) : 0;
+      const gx = fixed ? compliance * referenceMass(mA + mB, angX, lever, true) : 0;
+      const gy = fixed ? compliance * referenceMass(mA + mB, angY, lever, true) : 0;
       // −K⁻¹ (see pivot-batch-stiff.ts); a soft row's −(K + Γ)⁻¹
       const k11 = mA + mB + iA * rAy * rAy + iB * rBy * rBy + gx;
       const k12 = -iA * rAx * rAy - iB * rBx * rBy;
@@ -503,7 +503,7 @@ export class PivotBatch implements ConstraintFamily {
   }
 }
 
-/** A pivot's lever share (softness.ts): both rows have the linear part `lin`, or neither has. */
-function pivotLeverShare(lin: number, angX: number, angY: number): number {
-  return lin > 0 ? leverShare(angX + angY, 2) : 0;
+/** A pivot's lever share (softness.ts): both its rows are linear, whatever the bodies' masses. */
+function pivotLeverShare(angX: number, angY: number): number {
+  return leverShare(angX + angY, 2);
 }

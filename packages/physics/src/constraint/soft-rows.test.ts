@@ -172,6 +172,27 @@ describe('soft rows on a lever', () => {
     }
   });
 
+  it('a body that cannot translate (allowMovement: false) on a soft pivot at a lever is a conservative spring on every path: without damping its kinetic energy never exceeds the start (its rows took their own angular parts, which follow the pose)', () => {
+    const paths = ['pivot (joint batch)', 'pivot (one by one)', 'user pivot (user batch)', 'user pivot (one by one)'];
+    for (const path of paths) {
+      const space = new Space({ gravity: [0, 0] });
+      if (path === 'pivot (one by one)') setSolverRouting(space, { jointBatch: false });
+      const ground = space.addBody(new Body({ type: 'static' }));
+      const bar = space.addBody(new Body({ allowMovement: false, angularVel: 4, shapes: [Polygon.box(1, 0.2)] }));
+      const opts = { frequency: 3, damping: 0 };
+      if (path.startsWith('pivot')) space.addConstraint(new PivotJoint({ body1: ground, body2: bar, anchor1: [0.5, 0], anchor2: [0.5, 0], stiff: false, ...opts }));
+      else space.addConstraint(new (path.includes('batch') ? SoftUserPivot : SoftUserPivotOneByOne)(ground, bar, [0.5, 0], [0.5, 0], opts));
+      const e0 = 0.5 * bar.inertia * bar.angularVel ** 2;
+      let peak = 0;
+      for (let i = 0; i < 1200; i++) {
+        space.step(1 / 60);
+        peak = Math.max(peak, 0.5 * bar.inertia * bar.angularVel ** 2);
+      }
+      expect(peak, path).toBeLessThanOrEqual(e0 * 1.01);
+      expect(Math.hypot(bar.x, bar.y), path).toBeLessThan(1e-9);
+    }
+  });
+
   it('a body hung at its centre of mass still oscillates at the joint frequency (the reference K is its K there)', () => {
     // Weld and user pivot: a box held at its centre, displaced 0.1 m, no gravity; count zero crossings.
     const makers: Record<string, (g: Body, b: Body) => Constraint> = {

@@ -102,16 +102,22 @@ export function softUpdate(old: number, x: number, massScale: number, impulseSca
 
 /**
  * A soft row's reference K (see the fixed compliance above), from the parts of its K: `lin`,
- * Σ invMass·|J_lin|², and `ang`, Σ invI·J_ang². A row with a linear part: lin plus the
- * constraint's lever share (leverShare); a row without one: its angular part.
+ * Σ invMass·|J_lin|², and `ang`, Σ invI·J_ang². A linear row (its J has a linear part, whatever
+ * the bodies' masses): lin plus the constraint's lever share (leverShare), or its angular part if
+ * both are 0; an angular row: its angular part. Why "whatever the masses": a body with
+ * `allowMovement: false` has no linear part, and a pivot on it took each row's own angular part,
+ * invI·r_y² and invI·r_x², which follow the pose: the non-conservative spring the lever share
+ * removes elsewhere.
  */
-export function referenceMass(lin: number, ang: number, lever: number): number {
-  return lin > 0 ? lin + lever : ang;
+export function referenceMass(lin: number, ang: number, lever: number, linear: boolean): number {
+  const ref = lin + lever;
+  return linear && ref > 0 ? ref : ang;
 }
 
 /**
- * The lever share of a constraint's rows that have a linear part: the mean of their angular parts
- * Σ invI·J_ang², when there are at least two such rows, else 0. Why: a body far from its anchor
+ * The lever share of a constraint's linear rows (their J has a linear part, whatever the bodies'
+ * masses): the mean of their angular parts Σ invI·J_ang², when there are at least two such rows,
+ * else 0. Why: a body far from its anchor
  * turns much more easily than it moves, and with the linear part alone its turning mode was a
  * spring up to 60× the joint's frequency (a 0.02 kg ball 4.5 m from a 7 Hz pivot's anchor spun to
  * 5e5 rad/s in 8 steps, fuzz seed 2422645363). The mean is what no pose changes: a point's two rows

@@ -146,6 +146,8 @@ export class UserBatch {
   private readonly Kcopy = new Float64Array(USER_BATCH_MAX_DIM * USER_BATCH_MAX_DIM);
   /** Each row's angular part of K while poseCompliance computes Γ (softness.ts, leverShare). */
   private readonly angPart = new Float64Array(USER_BATCH_MAX_DIM);
+  /** Whether each row's J has a linear part, whatever the bodies' masses (softness.ts, referenceMass). */
+  private readonly linearRow = new Uint8Array(USER_BATCH_MAX_DIM);
   private readonly dinv = new Float64Array(USER_BATCH_MAX_DIM);
   private readonly rhs = new Float64Array(USER_BATCH_MAX_DIM);
   /** A soft row's spring, as the Softness that limitSideUpdate reads. */
@@ -510,6 +512,7 @@ export class UserBatch {
     const pool = this.jPool;
     const K = this.K;
     const angPart = this.angPart;
+    const linearRow = this.linearRow;
     let angSum = 0;
     let count = 0;
     for (let r = 0; r < dim; r++) {
@@ -519,17 +522,20 @@ export class UserBatch {
       }
       let lin = 0;
       let ang = 0;
+      let linear = 0;
       for (let j = 0; j < slots; j++) {
         const k = this.slotK[s0 + j]!;
         const i = jo + r * cols + 3 * j;
         const jx = pool[i]!, jy = pool[i + 1]!, jz = pool[i + 2]!;
         lin += sb.invMass[k]! * (jx * jx + jy * jy);
         ang += sb.invI[k]! * jz * jz;
+        if (jx !== 0 || jy !== 0) linear = 1;
       }
       // (Γ holds the linear part until the lever share is known.)
       this.gammaPool[vo + r] = lin;
       angPart[r] = ang;
-      if (lin > 0) {
+      linearRow[r] = linear;
+      if (linear === 1) {
         angSum += ang;
         count++;
       }
@@ -537,7 +543,7 @@ export class UserBatch {
     const lever = leverShare(angSum, count);
     for (let r = 0; r < dim; r++) {
       if (K[r * dim + r] === 0) continue;
-      const gamma = g * referenceMass(this.gammaPool[vo + r]!, angPart[r]!, lever);
+      const gamma = g * referenceMass(this.gammaPool[vo + r]!, angPart[r]!, lever, linearRow[r] === 1);
       this.gammaPool[vo + r] = gamma;
       if (toK) K[r * dim + r] = K[r * dim + r]! + gamma;
     }

@@ -1292,6 +1292,7 @@ export class UserConstraint extends Constraint {
       }
       let lin = 0;
       let ang = 0;
+      let linear = 0;
       for (let d = 0; d < nd; d++) {
         let jx: number, jy: number, jz: number;
         if (Jd !== null) {
@@ -1312,17 +1313,19 @@ export class UserConstraint extends Constraint {
         }
         lin += w.dInvMass[d]! * (jx * jx + jy * jy);
         ang += w.dInvI[d]! * jz * jz;
+        if (jx !== 0 || jy !== 0) linear = 1;
       }
       // (Γ holds the linear part until the lever share is known.)
       w.gamma[r] = lin;
       w.angPart[r] = ang;
-      if (lin > 0) {
+      w.linearRow[r] = linear;
+      if (linear === 1) {
         angSum += ang;
         count++;
       }
     }
     const lever = leverShare(angSum, count);
-    for (let r = 0; r < n; r++) if (w.K[r * n + r] !== 0) w.gamma[r] = g * referenceMass(w.gamma[r]!, w.angPart[r]!, lever);
+    for (let r = 0; r < n; r++) if (w.K[r * n + r] !== 0) w.gamma[r] = g * referenceMass(w.gamma[r]!, w.angPart[r]!, lever, w.linearRow[r] === 1);
   }
 
   /** K + diag(Γ), in place (a soft constraint's block: softness.ts). */
@@ -1702,6 +1705,8 @@ class UserConstraintWork {
   readonly gamma: Float64Array;
   /** Each row's angular part of K while Γ is computed (softness.ts, leverShare). */
   readonly angPart: Float64Array;
+  /** Whether each row's J has a linear part, whatever the bodies' masses (softness.ts, referenceMass). */
+  readonly linearRow: Uint8Array;
   /** A stiff constraint's K + diag(Γ) for its biased passes with the joint softness (all rows, or the equality rows), and 1/D of its factors. */
   readonly Kb: Float64Array;
   readonly KeqB: Float64Array;
@@ -1738,6 +1743,7 @@ class UserConstraintWork {
     this.trial = new Float64Array(dim);
     this.gamma = new Float64Array(dim);
     this.angPart = new Float64Array(dim);
+    this.linearRow = new Uint8Array(dim);
     this.Kb = new Float64Array(dim * dim);
     this.KeqB = new Float64Array(dim * dim);
     this.dinvb = new Float64Array(dim);
