@@ -106,7 +106,10 @@ const ROLE_SIDE = 2;
 interface Island {
   joints: Constraint[];
   rows: number;
-  /** The lightest and heaviest finite masses among its bodies (claim(): LIGHT_LINKS). */
+}
+
+/** An island as claim() gathers it, with the lightest and heaviest finite masses of its bodies (LIGHT_LINKS). */
+interface ClaimedGroup extends Island {
   lightest: number;
   heaviest: number;
 }
@@ -198,7 +201,7 @@ export class JointIslandFamily implements ConstraintFamily {
   }
   // claim()'s scratch, kept between plans.
   private readonly parent = new Map<Body, Body>();
-  private readonly byRoot = new Map<Body, Island>();
+  private readonly byRoot = new Map<Body, ClaimedGroup>();
   private readonly candidates: Constraint[] = [];
 
   /** Whether `c` is claimed for the plan being built. */
@@ -209,7 +212,7 @@ export class JointIslandFamily implements ConstraintFamily {
   /** (After claim: one island per claimed one, filled by add in plan order.) */
   begin(): void {
     this.islands = [];
-    for (let i = 0; i < this.claimedIslands; i++) this.islands.push({ joints: [], rows: 0, lightest: Infinity, heaviest: 0 });
+    for (let i = 0; i < this.claimedIslands; i++) this.islands.push({ joints: [], rows: 0 });
   }
 
   add(c: Constraint, ctx: StepContext): BreakReason | null {
