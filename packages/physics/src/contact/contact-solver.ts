@@ -46,6 +46,26 @@ const R_AX = 0, R_AY = 1, R_BX = 2, R_BY = 3, ADJ_SEP = 4, NORMAL_MASS = 5, TANG
 /** Accumulated impulses, the largest normal impulse of the step, the approach speed before it. */
 const NORMAL_IMPULSE = 7, TANGENT_IMPULSE = 8, MAX_NORMAL_IMPULSE = 9, REL_VEL = 10;
 
+/**
+ * The smallest lever share, (r × n)² / |r|² summed over the sides, at which a contact row between
+ * two bodies that cannot translate still gets an impulse. Such a row moves its point only by
+ * turning, so the impulse that holds it grows as 1/(r × n)²: at a lever of 0.1% of |r| (a box
+ * corner of a body with allowMovement: false, pressed nearly along its radius by the ground) it
+ * took 1e8 N·s, kept as the warm start, which the next step's lever (4% of |r|) turned into
+ * 5e5 rad/s (fuzz seed 201194648). Under 1% of |r| the point is treated as on the line through
+ * the centre, as the zero-pivot rule treats an exact one: it cannot be pushed along n.
+ */
+export const TURN_ONLY_LEVER_EPS = 1e-4;
+
+/**
+ * 1/k for a contact row whose K along any direction would be at most kScale: 0 by the zero-pivot
+ * rule, and, when neither side can translate (turnOnly), 0 under TURN_ONLY_LEVER_EPS too.
+ */
+export function contactRowInverse(k: number, kScale: number, turnOnly: boolean): number {
+  if (turnOnly) return k > TURN_ONLY_LEVER_EPS * kScale ? 1 / k : 0;
+  return pivotInverse(k, kScale);
+}
+
 /** The contact solver family: every touching solid contact with a body in the solver. */
 export class ContactSolver implements SolverFamily {
   count = 0;
@@ -171,13 +191,15 @@ export class ContactSolver implements SolverFamily {
       const kn = mA + mB + iA * rnA * rnA + iB * rnB * rnB;
       // The zero-pivot rule against the K the point would have along any direction: a body that can
       // only turn, touched along a line through its centre (a pinned circle), has kn of round-off
-      // alone, whose inverse spun it up to 1e17 rad/s.
+      // alone, whose inverse spun it up to 1e17 rad/s. Between bodies that cannot translate, a
+      // near-radial lever is as bad (contactRowInverse).
       const kScale = mA + mB + iA * (rAx * rAx + rAy * rAy) + iB * (rBx * rBx + rBy * rBy);
-      d[p + NORMAL_MASS] = pivotInverse(kn, kScale);
+      const turnOnly = mA + mB === 0;
+      d[p + NORMAL_MASS] = contactRowInverse(kn, kScale, turnOnly);
       const rtA = rAx * ty - rAy * tx;
       const rtB = rBx * ty - rBy * tx;
       const kt = mA + mB + iA * rtA * rtA + iB * rtB * rtB;
-      d[p + TANGENT_MASS] = pivotInverse(kt, kScale);
+      d[p + TANGENT_MASS] = contactRowInverse(kt, kScale, turnOnly);
       d[p + NORMAL_IMPULSE] = st.normalImpulse[q]!;
       d[p + TANGENT_IMPULSE] = st.tangentImpulse[q]!;
       d[p + MAX_NORMAL_IMPULSE] = 0;
