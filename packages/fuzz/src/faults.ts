@@ -2,8 +2,8 @@
  * Faults around a step:
  *  - hooks that throw or write NaN / ±Infinity (injected through F, the fuzz's hook runtime), and
  *    symbolic parameters that make a constraint non-finite (k = 0, ±Infinity): the step must
- *    throw the documented error; whether the bodies and impulses were left as before is recorded
- *    (the engine's known gap, STRICT_ATOMIC);
+ *    throw the documented error and leave bodies, impulses, sleep and contacts as before
+ *    (STRICT_ATOMIC: a run fails otherwise);
  *  - mutations of the space from inside a hook while it steps: rejected with a FulcrumInputError
  *    that changes nothing, whether the hook catches it or lets it out of step();
  *  - changes the docs allow from inside a hook (a constraint's parameters): must not throw;

@@ -22,7 +22,7 @@ export function summaryLine(r: FuzzResult, steps: number): string {
     `${fmt(c['invalid-accepted'])} invalid inputs accepted`,
     `${fmt(c['half-applied'])} half-applied`,
     `${fmt(c['query-changed-state'])} queries that changed state`,
-    `${fmt(countNonAtomic(s))} non-atomic of ${fmt(s.faultSteps)} failed steps from injected hook faults (bodies changed in ${fmt(s.nonAtomicMotion)}, impulses in ${fmt(s.nonAtomicImpulses)}${STRICT_ATOMIC ? '' : '; reported, not failed'})`,
+    `${fmt(countNonAtomic(s))} non-atomic of ${fmt(s.faultSteps)} failed steps from injected hook faults (bodies changed in ${fmt(s.nonAtomicMotion)}, impulses in ${fmt(s.nonAtomicImpulses)}, sleep or contacts in ${fmt(s.nonAtomicOther)}${STRICT_ATOMIC ? '' : '; reported, not failed'})`,
     s.determinismChecked ? `determinism ${s.determinismMismatched === 0 ? 'OK' : `FAILED (${s.determinismMismatched})`} (${fmt(s.determinismChecked)} scenes run twice)` : 'determinism not checked',
   ];
   return parts.join(', ');

@@ -12,9 +12,9 @@ import type { TraceEntry, World } from './world.js';
 
 /**
  * A step that throws because a hook threw or wrote NaN (injected on purpose) must leave every
- * body, constraint impulse and read-out as before it (packages/physics/README.md, the step's
- * stage 10): one that does not fails the run. The contacts and sleep state that its collision
- * stages changed are reported only (a known gap). False counts and reports the former too.
+ * body, constraint impulse and read-out, the contacts and the sleep state as before it
+ * (packages/physics/README.md, the step's stage 10): one that does not fails the run. False
+ * counts and reports them only.
  */
 export const STRICT_ATOMIC = true;
 
@@ -383,10 +383,11 @@ export class SceneRun {
     if (motion) s.nonAtomicMotion++;
     if (impulses) s.nonAtomicImpulses++;
     if (other.length) s.nonAtomicOther++;
-    if (motion || impulses) {
-      s.bump(s.nonAtomicKinds, `${kind}${motion ? ' [bodies]' : ''}${impulses ? ' [impulses]' : ''}`);
+    if (motion || impulses || other.length) {
+      const what = [motion && 'bodies', impulses && 'impulses', other.length > 0 && `other state (${other.join(', ')}: sleep, contacts)`].filter(Boolean);
+      s.bump(s.nonAtomicKinds, `${kind}${what.map((w) => ` [${w}]`).join('')}`);
       this.faults.push({ kind, motion, impulses, other });
-      if (STRICT_ATOMIC) this.fail('non-atomic', `a failed step left ${[motion && 'bodies', impulses && 'impulses'].filter(Boolean).join(' and ')} changed (${kind}): ${describeError(error)}`);
+      if (STRICT_ATOMIC) this.fail('non-atomic', `a failed step left ${what.join(' and ')} changed (${kind}): ${describeError(error)}`);
     }
   }
 }

@@ -36,6 +36,10 @@ export class BroadPhase {
   private hitCount = 0;
   private queryProxy = -1;
 
+  /** The proxies the last updatePairs re-paired (requeueLastUpdate puts them back). */
+  private lastMoved = new Int32Array(64);
+  private lastMovedCount = 0;
+
   /** Pairs found this update, as userData (a, b) with a < b; reported after the buffer is cleared. */
   private pairs = new Float64Array(128);
   private pairCount = 0;
@@ -157,6 +161,17 @@ export class BroadPhase {
     for (let i = 0; i < n; i += 2) callback(pairs[i], pairs[i + 1]);
   }
 
+  /**
+   * Queue again the proxies the last updatePairs took from the move buffer, for a step that failed
+   * after it: the contacts it created are gone again, and the next update must report the same
+   * pairs (in the same order: the buffer is sorted by proxy id).
+   */
+  requeueLastUpdate(): void {
+    const ids = this.lastMoved;
+    for (let i = 0, n = this.lastMovedCount; i < n; i++) if (this.tree.isProxy(ids[i]!)) this.bufferMove(ids[i]!);
+    this.lastMovedCount = 0;
+  }
+
   /** Whether the fat AABBs of two proxies overlap (touching counts). */
   testOverlap(proxyA: number, proxyB: number): boolean {
     const t = this.tree;
@@ -261,6 +276,9 @@ export class BroadPhase {
     }
 
     for (let i = 0; i < count; i++) this.moveFlags[buf[i]] = 0;
+    if (count > this.lastMoved.length) this.lastMoved = new Int32Array(buf.length);
+    this.lastMoved.set(buf.subarray(0, count));
+    this.lastMovedCount = count;
     this.moveCount = 0;
     this.queryProxy = -1;
   }

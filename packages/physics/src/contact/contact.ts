@@ -8,7 +8,7 @@
 import { Manifold } from '../collision/manifold.js';
 import type { Body } from '../body/body.js';
 import type { Shape } from '../shape/shape.js';
-import { SENSOR, TOUCHING, type ContactStore } from './contact-store.js';
+import { DOOMED, SENSOR, TOUCHING, type ContactStore } from './contact-store.js';
 
 export class Contact {
   /** Slot in the store and index in the space's contact list (kept up to date on removal); −1 once destroyed. */
@@ -37,7 +37,8 @@ export class Contact {
 
   /** True while the manifold has points (Box2D semantics: includes speculative points). */
   get touching(): boolean {
-    return this.index >= 0 && (this._store.flags[this.index]! & TOUCHING) !== 0;
+    // A doomed contact (its boxes parted in this step's narrowphase) is on its way out.
+    return this.index >= 0 && (this._store.flags[this.index]! & (TOUCHING | DOOMED)) === TOUCHING;
   }
   get isSensor(): boolean {
     return this.index >= 0 && (this._store.flags[this.index]! & SENSOR) !== 0;

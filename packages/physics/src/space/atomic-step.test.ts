@@ -16,6 +16,7 @@ import { UserConstraint, type UserConstraintOptions } from '../constraint/user-c
 import type { Vec3 } from '../math/vec2.js';
 import { Circle } from '../shape/circle.js';
 import { Polygon } from '../shape/polygon.js';
+import type { Contact } from '../contact/contact.js';
 import { Space } from './space.js';
 import { solverInternals } from '../test-support/solver-routing.js';
 
@@ -241,5 +242,94 @@ describe('a step that throws', () => {
       expect(state(a.bodies), `${form} ${at}: the steps after it`).toEqual(state(b.bodies));
       expect(readOuts(a.space), `${form} ${at}: read-outs after 20 steps`).toEqual(readOuts(b.space));
     }
+  });
+});
+
+/**
+ * Everything a user can read of a space's contacts and sleep, in the space's contact order: each
+ * contact's shapes, touching flag, manifold (normal, points, separations, feature ids) and
+ * impulses; each body's own contact list; each body's sleep state.
+ */
+function contactsAndSleep(space: Space): unknown[] {
+  const list = (space as unknown as { _contacts: { contacts: Contact[] } })._contacts.contacts;
+  // Shapes and bodies by their place in the space (ids count across spaces, so twins' differ).
+  const shapeName = (s: Contact['shapeA']) => `${space.bodies.indexOf(s.body!)}.${s.body!.shapes.indexOf(s)}`;
+  const contacts = list.map((c) => {
+    const m = c.manifold;
+    const points = Array.from({ length: m.pointCount }, (_, i) => [m.px[i], m.py[i], m.separation[i], m.id[i], c.normalImpulse(i), c.tangentImpulse(i)]);
+    return [shapeName(c.shapeA), shapeName(c.shapeB), c.touching, m.nx, m.ny, points];
+  });
+  const own = space.bodies.map((b) => [b.isSleeping, (b._contacts as Contact[]).map((c) => list.indexOf(c))]);
+  return [space.contactCount, contacts, own];
+}
+
+describe('a step that throws, and the contacts, sleep and events', () => {
+  /**
+   * A box asleep on the ground that a falling ball wakes (a new pair, a begin, a wake), a box
+   * thrown off the ground (its contact ends and is destroyed), a stack, and a pendulum on a user
+   * rope whose position() hook throws when asked.
+   */
+  function world(trap: Trap): { space: Space; bodies: Body[]; events: string[] } {
+    const space = new Space({ gravity: [0, -10], sleepDelay: 0.2 });
+    const events: string[] = [];
+    for (const type of ['beginContact', 'endContact', 'sleep', 'wake'] as const) {
+      const at = (b: Body) => space.bodies.indexOf(b);
+      space.on(type, (e) => events.push(`${space.stepCount} ${type} ${'bodies' in e ? e.bodies.map(at).join(',') : `${at(e.bodyA)}-${at(e.bodyB)}`}`));
+    }
+    space.addBody(new Body({ type: 'static', shapes: [Polygon.box(30, 1, { offset: [0, -0.5] })] }));
+    const sleeper = space.addBody(new Body({ position: [-5, 0.5], shapes: [Polygon.box(1, 1)] }));
+    const ball = space.addBody(new Body({ position: [-5, 6], shapes: [new Circle({ radius: 0.3 })] }));
+    const leaver = space.addBody(new Body({ position: [5, 0.5], shapes: [Polygon.box(1, 1)] }));
+    const stack = [0, 1, 2].map((i) => space.addBody(new Body({ position: [2, 0.5 + i * 1.01], shapes: [Polygon.box(1, 1)] })));
+    const pin = space.addBody(new Body({ type: 'static', position: [0, 9] }));
+    const bob = space.addBody(new Body({ position: [2, 9], velocity: [0, -3], shapes: [new Circle({ radius: 0.2, filter: { mask: 0 } })] }));
+    space.addConstraint(new TrappedRope(pin, bob, 2, trap, 'batch'));
+    return { space, bodies: [sleeper, ball, leaver, ...stack, bob], events };
+  }
+
+  it('at every step of a scene where contacts begin, end and wake islands: every contact, sleeping island and event as before it; the steps after it, events included, are the twin\'s', () => {
+    let sawNew = 0;
+    let sawWake = 0;
+    let sawDoomed = 0;
+    for (let failAt = 20; failAt <= 70; failAt++) {
+      const trapA: Trap = { hook: null, at: 1, calls: 0 };
+      const a = world(trapA);
+      const b = world({ hook: null, at: 1, calls: 0 });
+      const run = (n: number) => {
+        for (let i = 0; i < n; i++) {
+          for (const w of [a, b]) {
+            if (w.space.stepCount === 30) w.bodies[2]!.velocity = [0, 6]; // the leaver jumps
+            w.space.step(1 / 60);
+          }
+        }
+      };
+      run(failAt - 1);
+      const bodies = state(a.bodies);
+      const contacts = contactsAndSleep(a.space);
+      const events = a.events.length;
+      // What the twin's step does that the failed one must undo.
+      const twinBefore = b.space.contactCount;
+      const asleepBefore = b.bodies.filter((x) => x.isSleeping).length;
+      trapA.hook = 'position';
+      trapA.calls = 0;
+      expect(() => a.space.step(1 / 60), `step ${failAt}`).toThrow('trap');
+      trapA.hook = null;
+      expect(state(a.bodies), `step ${failAt}: bodies`).toEqual(bodies);
+      expect(contactsAndSleep(a.space), `step ${failAt}: contacts and sleep`).toEqual(contacts);
+      expect(a.events.length, `step ${failAt}: no event of the failed step`).toBe(events);
+      run(1);
+      if (b.space.contactCount > twinBefore) sawNew++;
+      if (b.bodies.filter((x) => x.isSleeping).length < asleepBefore) sawWake++;
+      if (b.space.contactCount < twinBefore) sawDoomed++;
+      expect(contactsAndSleep(a.space), `step ${failAt}, retried: contacts and sleep`).toEqual(contactsAndSleep(b.space));
+      run(15);
+      expect(state(a.bodies), `step ${failAt}: the steps after it`).toEqual(state(b.bodies));
+      expect(contactsAndSleep(a.space), `step ${failAt}: contacts and sleep after it`).toEqual(contactsAndSleep(b.space));
+      expect(a.events, `step ${failAt}: events`).toEqual(b.events);
+    }
+    // The window holds steps that create contacts, wake the sleeping box and destroy a contact.
+    expect(sawNew).toBeGreaterThan(0);
+    expect(sawWake).toBeGreaterThan(0);
+    expect(sawDoomed).toBeGreaterThan(0);
   });
 });

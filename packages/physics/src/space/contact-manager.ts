@@ -42,11 +42,55 @@ export class ContactManager {
   /** Bodies whose inert shapes have not followed them yet (see syncShapes). */
   private readonly staleInert: Body[] = [];
   private readonly pairCallback = (a: number, b: number): void => this.addPair(a, b);
+  /** The contact count when the step began (beginStep): later ones are the step's own. */
+  private stepStartCount = 0;
+  /** Some contact was doomed in this step's narrowphase: commitStep destroys it. */
+  private doomedPending = false;
 
   constructor(
     private readonly events: EventHub,
     private readonly owner: ContactOwner,
   ) {}
+
+  // ------------------------------------------------------------------ a step's contacts, atomically
+
+  /**
+   * Before stage 2: keep what a failed step must put back (rollbackStep). Stages 2 and 3 only
+   * append contacts and rewrite the store's slots, and contacts whose boxes parted are destroyed
+   * at commitStep, so a copy of the store and the count are enough.
+   */
+  beginStep(): void {
+    this.stepStartCount = this.contacts.length;
+    this.store.snapshot(this.stepStartCount);
+    this.doomedPending = false;
+  }
+
+  /** The step succeeded: destroy the contacts stage 3 doomed (their endContact events follow its own). */
+  commitStep(): void {
+    if (this.doomedPending) this.compact();
+    this.doomedPending = false;
+  }
+
+  /**
+   * The step failed: every contact as at beginStep. The step's new contacts go (from the map and
+   * their bodies' lists, where they were last), the store takes back its copy (manifolds, impulses,
+   * touching flags, doomed marks), and the broadphase queues again the proxies stage 2 re-paired, so
+   * that the next step finds the same pairs in the same order.
+   */
+  rollbackStep(): void {
+    const contacts = this.contacts;
+    for (let i = contacts.length - 1; i >= this.stepStartCount; i--) {
+      const c = contacts[i]!;
+      this.byPair.delete(c.key);
+      removeLast(c.bodyB._contacts, c);
+      removeLast(c.bodyA._contacts, c);
+      c.index = -1;
+    }
+    contacts.length = this.stepStartCount;
+    this.store.restore();
+    this.broadphase.requeueLastUpdate();
+    this.doomedPending = false;
+  }
 
   // ------------------------------------------------------------------ stages 2 and 3
 
@@ -55,7 +99,10 @@ export class ContactManager {
     this.broadphase.updatePairs(this.pairCallback);
   }
 
-  /** Stage 3: the narrowphase for every contact with a simulated side. */
+  /**
+   * Stage 3: the narrowphase for every contact with a simulated side. A contact whose boxes parted
+   * is doomed: the solver skips it, and commitStep destroys it once the step has succeeded.
+   */
   collide(): void {
     const contacts = this.contacts;
     const store = this.store;
@@ -67,7 +114,7 @@ export class ContactManager {
       const bB = c.bodyB;
       if (!isSimulated(bA) && !isSimulated(bB)) continue;
       if (!this.broadphase.testOverlap(c.shapeA.proxyId, c.shapeB.proxyId)) {
-        store.flags[i] |= DOOMED; // destroyed below, once the loop is done
+        store.flags[i] |= DOOMED;
         destroyed = true;
         continue;
       }
@@ -86,7 +133,7 @@ export class ContactManager {
         if (bB._sleeping) this.owner.wake(bB);
       }
     }
-    if (destroyed) this.compact();
+    if (destroyed) this.doomedPending = true;
   }
 
   /** Drop the doomed contacts, keeping the others' order (list and store alike). */
@@ -310,6 +357,12 @@ function bodiesIgnoreEachOther(a: Body, b: Body): boolean {
     if (c._ignore && c.bodies.includes(b)) return true;
   }
   return false;
+}
+
+/** Remove the last occurrence (a contact the step appended is last in its bodies' lists). */
+function removeLast(list: unknown[], item: unknown): void {
+  const i = list.lastIndexOf(item);
+  if (i >= 0) list.splice(i, 1);
 }
 
 function removeFrom(list: unknown[], item: unknown): void {

@@ -74,6 +74,11 @@ export class EventHub {
     else this.dispatch(event);
   }
 
+  /** A step failed: the events it queued never happened. */
+  discardQueued(): void {
+    this.queue.length = 0;
+  }
+
   flush(): void {
     // Handlers may raise new events (delivered immediately, as we are outside the step).
     for (let i = 0; i < this.queue.length; i++) this.dispatch(this.queue[i]!);

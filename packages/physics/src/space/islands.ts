@@ -20,6 +20,14 @@ export class Islands {
   private minSleep = new Float64Array(64);
   /** countAwake's scratch list. */
   private readonly awake: Body[] = [];
+  /**
+   * While a step may still fail (beginStep to endStep): each body wake() woke, with the island it
+   * slept in and its rest time, so that rollbackStep can put it back to sleep.
+   */
+  private journaling = false;
+  private readonly wokenBodies: Body[] = [];
+  private readonly wokenFrom: (SleepingIsland | null)[] = [];
+  private readonly wokenSleepTime: number[] = [];
 
   constructor(
     private readonly events: EventHub,
@@ -29,18 +37,53 @@ export class Islands {
     private readonly space: unknown,
   ) {}
 
+  /** From the start of a step: the wakes it makes are undone if it fails (rollbackStep). */
+  beginStep(): void {
+    this.journaling = true;
+  }
+
+  /** The step succeeded (or was rolled back): its wakes stand. */
+  endStep(): void {
+    this.journaling = false;
+    this.wokenBodies.length = 0;
+    this.wokenFrom.length = 0;
+    this.wokenSleepTime.length = 0;
+  }
+
+  /** The step failed: the bodies it woke sleep again, in their islands, with their rest times. */
+  rollbackStep(): void {
+    const bodies = this.wokenBodies;
+    if (bodies.length > 0) this.membershipChanged();
+    for (let i = bodies.length - 1; i >= 0; i--) {
+      const b = bodies[i]!;
+      b._sleeping = true;
+      b._island = this.wokenFrom[i]!;
+      b._sleepTime = this.wokenSleepTime[i]!;
+    }
+    this.endStep();
+  }
+
+  private journal(b: Body): void {
+    if (!this.journaling) return;
+    this.wokenBodies.push(b);
+    this.wokenFrom.push(b._island);
+    this.wokenSleepTime.push(b._sleepTime);
+  }
+
   /** Wake a body's island (or the body alone, if it never slept in one). */
   wake(body: Body): void {
     this.membershipChanged();
     const island = body._island;
     const woken: Body[] = [];
     if (island === null) {
+      this.journal(body);
       body._sleeping = false;
       body._sleepTime = 0;
       woken.push(body);
     } else {
       for (const b of island.bodies) {
         if (b._island !== island) continue;
+        this.journal(b);
         b._sleeping = false;
         b._island = null;
         b._sleepTime = 0;

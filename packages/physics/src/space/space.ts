@@ -280,6 +280,9 @@ export class Space implements BodySpaceLink, ConstraintSpaceLink {
     this._events.deferring = true;
     try {
       this._pipeline.run(dt, velocityIterations, positionIterations);
+    } catch (e) {
+      this._events.discardQueued();
+      throw e;
     } finally {
       this._locked = false;
       this._events.deferring = false;

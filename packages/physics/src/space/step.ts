@@ -4,7 +4,8 @@
  *   1. begin       the step context: dt, the substep h, the stiff joints' softness for h
  *   2. broadphase  new overlapping proxy pairs become contacts            (ContactManager)
  *   3. narrowphase contacts with a simulated side; touching wakes islands (ContactManager);
- *                  a changed plan first wakes islands a constraint links to an awake body
+ *                  a changed plan first wakes islands a constraint links to an awake body;
+ *                  contacts whose boxes parted are doomed, and destroyed once the step succeeds
  *   4. gather      awake dynamic and moving kinematic bodies into the solver arrays (SolverBodies)
  *   5. prepare     contacts into the contact solver; constraints into their families (StepPlan)
  *   6. substeps    × velocityIterations: integrate velocities; warm start, solve (biased) each
@@ -14,11 +15,14 @@
  *   8. positions   × positionIterations: each family's position pass (stiff joints only)
  *   9. check       a body whose state is no longer finite fails the step (FulcrumDivergenceError)
  *                  before any impulse is kept or any body written
- *                  (a throw in 5–10, from this check or a user hook, rolls the step back: every
- *                  body, constraint impulse and read-out as before it; the plan is rebuilt next step)
+ *                  (a throw in 2–10, from this check or a user hook, rolls the step back: every
+ *                  body, constraint impulse and read-out, every contact (list, manifolds, impulses,
+ *                  touching) and every sleeping island as before it, and none of its events is
+ *                  delivered; the plan is rebuilt next step)
  *  10. finish      constraints' break tests (maxForce, maxError): a test may call a user hook,
  *                  so it runs before any impulse is kept or any body written, inside the rollback
- *  11. store       each family keeps its impulses for the next step's warm start
+ *  11. store       each family keeps its impulses for the next step's warm start; the contacts
+ *                  doomed in stage 3 are destroyed
  *  12. write back  solver arrays to the bodies; moved bodies' shapes and proxies follow
  *  13. breaks      the constraints that failed their test break (hook, event, removal)
  *  14. sleep       islands at rest for sleepDelay fall asleep                (Islands)
@@ -87,11 +91,15 @@ export class StepPipeline {
     const w = this.world;
     const ctx = this.ctx;
     this.begin(dt, substeps);
-    w.contacts.updatePairs();
-    w.contacts.collide();
-    if (!this.plan.steady) w.islands.wakeMixed(w.constraints);
-    const order = this.gather();
+    // Stages 2–3 are undone by a failed step too; the bodies the last step kept are not this one's.
+    this.bodies.forgetKept();
+    w.contacts.beginStep();
+    w.islands.beginStep();
     try {
+      w.contacts.updatePairs();
+      w.contacts.collide();
+      if (!this.plan.steady) w.islands.wakeMixed(w.constraints);
+      const order = this.gather();
       this.prepare(order);
       for (let i = 0; i < substeps; i++) this.substep();
       this.contactSolver.applyRestitution(ctx);
@@ -102,7 +110,10 @@ export class StepPipeline {
       this.rollback();
       throw e;
     }
+    w.islands.endStep();
     this.store();
+    // After the contact solver has written its impulses to the slots it read them from.
+    w.contacts.commitStep();
     this.writeBack(dt);
     this.applyBreaks();
     this.sleep();
@@ -182,6 +193,8 @@ export class StepPipeline {
     const joints = this.constraintFamilies;
     for (let f = 0; f < joints.length; f++) joints[f]!.restoreImpulses(this.ctx);
     this.plan.discard();
+    this.world.contacts.rollbackStep();
+    this.world.islands.rollbackStep();
   }
 
   /** 8. One position pass over every family. */
