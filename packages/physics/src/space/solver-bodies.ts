@@ -75,7 +75,8 @@ export class SolverBodies {
   }
 
   reset(): void {
-    this.forgetKept();
+    for (const i of this.keptList) this.kept[i] = 0;
+    this.keptList.length = 0;
     // Clear, don't truncate: a shortened array gives back its store, and refilling it every step
     // reallocated it several times (a quarter of a megabyte per step for 10,000 bodies).
     for (let i = 1; i < this.count; i++) this.bodies[i] = null;
@@ -178,12 +179,6 @@ export class SolverBodies {
   }
 
   /** Every Body written before write back, back to its state at the start of the step (a step that throws). */
-  /** Drop the kept step-start states (a new step keeps its own: restoreBodies must not see the last one's). */
-  forgetKept(): void {
-    for (const i of this.keptList) this.kept[i] = 0;
-    this.keptList.length = 0;
-  }
-
   restoreBodies(): void {
     for (const i of this.keptList) {
       const b = this.bodies[i]!;

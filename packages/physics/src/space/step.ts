@@ -15,10 +15,10 @@
  *   8. positions   × positionIterations: each family's position pass (stiff joints only)
  *   9. check       a body whose state is no longer finite fails the step (FulcrumDivergenceError)
  *                  before any impulse is kept or any body written
- *                  (a throw in 2–10, from this check or a user hook, rolls the step back: every
+ *                  (a throw in 5–10, from this check or a user hook, rolls the step back: every
  *                  body, constraint impulse and read-out, every contact (list, manifolds, impulses,
- *                  touching) and every sleeping island as before it, and none of its events is
- *                  delivered; the plan is rebuilt next step)
+ *                  touching: what 2–3 changed too) and every sleeping island as before it, and none
+ *                  of its events is delivered; the plan is rebuilt next step)
  *  10. finish      constraints' break tests (maxForce, maxError): a test may call a user hook,
  *                  so it runs before any impulse is kept or any body written, inside the rollback
  *  11. store       each family keeps its impulses for the next step's warm start; the contacts
@@ -91,15 +91,14 @@ export class StepPipeline {
     const w = this.world;
     const ctx = this.ctx;
     this.begin(dt, substeps);
-    // Stages 2–3 are undone by a failed step too; the bodies the last step kept are not this one's.
-    this.bodies.forgetKept();
+    // What stages 2–3 change is undone by a failed step too (rollback). They run no user code.
     w.contacts.beginStep();
     w.islands.beginStep();
+    w.contacts.updatePairs();
+    w.contacts.collide();
+    if (!this.plan.steady) w.islands.wakeMixed(w.constraints);
+    const order = this.gather();
     try {
-      w.contacts.updatePairs();
-      w.contacts.collide();
-      if (!this.plan.steady) w.islands.wakeMixed(w.constraints);
-      const order = this.gather();
       this.prepare(order);
       for (let i = 0; i < substeps; i++) this.substep();
       this.contactSolver.applyRestitution(ctx);
