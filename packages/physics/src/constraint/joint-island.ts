@@ -82,7 +82,7 @@ import { ROW_EQUALITY, ROW_LIMIT, ROW_SLACK } from './joint.js';
 import { columnTurn, jointLeverShare, jointRowReferenceK, jointRowsK, jointRowVelocity, type IslandRowsView } from './joint-rows.js';
 import { limitTurn } from './position-step.js';
 import { grown } from '../util/typed-arrays.js';
-import { oneSidedBias, passSoftness, softRhs, softUpdate } from './softness.js';
+import { JOINT_PUSH_MAX_VELOCITY, oneSidedBias, passSoftness, softRhs, softUpdate, stiffBias } from './softness.js';
 
 /** The most rows an island may have to be solved here (a dense solve per pass costs rows³/6). */
 export const MAX_ISLAND_ROWS = 16;
@@ -308,7 +308,7 @@ export class JointIslandFamily implements ConstraintFamily {
           rhs[a] = gamma[a] = 0;
           continue;
         }
-        const x = -(jointRowVelocity(v.J, v.slots, r, ctx) + biasRate * errScale * v.C[r]!);
+        const x = -(jointRowVelocity(v.J, v.slots, r, ctx) + (soft ? biasRate * errScale * v.C[r]! : stiffBias(biasRate, v.C[r]!)));
         gamma[a] = compliance > 0 ? compliance * jointRowReferenceK(v.J, v.slots, r, lever) : 0;
         rhs[a] = compliance > 0 ? softRhs(x, gamma[a]!, v.acc[r]!) : x;
       }
@@ -416,7 +416,7 @@ export class JointIslandFamily implements ConstraintFamily {
       const soft = !joints[q]!._stiff;
       const pass = passSoftness(soft ? v.soft : null, useBias, ctx.jointSoftness);
       // A soft side pushes out no faster than its spring at maxError (limitSideUpdate).
-      const maxPush = soft ? pass.biasRate * joints[q]!._maxError : Infinity;
+      const maxPush = soft ? pass.biasRate * joints[q]!._maxError : JOINT_PUSH_MAX_VELOCITY;
       const lever = pass.compliance > 0 ? jointLeverShare(v.J, v.slots, v.dim, v.kind, ROW_SLACK) : 0;
       for (let r = 0; r < v.dim; r++, a++) {
         const kind = v.kind[r];

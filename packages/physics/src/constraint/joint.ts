@@ -30,7 +30,7 @@ import { fail } from '../util/validate.js';
 import { AnchorSlot } from './anchor-slot.js';
 import { Constraint, type BreakReason } from './constraint.js';
 import { clamp, normClampFactor, solveSymmetric } from './dense.js';
-import { limitSideUpdate, passSoftness, softRhs, softUpdate } from './softness.js';
+import { limitSideUpdate, passSoftness, softRhs, softUpdate, stiffBias } from './softness.js';
 import { columnTurn, jointLeverShare, jointRowReferenceK, jointRowsK, jointRowVelocity, type IslandRowsView } from './joint-rows.js';
 import { limitTurn } from './position-step.js';
 import { checkLimits, limitPositionImpulse } from './limits.js';
@@ -349,7 +349,7 @@ export abstract class Joint extends Constraint {
       const fixed = compliance > 0;
       for (let a = 0; a < m; a++) {
         const ra = this.eqRows[a]!;
-        const x = -(this.rowVelocity(ctx, ra) + biasRate * errScale * this.rowC[ra]!);
+        const x = -(this.rowVelocity(ctx, ra) + (soft ? biasRate * errScale * this.rowC[ra]! : stiffBias(biasRate, this.rowC[ra]!)));
         gamma[a] = fixed ? compliance * this.referenceK(ra) : 0;
         rhs[a] = fixed ? softRhs(x, gamma[a]!, this.acc[ra]!) : x;
       }

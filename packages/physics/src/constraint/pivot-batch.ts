@@ -18,7 +18,7 @@ import type { StepContext } from '../space/step-context.js';
 import type { PivotJoint } from './joints/pivot-joint.js';
 import { limitTurn } from './position-step.js';
 import { inverseDet2, normClampFactor, singularPivot1, singularPivot2 } from './dense.js';
-import { isRigid, leverShare, passSoftness, referenceMass, softRhs, softUpdate, type Softness } from './softness.js';
+import { isRigid, leverShare, passSoftness, referenceMass, softRhs, softUpdate, stiffBias, type Softness } from './softness.js';
 import { resized } from '../util/typed-arrays.js';
 import { solveStiffPivotRows } from './pivot-batch-stiff.js';
 import * as L from './pivot-rows.js';
@@ -355,8 +355,8 @@ export class PivotBatch implements ConstraintFamily {
             ex *= f;
             ey *= f;
           }
-          rx += biasRate * ex;
-          ry += biasRate * ey;
+          rx += soft ? biasRate * ex : stiffBias(biasRate, ex);
+          ry += soft ? biasRate * ey : stiffBias(biasRate, ey);
         }
         let nx: number;
         let ny: number;

@@ -130,6 +130,23 @@ export function leverShare(angSum: number, count: number): number {
 }
 
 /**
+ * The fastest a stiff row's joint softness (jointHertz > 0, the biased pass) pushes its error
+ * out: 3 per second in the row's units (m/s for a linear row, rad/s for an angular one), as
+ * contacts push overlap out (CONTACT_PUSH_MAX_VELOCITY). The bias is a spring on the error, and an
+ * error that is not drift but a large violation released that spring all at once: a 6.8 kg body
+ * of tiny inertia on a 7 m lever, whose rope snapped taut with the lever nearly along it, was
+ * pushed back at 33 m/s per metre of stretch through its turning, overshot, and reached 1.6e9 m/s
+ * (fuzz seed 1236120785). A soft row's own spring keeps its cap, biasRate·maxError (Nape).
+ */
+export const JOINT_PUSH_MAX_VELOCITY = 3;
+
+/** A stiff row's bias biasRate·C, pushing no faster than JOINT_PUSH_MAX_VELOCITY. */
+export function stiffBias(biasRate: number, C: number): number {
+  const b = biasRate * C;
+  return b > JOINT_PUSH_MAX_VELOCITY ? JOINT_PUSH_MAX_VELOCITY : b < -JOINT_PUSH_MAX_VELOCITY ? -JOINT_PUSH_MAX_VELOCITY : b;
+}
+
+/**
  * The right-hand side of a soft row's solve (K + Γ) Δλ = x − Γ·λold, from the rigid right-hand
  * side x = −(V + biasRate·C), the row's compliance Γ and its accumulated impulse λold.
  */
@@ -153,12 +170,13 @@ export function oneSidedBias(C: number, invH: number, biasRate: number, maxPush:
  * (`pass`): a soft row (`soft`) its spring with compliance `gamma` (Γ = compliance·Kref, the fixed
  * compliance above), pushing no faster than biasRate·maxError and carrying at most `maxImpulse`; a
  * stiff row given a compliance (the joint softness of a biased pass, jointHertz > 0) the same fixed
- * compliance, with no cap; a stiff row given 0, the pass's coefficients.
+ * compliance, pushing no faster than JOINT_PUSH_MAX_VELOCITY; a stiff row given 0, the pass's
+ * coefficients.
  * The built-in joints' limits and UserConstraint's limited rows both update here.
  */
 export function limitSideUpdate(old: number, C: number, cdot: number, K: number, invH: number, pass: Readonly<Softness>, soft: boolean, maxError: number, maxImpulse: number, gamma: number): number {
   const reached = C <= 0;
-  const bias = oneSidedBias(C, invH, pass.biasRate, soft ? pass.biasRate * maxError : Infinity);
+  const bias = oneSidedBias(C, invH, pass.biasRate, soft ? pass.biasRate * maxError : JOINT_PUSH_MAX_VELOCITY);
   if (reached && (soft || gamma > 0)) {
     const next = Math.max(old + softRhs(-(cdot + bias), gamma, old) / (K + gamma), 0);
     return soft ? Math.min(next, maxImpulse) : next;

@@ -26,7 +26,7 @@ import { FulcrumInputError } from '../util/validate.js';
 import { dropVanishingRows, factorSymmetric, inverse2Diag, inverse2Off, normClampFactor, pivotInverse, rowPivot, solveFactored, solveSymmetric, zeroPivotTolerance } from './dense.js';
 import { limitPositionImpulse } from './limits.js';
 import { limitTurn } from './position-step.js';
-import { leverShare, limitSideUpdate, passSoftness, referenceMass, rigidSoftness, softRhs, softUpdate, type Softness } from './softness.js';
+import { leverShare, limitSideUpdate, passSoftness, referenceMass, rigidSoftness, softRhs, softUpdate, stiffBias, type Softness } from './softness.js';
 import type { UserConstraint } from './user-constraint.js';
 import { KernelGroup, type UserBatchKernel } from './batch-kernel.js';
 import { grown } from '../util/typed-arrays.js';
@@ -876,7 +876,7 @@ export class UserBatch {
           const i = base + 3 * j;
           v += pool[i]! * vx[k]! + pool[i + 1]! * vy[k]! + pool[i + 2]! * w[k]!;
         }
-        const be = biasRate !== 0 ? biasRate * (e === 1 ? this.errPool[vo + r]! : this.errPool[vo + r]! * e) : 0;
+        const be = biasRate === 0 ? 0 : soft ? biasRate * (e === 1 ? this.errPool[vo + r]! : this.errPool[vo + r]! * e) : stiffBias(biasRate, this.errPool[vo + r]!);
         // A soft row solves (K + Γ) Δλ = −(V + bias) − Γ·λ (softness.ts); its K was factored with Γ.
         rhs[r] = fixed ? softRhs(-(v + be), this.gammaPool[vo + r]!, acc[vo + r]!) : -(v + be);
       }

@@ -53,7 +53,7 @@ import { Constraint, type SolverFamilyKind, type BreakReason, type ConstraintOpt
 import { DEPENDENT_ROW_EPS, dropVanishingRows, factorSymmetric, normClampFactor, solveFactored, solveSymmetric, vanishingRowTerm, zeroPivotTolerance } from './dense.js';
 import { checkRowLimit, limitPositionImpulse } from './limits.js';
 import { limitTurn } from './position-step.js';
-import { leverShare, limitSideUpdate, passSoftness, referenceMass, softRhs, softUpdate, type Softness } from './softness.js';
+import { leverShare, limitSideUpdate, passSoftness, referenceMass, softRhs, softUpdate, stiffBias, type Softness } from './softness.js';
 import { ROW_EQUALITY, ROW_LIMIT, ROW_SLACK } from './joint.js';
 import type { IslandRowsView } from './joint-rows.js';
 import type { UserBatchKernel } from './batch-kernel.js';
@@ -1403,7 +1403,7 @@ export class UserConstraint extends Constraint {
         const norm = Math.sqrt(e2);
         if (norm > this._maxError) e = this._maxError / norm;
       }
-      for (let r = 0; r < n; r++) be[r] = biasRate * (e === 1 ? err[r]! : err[r]! * e);
+      for (let r = 0; r < n; r++) be[r] = soft ? biasRate * (e === 1 ? err[r]! : err[r]! * e) : stiffBias(biasRate, err[r]!);
     } else {
       for (let r = 0; r < n; r++) be[r] = 0;
     }
@@ -1505,7 +1505,7 @@ export class UserConstraint extends Constraint {
     const rhs = w.rhs;
     for (let a = 0; a < m; a++) {
       const r = eq[a]!;
-      const x = -(vel[r]! + (pass.biasRate !== 0 ? pass.biasRate * (e === 1 ? err[r]! : err[r]! * e) : 0));
+      const x = -(vel[r]! + (pass.biasRate === 0 ? 0 : soft ? pass.biasRate * (e === 1 ? err[r]! : err[r]! * e) : stiffBias(pass.biasRate, err[r]!)));
       rhs[a] = fixed ? softRhs(x, w.gamma[r]!, this.jAcc[r]!) : x;
     }
     if (fixed && !soft) solveFactored(w.KeqB, w.dinvb, rhs, m);
