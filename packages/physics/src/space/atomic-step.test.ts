@@ -333,3 +333,39 @@ describe('a step that throws, and the contacts, sleep and events', () => {
     expect(sawDoomed).toBeGreaterThan(0);
   });
 });
+
+describe('a step that throws, and the constraints that failed their break test in its preparation', () => {
+  it('breaks none of them (hook, event, removal, deactivation); the next step breaks them as the twin did', () => {
+    for (const form of ['batch', 'one-by-one', 'unpacked'] as const) {
+      const trapA: Trap = { hook: null, at: 1, calls: 0 };
+      const a = scene(trapA, form, false);
+      const b = scene({ hook: null, at: 1, calls: 0 }, form, false);
+      const broken: string[][] = [[], []];
+      const joints = [a, b].map(({ space, bodies }, k) => {
+        space.on('constraintBreak', (e) => broken[k]!.push(`event ${space.constraints.indexOf(e.constraint)} ${e.reason}`));
+        // Each 0.5 m from its length, with maxError 0.01: Nape's preStep test breaks them.
+        const [p, q] = [bodies[1]!, bodies[2]!];
+        const opts = { body1: p, body2: q, jointMin: 0.51, jointMax: 0.51, breakUnderError: true, maxError: 0.01 };
+        return [space.addConstraint(new DistanceJoint({ ...opts, removeOnBreak: true })), space.addConstraint(new DistanceJoint({ ...opts, removeOnBreak: false }))];
+      });
+      const count = a.space.constraints.length;
+      trapA.hook = 'jacobian';
+      expect(() => a.space.step(1 / 60), form).toThrow('trap');
+      trapA.hook = null;
+      expect(a.space.constraints.length, `${form}: nothing removed`).toBe(count);
+      expect(joints[0]!.map((j) => j.active), `${form}: nothing deactivated`).toEqual([true, true]);
+      expect(broken[0], `${form}: no event`).toEqual([]);
+      a.space.step(1 / 60);
+      b.space.step(1 / 60);
+      expect(broken[0]!.length, form).toBe(2);
+      expect(broken[0], `${form}: the events`).toEqual(broken[1]);
+      expect(a.space.constraints.length, form).toBe(b.space.constraints.length);
+      expect(joints[0]!.map((j) => [j.active, j.space === a.space]), form).toEqual(joints[1]!.map((j) => [j.active, j.space === b.space]));
+      for (let i = 0; i < 10; i++) {
+        a.space.step(1 / 60);
+        b.space.step(1 / 60);
+      }
+      expect(state(a.bodies), `${form}: the steps after it`).toEqual(state(b.bodies));
+    }
+  });
+});

@@ -24,7 +24,8 @@
  *  11. store       each family keeps its impulses for the next step's warm start; the contacts
  *                  doomed in stage 3 are destroyed
  *  12. write back  solver arrays to the bodies; moved bodies' shapes and proxies follow
- *  13. breaks      the constraints that failed their test break (hook, event, removal)
+ *  13. breaks      the constraints that failed their test break (hook, event, removal), those
+ *                  that failed it in 5 first (they were left out of the step)
  *  14. sleep       islands at rest for sleepDelay fall asleep                (Islands)
  *
  * Every family (solver-families.ts) takes stages 6, 8 and 10 the same way, so this file knows
@@ -84,7 +85,9 @@ export class StepPipeline {
     // 200-link chain).
     this.constraintFamilies = [new UserBatchFamily(this.userBatch), this.oneByOne, this.jointBatch];
     this.families = [...this.constraintFamilies, this.contactSolver];
-    this.plan = new StepPlan(this.constraintFamilies, (c, reason) => world.breakConstraint(c, reason), this.jointIslands);
+    // A constraint that fails its break test while the plan is prepared leaves the plan at once, and
+    // breaks at stage 13 with the others: a step that fails after it must leave it unbroken.
+    this.plan = new StepPlan(this.constraintFamilies, (c, reason) => this.preparedBreaks.push(c, reason), this.jointIslands);
   }
 
   run(dt: number, substeps: number, positionIterations: number): void {
@@ -192,6 +195,7 @@ export class StepPipeline {
     const joints = this.constraintFamilies;
     for (let f = 0; f < joints.length; f++) joints[f]!.restoreImpulses(this.ctx);
     this.plan.discard();
+    this.preparedBreaks.length = 0;
     this.world.contacts.rollbackStep();
     this.world.islands.rollbackStep();
   }
@@ -277,10 +281,16 @@ export class StepPipeline {
   }
   /** The constraints that failed their break test in finish, each followed by its reason. */
   private readonly broken: (Constraint | BreakReason)[] = [];
+  /** Constraints that failed their break test in prepare (stage 5), as pairs: they break first. */
+  private readonly preparedBreaks: (Constraint | BreakReason)[] = [];
 
   /** 13. Break what failed its test: the space's break sequence, and the plan forgets it. */
   private applyBreaks(): void {
-    const broken = this.broken;
+    this.breakEach(this.preparedBreaks);
+    this.breakEach(this.broken);
+  }
+
+  private breakEach(broken: (Constraint | BreakReason)[]): void {
     for (let i = 0; i < broken.length; i += 2) {
       const c = broken[i] as Constraint;
       this.world.breakConstraint(c, broken[i + 1] as BreakReason);
