@@ -18,7 +18,7 @@ import { PulleyJoint } from './joints/pulley-joint.js';
 import { WeldJoint } from './joints/weld-joint.js';
 import { BODY_STATE_STRIDE, BodyState } from './body-state.js';
 import { UserConstraint } from './user-constraint.js';
-import { FulcrumInputError } from '../util/validate.js';
+import { FulcrumDivergenceError, FulcrumInputError } from '../util/validate.js';
 import { setSolverRouting } from '../test-support/solver-routing.js';
 
 // ---------------------------------------------------------------- independent derivations
@@ -731,5 +731,48 @@ describe('packed body state', () => {
 
   it('rejects a non-boolean packedState', () => {
     expect(() => new UserConstraint({ dimensions: 1, packedState: 'yes' as unknown as boolean })).toThrow(/UserConstraint\.packedState must be a boolean, got "yes"/);
+  });
+});
+
+describe('a hook that writes a non-finite value', () => {
+  /** A rope of squared-distance form, whose square overflows far out. */
+  const rope = (a: Body, b: Body, nan: { on: boolean }) =>
+    new UserConstraint({
+      dimensions: 1,
+      bodies: [a, b],
+      packedState: true,
+      hooks: {
+        position(err, st) {
+          const S = BODY_STATE_STRIDE;
+          const dx = st[S + BodyState.x]! - st[BodyState.x]!;
+          const dy = st[S + BodyState.y]! - st[BodyState.y]!;
+          err[0] = nan.on ? NaN : Math.sqrt(dx * dx + dy * dy) - 1;
+        },
+      },
+    });
+
+  it("is the hook's mistake (FulcrumInputError naming the hook) from a state it can square, the solution's divergence (FulcrumDivergenceError naming the body and field) from one it cannot; either way the space is as before", () => {
+    for (const [x, nanOn, kind, pattern] of [
+      [3, true, FulcrumInputError, /UserConstraint#\d+: position\(\) wrote a non-finite value \(NaN\) in row 0/],
+      [1e160, false, FulcrumDivergenceError, /Body#\d+'s position\.x was 1e\+160 when UserConstraint#\d+'s position\(\) read it and wrote Infinity: past 1\.3e154/],
+    ] as const) {
+      const space = new Space({ gravity: [0, -10] });
+      const ground = space.addBody(new Body({ type: 'static' }));
+      const ball = space.addBody(new Body({ position: [x, 0], shapes: [Polygon.box(0.2, 0.2)] }));
+      space.addConstraint(rope(ground, ball, { on: nanOn }));
+      let error: unknown = null;
+      try {
+        space.step(1 / 60);
+      } catch (e) {
+        error = e;
+      }
+      expect(error).toBeInstanceOf(kind);
+      expect((error as Error).message).toMatch(pattern);
+      if (error instanceof FulcrumDivergenceError) {
+        expect(error.bodyId).toBe(ball.id);
+        expect(error.field).toBe('position.x');
+      }
+      expect([ball.x, ball.y, ball.velocity.x, ball.velocity.y]).toEqual([x, 0, 0, 0]);
+    }
   });
 });

@@ -47,7 +47,7 @@ import type { Body } from '../body/body.js';
 import type { DebugDraw } from '../debug/debug-draw.js';
 import type { Vec2, Vec3 } from '../math/vec2.js';
 import type { StepContext } from '../space/step-context.js';
-import { checkFinite, checkInteger, fail, FulcrumInputError } from '../util/validate.js';
+import { checkFinite, checkInteger, fail, FulcrumDivergenceError, FulcrumInputError } from '../util/validate.js';
 import { BODY_STATE_STRIDE, clearBodyState, fillBodyState } from './body-state.js';
 import { Constraint, type SolverFamilyKind, type BreakReason, type ConstraintOptions } from './constraint.js';
 import { DEPENDENT_ROW_EPS, dropVanishingRows, factorSymmetric, normClampFactor, solveFactored, solveSymmetric, vanishingRowTerm, zeroPivotTolerance } from './dense.js';
@@ -1816,7 +1816,38 @@ function checkBatchKernel(label: string, k: unknown, jSize: number): void {
 function checkRow(c: UserConstraint, hook: string, row: Float64Array, cols = 0, state: Float64Array | null = null): void {
   for (let i = 0; i < row.length; i++) {
     if (Number.isFinite(row[i]!)) continue;
+    if (state !== null) divergedState(c, hook, row[i]!, state);
     throw cols > 0 ? c._nonFiniteError(hook, (i / cols) | 0, i % cols, row[i]!, state) : c._nonFiniteError(hook, i, -1, row[i]!, state);
+  }
+}
+
+/**
+ * Above this, a state's square overflows (sqrt(Number.MAX_VALUE) ≈ 1.3e154): no formula of
+ * squared distances or products of positions can be evaluated there.
+ */
+const OVERFLOW_SQRT = Math.sqrt(Number.MAX_VALUE);
+const STATE_FIELD = ['position.x', 'position.y', 'rotation', 'cos', 'sin', 'velocity.x', 'velocity.y', 'angularVel', 'worldCenter.x', 'worldCenter.y'] as const;
+
+/**
+ * A hook's non-finite value from a state that had already left the range where it can be squared
+ * is the solution's divergence, not the hook's fault: fail the step as the divergence check does
+ * (FulcrumDivergenceError, naming the body and field), not as a mistake in the hook.
+ */
+function divergedState(c: UserConstraint, hook: string, value: number, state: Float64Array): void {
+  const bodies = c.bodyList;
+  for (let k = 0; k < bodies.length; k++) {
+    const b = bodies[k];
+    if (!b) continue;
+    for (let f = 0; f < BODY_STATE_STRIDE; f++) {
+      const x = state[k * BODY_STATE_STRIDE + f]!;
+      if (Number.isFinite(x) && Math.abs(x) < OVERFLOW_SQRT) continue;
+      throw new FulcrumDivergenceError(
+        `Space.step(): Body#${b.id}'s ${STATE_FIELD[f]} was ${x} when ${c.label}'s ${hook}() read it and wrote ${value}: past 1.3e154 a number's square ` +
+          'overflows, so no constraint can be evaluated there. The solution diverged (or the body was put there); the step was abandoned and the space left as it was before it',
+        b.id,
+        STATE_FIELD[f]!,
+      );
+    }
   }
 }
 
