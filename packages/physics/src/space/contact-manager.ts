@@ -61,7 +61,7 @@ export class ContactManager {
    */
   beginStep(): void {
     this.stepStartCount = this.contacts.length;
-    this.store.snapshot(this.stepStartCount);
+    this.store.snapshot();
     this.doomedPending = false;
   }
 

@@ -39,10 +39,11 @@ export class Islands {
 
   /** From the start of a step: the wakes it makes are undone if it fails (rollbackStep). */
   beginStep(): void {
+    this.endStep();
     this.journaling = true;
   }
 
-  /** The step succeeded (or was rolled back): its wakes stand. */
+  /** The step succeeded: its wakes stand. (rollbackStep ends the journal too.) */
   endStep(): void {
     this.journaling = false;
     this.wokenBodies.length = 0;
