@@ -277,7 +277,8 @@ export class BroadPhase {
 
     for (let i = 0; i < count; i++) this.moveFlags[buf[i]] = 0;
     if (count > this.lastMoved.length) this.lastMoved = new Int32Array(buf.length);
-    this.lastMoved.set(buf.subarray(0, count));
+    const last = this.lastMoved;
+    for (let i = 0; i < count; i++) last[i] = buf[i]!;
     this.lastMovedCount = count;
     this.moveCount = 0;
     this.queryProxy = -1;
