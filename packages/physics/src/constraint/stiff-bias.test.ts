@@ -36,6 +36,35 @@ function userRope(body: Body, ground: Body, length: number): UserConstraint {
   });
 }
 
+/** The same rope in Nape's form: velocity, effMass and impulse hooks, no J (solved one by one). */
+function napeRope(body: Body, ground: Body, length: number): UserConstraint {
+  return new UserConstraint({
+    dimensions: 1,
+    bodies: [body, ground],
+    hooks: {
+      position(err) {
+        const c = body.worldCenter;
+        err[0] = Math.hypot(c.x, c.y) - length;
+      },
+      velocity(err) {
+        const c = body.worldCenter;
+        err[0] = (c.x * body.constraintVelocity.x + c.y * body.constraintVelocity.y) / Math.hypot(c.x, c.y);
+      },
+      effMass(eff) {
+        eff[0] = body.constraintMass;
+      },
+      impulse(imp, b, out) {
+        const c = body.worldCenter;
+        const L = Math.hypot(c.x, c.y);
+        const on = b === body ? imp[0]! / L : 0;
+        out.x = on * c.x;
+        out.y = on * c.y;
+        out.z = 0;
+      },
+    },
+  });
+}
+
 describe("a stiff row's joint softness", () => {
   it('is biasRate·C up to JOINT_PUSH_MAX_VELOCITY either way', () => {
     expect(stiffBias(30, 0.01)).toBe(30 * 0.01);
@@ -67,6 +96,7 @@ describe("a stiff row's joint softness", () => {
         },
         (s) => solverInternals(s).userBatch.count === 0,
       ],
+      ['Nape effMass + impulse form', (s, b, g) => s.addConstraint(napeRope(b, g, 2)), (s) => solverInternals(s).userBatch.count === 0],
     ];
     for (const [name, add, taken] of paths) {
       const space = new Space({ gravity: [0, 0], jointHertz: 30 });

@@ -253,7 +253,10 @@ describe('a step that throws', () => {
 function contactsAndSleep(space: Space): unknown[] {
   const list = (space as unknown as { _contacts: { contacts: Contact[] } })._contacts.contacts;
   // Shapes and bodies by their place in the space (ids count across spaces, so twins' differ).
-  const shapeName = (s: Contact['shapeA']) => `${space.bodies.indexOf(s.body!)}.${s.body!.shapes.indexOf(s)}`;
+  const shapeName = (s: Contact['shapeA']) => {
+    const b = s.body as Body;
+    return `${space.bodies.indexOf(b)}.${b.shapes.indexOf(s)}`;
+  };
   const contacts = list.map((c) => {
     const m = c.manifold;
     const points = Array.from({ length: m.pointCount }, (_, i) => [m.px[i], m.py[i], m.separation[i], m.id[i], c.normalImpulse(i), c.tangentImpulse(i)]);
