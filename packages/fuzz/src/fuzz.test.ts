@@ -18,6 +18,14 @@ export const QUICK = { scenes: 150, steps: 300, seed: 1, determinismEvery: 5 } a
  */
 export const KNOWN_BLOW_UPS: readonly number[] = [];
 
+/**
+ * The quick run's undriven scenes in which a body reached a default speed cap (400 m/s; π/4 rad
+ * per substep where that is 188 rad/s or more): what the caps hold back where no driver explains
+ * it (run.ts, noteCaps). Not failures, but a ratchet: more fails the test, and so do fewer (lower
+ * the figure).
+ */
+export const KNOWN_CAPPED_UNDRIVEN = { speed: 2, spin: 5 } as const;
+
 describe(`fuzz, quick: ${QUICK.scenes} scenes × ${QUICK.steps} steps, seed ${QUICK.seed}`, () => {
   let r: FuzzResult;
   beforeAll(() => {
@@ -39,6 +47,9 @@ describe(`fuzz, quick: ${QUICK.scenes} scenes × ${QUICK.steps} steps, seed ${QU
   it('blow-ups (a body faster than 1e6 m/s or 1e9 rad/s): only the known ones', () => {
     const seeds = [...new Set(r.failures.filter((f) => f.category === 'blow-up').map((f) => f.seed))].sort((a, b) => a - b);
     expect(seeds, failureReport(r.failures.filter((f) => f.category === 'blow-up'))).toEqual([...KNOWN_BLOW_UPS].sort((a, b) => a - b));
+  });
+  it('undriven scenes at a default speed cap: only as many as known', () => {
+    expect({ speed: r.stats.speedCapUndriven, spin: r.stats.spinCapUndriven }, `undriven seeds: ${r.stats.capUndrivenSeeds.join(', ')}`).toEqual(KNOWN_CAPPED_UNDRIVEN);
   });
   zero('unexpected-throw', 'valid calls that threw, and errors of no documented class');
   zero('wrong-error', 'invalid calls rejected with another documented error than theirs');

@@ -49,7 +49,8 @@ describe('the harness', () => {
 
   it('flags a blow-up and a valid call that throws', () => {
     let { run } = world();
-    run.valid('$b1.velocity = [2e6, 0]', 'fast');
+    // The speed cap off (it would hold the body at 400 m/s).
+    run.valid('$space.maxLinearSpeed = Infinity; $b1.velocity = [2e6, 0]', 'fast');
     run.step();
     expect(run.failures.map((f) => f.category)).toEqual(['blow-up']);
     ({ run } = world());
@@ -57,9 +58,32 @@ describe('the harness', () => {
     expect(run.failures.map((f) => f.category)).toEqual(['unexpected-throw']);
   });
 
+  it('counts a scene once per default speed cap a body reaches, as undriven when no driver reaches it', () => {
+    const stats = new Stats();
+    const w = new World();
+    const run = new SceneRun(w, stats, 1, 0, 'pile');
+    w.run(`$space = new Space({ gravity: [0, -10] }); $other = new Space()`, 'space');
+    w.run(`$b1 = $space.addBody(new Body({ velocity: [500, 0], angularVel: 1000, shapes: [new Circle({ radius: 0.5 })] }))`, 'body');
+    w.run(`$b2 = $space.addBody(new Body({ position: [5, 0], shapes: [new Circle({ radius: 0.5 })] }))`, 'body');
+    w.bodies.push('b1', 'b2');
+    for (let i = 0; i < 3; i++) run.step();
+    expect([stats.speedCapScenes, stats.speedCapUndriven, stats.spinCapScenes, stats.spinCapUndriven]).toEqual([1, 1, 1, 1]);
+    expect(stats.capUndrivenSeeds).toEqual([1]);
+    // A body a kinematic one drags through a joint at the cap is driven.
+    const driven = new Stats();
+    const w2 = new World();
+    const run2 = new SceneRun(w2, driven, 2, 0, 'pile');
+    w2.run(`$space = new Space(); $other = new Space()`, 'space');
+    w2.run(`$k = $space.addBody(new Body({ type: 'kinematic', velocity: [450, 0] })); $b = $space.addBody(new Body({ position: [1, 0], shapes: [new Circle({ radius: 0.1 })] }))`, 'body');
+    w2.run(`$c = $space.addConstraint(new PivotJoint({ body1: $k, body2: $b, anchor1: [1, 0] }))`, 'constraint');
+    w2.bodies.push('k', 'b');
+    for (let i = 0; i < 3; i++) run2.step();
+    expect([driven.speedCapScenes, driven.speedCapUndriven]).toEqual([1, 0]);
+  });
+
   it('replays a trace as it ran, and a scene twice to the same hash', () => {
     const { w, run } = world();
-    run.valid('$b1.velocity = [2e6, 0]', 'fast');
+    run.valid('$space.maxLinearSpeed = Infinity; $b1.velocity = [2e6, 0]', 'fast');
     expect(replay(w.trace, 1).category).toBe('blow-up');
     const seed = sceneSeed(3, 3);
     expect(runScene(seed, 3, 120, new Stats()).hash).toBe(runScene(seed, 3, 120, new Stats()).hash);

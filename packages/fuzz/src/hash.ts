@@ -101,6 +101,7 @@ export function hashWorld(w: World): StateHash {
     bodies.vec(b.localCenter);
     bodies.bool(b.allowMovement);
     bodies.bool(b.allowRotation);
+    bodies.bool(b.allowFastRotation);
     bodies.num(b.linearDrag);
     bodies.num(b.angularDrag);
     bodies.num(b.gravityScale);
@@ -163,6 +164,8 @@ export function hashWorld(w: World): StateHash {
     sp.num(s.jointIterations);
     sp.num(s.jointHertz);
     sp.num(s.jointDampingRatio);
+    sp.num(s.maxLinearSpeed);
+    sp.num(s.maxRotationPerSubstep);
     sp.bool(s.checkUserConstraints);
     sp.num(s.time);
     sp.num(s.stepCount);

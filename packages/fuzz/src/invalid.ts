@@ -69,9 +69,11 @@ export const INVALID: Record<string, BadGen> = {
   'Space.allowSleep not a boolean': (w, rng) => input(`$space.allowSleep = ${rng.pick(BAD_BOOLEANS)}`),
   'Space.jointIterations not an integer in [1, 1000]': (w, rng) => input(`$space.jointIterations = ${rng.pick(['0', '1.5', '1001', ...BAD_NUMBERS])}`),
   'Space.jointHertz negative or not finite': (w, rng) => input(`$space.jointHertz = ${rng.pick(['-1', ...BAD_NUMBERS])}`),
+  'Space.maxLinearSpeed not positive': (w, rng) => input(`$space.maxLinearSpeed = ${rng.pick(['0', '-5', '-Infinity', 'NaN', "'fast'", 'null', 'undefined'])}`),
+  'Space.maxRotationPerSubstep not positive': (w, rng) => input(`$space.maxRotationPerSubstep = ${rng.pick(['0', '-0.1', '-Infinity', 'NaN', 'true', '[1]'])}`),
   'Space.jointDampingRatio negative or not finite': (w, rng) => input(`$space.jointDampingRatio = ${rng.pick(['-1', ...BAD_NUMBERS])}`),
   'Space.checkUserConstraints not a boolean': (w, rng) => input(`$space.checkUserConstraints = ${rng.pick(BAD_BOOLEANS)}`),
-  'new Space with a bad option': (w, rng) => input(`new Space(${rng.pick(['{ gravity: [NaN, 0] }', '{ contactHertz: 0 }', '{ contactDampingRatio: -1 }', '{ jointIterations: 0 }', '{ sleepDelay: -1 }', '{ allowSleep: 1 }', '5', 'null', '{ jointHertz: NaN }'])})`),
+  'new Space with a bad option': (w, rng) => input(`new Space(${rng.pick(['{ gravity: [NaN, 0] }', '{ contactHertz: 0 }', '{ contactDampingRatio: -1 }', '{ jointIterations: 0 }', '{ sleepDelay: -1 }', '{ allowSleep: 1 }', '5', 'null', '{ jointHertz: NaN }', '{ maxLinearSpeed: 0 }', '{ maxRotationPerSubstep: NaN }'])})`),
   'Space.addBody of a non-body': (w, rng) => input(`$space.addBody(${rng.pick(['{}', 'null', '$space', `new Circle({ radius: 1 })`, "'body'"])})`),
   'Space.addBody of a body already in it': (w, rng) => {
     const n = body(w, rng);
@@ -108,6 +110,7 @@ export const INVALID: Record<string, BadGen> = {
   'Body.gravityScale not finite': onBody('gravityScale', BAD_NUMBERS),
   'Body.allowMovement not a boolean': onBody('allowMovement', BAD_BOOLEANS),
   'Body.allowRotation not a boolean': onBody('allowRotation', BAD_BOOLEANS),
+  'Body.allowFastRotation not a boolean': onBody('allowFastRotation', BAD_BOOLEANS),
   'Body.type not a body type': onBody('type', ["'floating'", "'Dynamic'", 'null', '0', 'undefined']),
   'Body.velocity non-zero on a static body': onBody('velocity', ['[1, 0]', '[0, -0.5]'], (b) => b.type === 'static'),
   'Body.angularVel non-zero on a static body': onBody('angularVel', ['1', '-0.1'], (b) => b.type === 'static'),
@@ -151,6 +154,7 @@ export const INVALID: Record<string, BadGen> = {
         '{ shapes: [{}] }',
         '{ linearDrag: -1 }',
         '{ allowRotation: 1 }',
+        "{ allowFastRotation: 'yes' }",
         'null',
         ...(s ? [`{ shapes: [$${s}] }`] : []),
       ])})`,

@@ -38,6 +38,9 @@ export function details(r: FuzzResult): string {
   const s = r.stats;
   const lines: string[] = [];
   lines.push(`failed steps as intended: ${fmt(s.failedSteps)}; injected faults whose hook was not reached: ${fmt(s.notTriggered)}`);
+  lines.push(
+    `default speed caps reached (not failures: the caps keep some valid scenes finite): 400 m/s in ${fmt(s.speedCapScenes)} scenes (${fmt(s.speedCapUndriven)} undriven), π/4 rad per substep (where that is 188 rad/s or more) in ${fmt(s.spinCapScenes)} (${fmt(s.spinCapUndriven)} undriven)${s.capUndrivenSeeds.length ? `; undriven seeds: ${s.capUndrivenSeeds.join(', ')}` : ''}`,
+  );
   lines.push(`non-atomic failed steps: ${fmt(countNonAtomic(s))} (bodies changed in ${fmt(s.nonAtomicMotion)}, impulses in ${fmt(s.nonAtomicImpulses)}; other state (sleep, contacts) in ${fmt(s.nonAtomicOther)})`);
   for (const [k, v] of [...s.nonAtomicKinds].sort((a, b) => b[1] - a[1])) lines.push(`    ${fmt(v).padStart(6)}  ${k}`);
   return lines.join('\n');

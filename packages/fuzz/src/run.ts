@@ -3,7 +3,7 @@
  * that must succeed, an invalid one that must be rejected without a trace, a step meant to fail).
  * Every failure is recorded with the scene's seed and its trace, and ends the scene.
  */
-import type { Body } from '@fulcrum/physics';
+import { Space, type Body } from '@fulcrum/physics';
 import { describeError, isDocumented, matches, signature, type Expected } from './errors.js';
 import { driversReaching } from './drivers.js';
 import { combined, hashDiff, hashEqual, hashWorld, type StateHash } from './hash.js';
@@ -21,6 +21,15 @@ export const STRICT_ATOMIC = true;
 /** Speeds that no valid scene reaches. */
 export const BLOW_UP_SPEED = 1e6;
 export const BLOW_UP_SPIN = 1e9;
+/** How many seeds of undriven scenes at a speed cap a run keeps for its report. */
+const CAP_SEEDS_KEPT = 8;
+/** A speed within this fraction of a cap is at it (the cap scales the velocity: round-off). */
+const AT_CAP = 1 - 1e-9;
+/** The engine's default caps: maxLinearSpeed (m/s) and maxRotationPerSubstep (rad). */
+const DEFAULT_CAPS = (() => {
+  const s = new Space();
+  return { speed: s.maxLinearSpeed, turn: s.maxRotationPerSubstep };
+})();
 
 export type Category =
   | 'nan'
@@ -83,6 +92,17 @@ export class Stats {
   determinismMismatched = 0;
   /** Blow-ups whose body a driver reaches through constraints (drivers.ts); counted in counts['blow-up'] too. */
   drivenBlowUps = 0;
+  /**
+   * Scenes in which a body reached a speed cap (Space.maxLinearSpeed, maxRotationPerSubstep): not
+   * failures, since the caps are what keeps some valid scenes finite, but the trace of what they
+   * hold back. Undriven ones (no driver reaches the body) are where the solver, not the scene,
+   * wanted to go faster; their seeds (the first few) are kept for a look.
+   */
+  speedCapScenes = 0;
+  speedCapUndriven = 0;
+  spinCapScenes = 0;
+  spinCapUndriven = 0;
+  capUndrivenSeeds: number[] = [];
   elapsedMs = 0;
 
   bump(map: Map<string, number>, key: string, n = 1): void {
@@ -119,6 +139,11 @@ export class Stats {
     for (const c of CATEGORIES) this.counts[c] += o.counts[c];
     this.failedSteps += o.failedSteps;
     this.drivenBlowUps += o.drivenBlowUps;
+    this.speedCapScenes += o.speedCapScenes;
+    this.speedCapUndriven += o.speedCapUndriven;
+    this.spinCapScenes += o.spinCapScenes;
+    this.spinCapUndriven += o.spinCapUndriven;
+    for (const seed of o.capUndrivenSeeds) if (this.capUndrivenSeeds.length < CAP_SEEDS_KEPT) this.capUndrivenSeeds.push(seed);
     this.notTriggered += o.notTriggered;
     this.faultSteps += o.faultSteps;
     this.nonAtomicMotion += o.nonAtomicMotion;
@@ -274,6 +299,7 @@ export class SceneRun {
         this.blowUp(b, `${n} (Body#${b.id}, ${b.type}, ${b.mass.toPrecision(3)} kg) reached ${speed.toPrecision(3)} m/s, ${b.angularVel.toPrecision(3)} rad/s at step ${this.steps}`);
         return false;
       }
+      this.noteCaps(b, speed);
       const last = this.lastPose.get(b);
       if (last !== undefined) {
         const moved = Math.hypot(b.x - last[0], b.y - last[1]);
@@ -288,6 +314,34 @@ export class SceneRun {
       } else this.lastPose.set(b, [b.x, b.y, b.rotation]);
     }
     return true;
+  }
+
+  private sawSpeedCap = false;
+  private sawSpinCap = false;
+
+  /** Counts the scene once for each speed cap a body the solver moves reached (Stats.speedCapScenes). */
+  private noteCaps(b: Body, speed: number): void {
+    if (b.type !== 'dynamic') return;
+    const space = this.w.space;
+    // The default caps, whatever the space's (a mutation may lower them to speeds any fall reaches),
+    // and the spin cap only where it is at least its 60 Hz, 4-substep value (188 rad/s): with one
+    // substep at 30 Hz it is 24 rad/s, which the scenes' own initial spins nearly reach.
+    const atSpeedCap = !this.sawSpeedCap && b.allowMovement && speed >= DEFAULT_CAPS.speed * AT_CAP;
+    const spinCap = (DEFAULT_CAPS.turn * this.w.vi) / this.w.dt;
+    const atSpinCap = !this.sawSpinCap && b.allowRotation && !b.allowFastRotation && spinCap >= DEFAULT_CAPS.turn * 240 * AT_CAP && Math.abs(b.angularVel) >= spinCap * AT_CAP;
+    if (!atSpeedCap && !atSpinCap) return;
+    const undriven = driversReaching(space, b).length === 0;
+    if (undriven && !this.sawSpeedCap && !this.sawSpinCap && this.stats.capUndrivenSeeds.length < CAP_SEEDS_KEPT) this.stats.capUndrivenSeeds.push(this.seed);
+    if (atSpeedCap) {
+      this.sawSpeedCap = true;
+      this.stats.speedCapScenes++;
+      if (undriven) this.stats.speedCapUndriven++;
+    }
+    if (atSpinCap) {
+      this.sawSpinCap = true;
+      this.stats.spinCapScenes++;
+      if (undriven) this.stats.spinCapUndriven++;
+    }
   }
 
   /** A blow-up of `b`, with the drivers its constraints reach (drivers.ts) named in the message. */

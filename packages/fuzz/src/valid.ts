@@ -91,6 +91,13 @@ const BODY: Record<string, Gen> = {
   'Body.type': bodyGen((w, rng, n, b) => `$${n}.type = '${rng.pick((['dynamic', 'static', 'kinematic'] as const).filter((x) => x !== b.type))}'`),
   'Body.allowMovement': bodyGen((w, rng, n, b) => `$${n}.allowMovement = ${!b.allowMovement}`),
   'Body.allowRotation': bodyGen((w, rng, n, b) => `$${n}.allowRotation = ${!b.allowRotation}`),
+  // Only where the docs allow it: a ball of centred circles, whose contacts do not depend on its
+  // rotation and which no constraint holds (a joint's anchor off the centre would).
+  'Body.allowFastRotation': (w, rng) => {
+    const held = new Set(spaceConstraints(w).flatMap((i) => w.constraint(i.name).bodies));
+    const n = pickOr(rng, inSpaceBodies(w, (b) => !held.has(b) && b.shapes.length > 0 && b.shapes.every((s) => s.kind === 'circle' && s.offsetX === 0 && s.offsetY === 0)));
+    return n === null ? null : `$${n}.allowFastRotation = ${!w.body(n).allowFastRotation}`;
+  },
   'Body.linearDrag': bodyGen((w, rng, n) => `$${n}.linearDrag = ${lit(round(rng.float(0, 3)))}`),
   'Body.angularDrag': bodyGen((w, rng, n) => `$${n}.angularDrag = ${lit(round(rng.float(0, 3)))}`),
   'Body.gravityScale': bodyGen((w, rng, n) => `$${n}.gravityScale = ${lit(round(rng.float(-1, 3)))}`),
@@ -352,6 +359,9 @@ const SPACE: Record<string, Gen> = {
   'Space.jointIterations': (w, rng) => `$space.jointIterations = ${rng.int(1, 6)}`,
   'Space.jointHertz': (w, rng) => `$space.jointHertz = ${rng.chance(0.5) ? '0' : lit(round(rng.log(0.5, 60)))}`,
   'Space.jointDampingRatio': (w, rng) => `$space.jointDampingRatio = ${lit(round(rng.float(0, 4)))}`,
+  // Finite caps: with a cap off, a driven scene may pass the blow-up speed by physics (a bead free on a spun rod).
+  'Space.maxLinearSpeed': (w, rng) => `$space.maxLinearSpeed = ${lit(round(rng.log(20, 1e4)))}`,
+  'Space.maxRotationPerSubstep': (w, rng) => `$space.maxRotationPerSubstep = ${lit(round(rng.log(0.05, 3)))}`,
   'Space.checkUserConstraints': (w) => `$space.checkUserConstraints = ${!w.space.checkUserConstraints}`,
   'Space.wakeAll': () => `$space.wakeAll()`,
 };

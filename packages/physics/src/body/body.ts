@@ -49,6 +49,12 @@ export interface BodyOptions {
    * torques, contacts and joints; Nape's allowRotation). An angularVel it is given still turns it.
    */
   allowRotation?: boolean;
+  /**
+   * true: the space's maxRotationPerSubstep does not slow this body's spin. For round bodies whose
+   * contacts do not depend on their rotation (wheels, balls), which may spin faster than the cap
+   * allows (Box2D v3's allowFastRotation). Default false.
+   */
+  allowFastRotation?: boolean;
   /** Linear drag, 1/s: v ← v / (1 + h·drag) each substep. Default 0. */
   linearDrag?: number;
   /** Angular drag, 1/s. Default 0. */
@@ -103,6 +109,7 @@ export class Body implements ShapeOwner {
   /** @internal */ _gravityScale = 1;
   /** @internal */ _allowMovement = true;
   /** @internal */ _allowRotation = true;
+  /** @internal */ _allowFastRotation = false;
 
   // --- mass ---
   /** @internal centre of mass, body-local */
@@ -157,6 +164,7 @@ export class Body implements ShapeOwner {
     const inertia = o.inertia !== undefined ? checkPositive('Body', 'inertia', o.inertia) : null;
     const allowMovement = o.allowMovement !== undefined ? checkBoolean('Body', 'allowMovement', o.allowMovement) : true;
     const allowRotation = o.allowRotation !== undefined ? checkBoolean('Body', 'allowRotation', o.allowRotation) : true;
+    const allowFastRotation = o.allowFastRotation !== undefined ? checkBoolean('Body', 'allowFastRotation', o.allowFastRotation) : false;
     const linearDrag = o.linearDrag !== undefined ? checkNonNegative('Body', 'linearDrag', o.linearDrag) : 0;
     const angularDrag = o.angularDrag !== undefined ? checkNonNegative('Body', 'angularDrag', o.angularDrag) : 0;
     const gravityScale = o.gravityScale !== undefined ? checkFinite('Body', 'gravityScale', o.gravityScale) : 1;
@@ -183,6 +191,7 @@ export class Body implements ShapeOwner {
     this._explicitInertia = inertia;
     this._allowMovement = allowMovement;
     this._allowRotation = allowRotation;
+    this._allowFastRotation = allowFastRotation;
     this._linearDrag = linearDrag;
     this._angularDrag = angularDrag;
     this._gravityScale = gravityScale;
@@ -362,6 +371,15 @@ export class Body implements ShapeOwner {
     this._space?._assertUnlocked('Body.allowRotation');
     this._allowRotation = checkBoolean('Body', 'allowRotation', b);
     this._updateMass();
+    this._invalidate();
+  }
+  /** See BodyOptions.allowFastRotation. */
+  get allowFastRotation(): boolean {
+    return this._allowFastRotation;
+  }
+  set allowFastRotation(b: boolean) {
+    this._space?._assertUnlocked('Body.allowFastRotation');
+    this._allowFastRotation = checkBoolean('Body', 'allowFastRotation', b);
     this._invalidate();
   }
 

@@ -274,15 +274,20 @@ describe('a bead on a spinning rod (a driver of infinite inertia)', () => {
   // A kinematic rod turning at ω carries a bead on a LineJoint free along the rod. In the rod's
   // frame the bead feels ω²r outward and nothing else, so r = r0·cosh(ωt): the speed grows without
   // bound, as any body driven by an infinite inertia may. A valid scene can pass the fuzz's blow-up
-  // speed (1e6 m/s) by physics alone (packages/physics/README.md, "Known gaps").
-  function spin(seconds: number, substeps = SUBSTEPS) {
-    const space = new Space({ gravity: [0, 0] });
+  // speed (1e6 m/s) by physics alone: the space's maxLinearSpeed (400 m/s by default) is what
+  // keeps it finite.
+  function spin(seconds: number, substeps = SUBSTEPS, maxLinearSpeed = Infinity) {
+    const space = new Space({ gravity: [0, 0], maxLinearSpeed });
     const omega = 3;
     const rod = space.addBody(new Body({ type: 'kinematic', angularVel: omega }));
     const bead = space.addBody(new Body({ position: [1, 0], velocity: [0, omega], shapes: [new Circle({ radius: 0.05, filter: { mask: 0 } })] }));
     space.addConstraint(new LineJoint({ body1: rod, body2: bead, direction: [1, 0], jointMin: -Infinity, jointMax: Infinity }));
-    for (let i = 0, n = Math.round(seconds / DT); i < n; i++) space.step(DT, substeps);
-    return { r: Math.hypot(bead.x, bead.y), speed: Math.hypot(bead.velocity.x, bead.velocity.y) };
+    let fastest = 0;
+    for (let i = 0, n = Math.round(seconds / DT); i < n; i++) {
+      space.step(DT, substeps);
+      fastest = Math.max(fastest, Math.hypot(bead.velocity.x, bead.velocity.y));
+    }
+    return { r: Math.hypot(bead.x, bead.y), speed: Math.hypot(bead.velocity.x, bead.velocity.y), fastest, bead };
   }
 
   it('follows r = r0·cosh(ωt), converging as the substep: within 4% after 2 s (r ≈ 202 m) at 4 substeps, 1% at 16', () => {
@@ -291,7 +296,18 @@ describe('a bead on a spinning rod (a driver of infinite inertia)', () => {
     expect(Math.abs(spin(2, 16).r / Math.cosh(6) - 1)).toBeLessThan(0.01);
   });
 
-  it('passes 1e6 m/s within 5 s, finite, as the physics says (ω·r·√2 at r = cosh(15) ≈ 1.6e6 m)', () => {
+  it('with the default maxLinearSpeed, speeds up as the physics says until 400 m/s, then goes no faster: the bead slides out at the cap', () => {
+    const capped = spin(5, 16, 400);
+    expect(capped.fastest).toBeLessThanOrEqual(400 * (1 + 1e-15));
+    expect(capped.speed).toBeCloseTo(400, 9);
+    // Below the cap it is the uncapped motion, bit for bit (1 s: r = cosh(3) ≈ 10 m, 30 m/s).
+    const [a, b] = [spin(1, 16, 400), spin(1, 16)];
+    expect([a.bead.x, a.bead.y, a.bead.velocity.x]).toEqual([b.bead.x, b.bead.y, b.bead.velocity.x]);
+    // The default is 400 m/s.
+    expect(new Space().maxLinearSpeed).toBe(400);
+  });
+
+  it('without the cap (maxLinearSpeed: Infinity) passes 1e6 m/s within 5 s, finite, as the physics says (ω·r·√2 at r = cosh(15) ≈ 1.6e6 m)', () => {
     const { speed, r } = spin(5, 16);
     expect(Number.isFinite(speed)).toBe(true);
     expect(speed).toBeGreaterThan(1e6);

@@ -249,12 +249,15 @@ describe('mutation during a step', () => {
       ['Body.linearDrag', (t) => (t.ball.linearDrag = 0.5), (t) => t.ball.linearDrag],
       ['Body.angularDrag', (t) => (t.ball.angularDrag = 0.5), (t) => t.ball.angularDrag],
       ['Body.gravityScale', (t) => (t.ball.gravityScale = 2), (t) => t.ball.gravityScale],
+      ['Body.allowFastRotation', (t) => (t.ball.allowFastRotation = true), (t) => t.ball.allowFastRotation],
       ['Space.allowSleep', (t) => (t.space.allowSleep = false), (t) => t.space.allowSleep],
       ['Space.sleepDelay', (t) => (t.space.sleepDelay = 3), (t) => t.space.sleepDelay],
       ['Space.sleepThreshold', (t) => (t.space.sleepThreshold = 3), (t) => t.space.sleepThreshold],
       ['Space.jointIterations', (t) => (t.space.jointIterations = 7), (t) => t.space.jointIterations],
       ['Space.jointHertz', (t) => (t.space.jointHertz = 7), (t) => t.space.jointHertz],
       ['Space.jointDampingRatio', (t) => (t.space.jointDampingRatio = 7), (t) => t.space.jointDampingRatio],
+      ['Space.maxLinearSpeed', (t) => (t.space.maxLinearSpeed = 7), (t) => t.space.maxLinearSpeed],
+      ['Space.maxRotationPerSubstep', (t) => (t.space.maxRotationPerSubstep = 0.1), (t) => t.space.maxRotationPerSubstep],
     ];
     for (const [what, mutate, read] of cases) {
       const space = new Space({ gravity: [0, -10] });

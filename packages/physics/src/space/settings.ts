@@ -3,7 +3,7 @@
  * read by the step's stages and written only by Space's validated setters.
  */
 import type { Vec2Like } from '../math/vec2.js';
-import { checkBoolean, checkInteger, checkNonNegative, checkPositive, checkVec2, fail } from '../util/validate.js';
+import { checkBoolean, checkInteger, checkNonNegative, checkPositive, checkPositiveOrInfinity, checkVec2, fail } from '../util/validate.js';
 
 export interface SpaceOptions {
   /** m/s². Default (0, 0), as Nape. */
@@ -31,6 +31,24 @@ export interface SpaceOptions {
   jointHertz?: number;
   jointDampingRatio?: number;
   /**
+   * m/s. A body that constraints and contacts would move faster is slowed to this speed before it
+   * moves, in every substep, and once more at the end of the step, as Box2D v3 does (its default too). Some valid scenes have no bounded
+   * motion: a bead free on a rod that a kinematic body spins speeds up as cosh(ωt), and a kinematic
+   * body or one with `allowMovement: false` can pull a chain through the ground. The cap keeps
+   * them finite. Bodies of infinite mass keep the velocity they are given. Default 400; Infinity
+   * turns the cap off.
+   */
+  maxLinearSpeed?: number;
+  /**
+   * Radians a body may turn in one substep (default π/4, Box2D v3's): a faster spin is slowed to
+   * it before the body moves, and once more at the end of the step. Constraints and contacts are
+   * linearised at the start of each substep, and a larger turn makes that linearisation wrong
+   * enough to feed the spin. In rad/s the cap is maxRotationPerSubstep · velocityIterations / dt:
+   * 188 rad/s (30 turns a second) at 60 Hz and 4 substeps. A body with allowFastRotation is not
+   * capped, nor one that nothing can turn (allowRotation false, kinematic). Infinity turns it off.
+   */
+  maxRotationPerSubstep?: number;
+  /**
    * Check every UserConstraint's hand-written derivatives (jacobian, velocity, effMass, impulse)
    * against finite differences of its position(), before its first step and after each change;
    * a mismatch throws, naming the hook and the row. For development and tests. Default false.
@@ -49,6 +67,8 @@ export interface SpaceSettings {
   jointIterations: number;
   jointHertz: number;
   jointDamping: number;
+  maxLinearSpeed: number;
+  maxRotationPerSubstep: number;
   checkUserConstraints: boolean;
 }
 
@@ -73,6 +93,8 @@ export function readSpaceOptions(options: SpaceOptions): SpaceSettings {
     jointIterations: options.jointIterations !== undefined ? checkInteger('Space', 'jointIterations', options.jointIterations, 1, 1000) : 2,
     jointHertz: options.jointHertz !== undefined ? checkNonNegative('Space', 'jointHertz', options.jointHertz) : 0,
     jointDamping: options.jointDampingRatio !== undefined ? checkNonNegative('Space', 'jointDampingRatio', options.jointDampingRatio) : 2,
+    maxLinearSpeed: options.maxLinearSpeed !== undefined ? checkPositiveOrInfinity('Space', 'maxLinearSpeed', options.maxLinearSpeed) : 400,
+    maxRotationPerSubstep: options.maxRotationPerSubstep !== undefined ? checkPositiveOrInfinity('Space', 'maxRotationPerSubstep', options.maxRotationPerSubstep) : Math.PI / 4,
     checkUserConstraints: options.checkUserConstraints !== undefined ? checkBoolean('Space', 'checkUserConstraints', options.checkUserConstraints) : settingDefaults.checkUserConstraints,
   };
 }

@@ -35,6 +35,8 @@ export class SolverBodies {
   angularDamp = new Float64Array(0);
   /** 1 for dynamic bodies (integrated), 0 for kinematic bodies (constant velocity). */
   dynamic = new Uint8Array(0);
+  /** 1 for a body whose spin the substep rotation cap slows: one the solver can turn, without allowFastRotation. */
+  spinCapped = new Uint8Array(0);
   /** World centre of mass at the start of the step. */
   cx = new Float64Array(0);
   cy = new Float64Array(0);
@@ -88,6 +90,7 @@ export class SolverBodies {
     this.dqs[0] = 0;
     this.invMass[0] = this.invI[0] = 0;
     this.dynamic[0] = 0;
+    this.spinCapped[0] = 0;
   }
 
   reserve(n: number): void {
@@ -111,6 +114,7 @@ export class SolverBodies {
     this.linearDamp = grow(this.linearDamp);
     this.angularDamp = grow(this.angularDamp);
     this.dynamic = grow(this.dynamic);
+    this.spinCapped = grow(this.spinCapped);
     this.cx = grow(this.cx);
     this.cy = grow(this.cy);
     this.a0 = grow(this.a0);
@@ -144,6 +148,7 @@ export class SolverBodies {
     this.invI[i] = ii;
     const dyn = b._type === 'dynamic';
     this.dynamic[i] = dyn ? 1 : 0;
+    this.spinCapped[i] = ii > 0 && !b._allowFastRotation ? 1 : 0;
     const gs = b._gravityScale;
     this.ax[i] = dyn && im > 0 ? b._fx * im + gx * gs : 0;
     this.ay[i] = dyn && im > 0 ? b._fy * im + gy * gs : 0;
@@ -229,15 +234,48 @@ export class SolverBodies {
     }
   }
 
-  /** Substep position integration (symplectic Euler on the deltas; rotation as in rotate()). */
-  integratePositions(h: number): void {
+  /**
+   * Substep position integration (symplectic Euler on the deltas; rotation as in rotate()), each
+   * body first slowed to the speed caps (capSpeed).
+   */
+  integratePositions(h: number, maxSpeed: number, maxTurn: number): void {
     const { vx, vy, w, dpx, dpy } = this;
+    const maxSpin = maxTurn / h;
     for (let i = 1, n = this.count; i < n; i++) {
+      this.capSpeed(i, maxSpeed, maxSpin);
       dpx[i] = dpx[i]! + h * vx[i]!;
       dpy[i] = dpy[i]! + h * vy[i]!;
       const wi = w[i]!;
       if (wi !== 0) this.rotate(i, h * wi);
     }
+  }
+
+  /** Every body slowed to the speed caps (after a step's last relax pass and bounces, which may exceed them). */
+  capSpeeds(h: number, maxSpeed: number, maxTurn: number): void {
+    const maxSpin = maxTurn / h;
+    for (let i = 1, n = this.count; i < n; i++) this.capSpeed(i, maxSpeed, maxSpin);
+  }
+
+  /**
+   * Body i slowed to maxSpeed (m/s) and maxSpin (rad/s), as Box2D v3 does (SpaceOptions.maxLinearSpeed
+   * and maxRotationPerSubstep). Some valid scenes have no bounded motion (a bead free on a rod that
+   * a kinematic body spins goes as cosh(ωt); a driver pulling a chain through the ground), and a
+   * spin of more than a fraction of a turn per substep breaks the substep's linearisation; the caps
+   * keep both finite. Only what the solver can change is capped: a body of infinite mass keeps the
+   * velocity it was given, one of infinite inertia (or allowFastRotation) its spin.
+   */
+  private capSpeed(i: number, maxSpeed: number, maxSpin: number): void {
+    const vx = this.vx[i]!;
+    const vy = this.vy[i]!;
+    const speed2 = vx * vx + vy * vy;
+    if (speed2 > maxSpeed * maxSpeed && this.invMass[i]! > 0) {
+      // hypot, not sqrt(speed2): the square overflows from 1.3e154 m/s, and 1/∞ would stop the body.
+      const slow = maxSpeed / Math.hypot(vx, vy);
+      this.vx[i] = vx * slow;
+      this.vy[i] = vy * slow;
+    }
+    const w = this.w[i]!;
+    if ((w > maxSpin || w < -maxSpin) && this.spinCapped[i] === 1) this.w[i] = w > 0 ? maxSpin : -maxSpin;
   }
 
   /**

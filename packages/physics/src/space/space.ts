@@ -21,7 +21,7 @@ import type { BreakReason, ConstraintSpaceLink } from '../constraint/constraint.
 import type { Contact } from '../contact/contact.js';
 import type { Vec2, Vec2Like } from '../math/vec2.js';
 import type { Shape } from '../shape/shape.js';
-import { checkBoolean, checkInteger, checkNonNegative, checkVec2, fail, FulcrumInputError } from '../util/validate.js';
+import { checkBoolean, checkInteger, checkNonNegative, checkPositiveOrInfinity, checkVec2, fail, FulcrumInputError } from '../util/validate.js';
 import { drawSpace } from '../debug/draw-space.js';
 import type { DebugDraw, DebugDrawOptions } from '../debug/debug-draw.js';
 import { ContactManager } from './contact-manager.js';
@@ -119,6 +119,22 @@ export class Space implements BodySpaceLink, ConstraintSpaceLink {
   set jointHertz(v: number) {
     this._assertUnlocked('Space.jointHertz');
     this._settings.jointHertz = checkNonNegative('Space', 'jointHertz', v);
+  }
+  /** See SpaceOptions.maxLinearSpeed. */
+  get maxLinearSpeed(): number {
+    return this._settings.maxLinearSpeed;
+  }
+  set maxLinearSpeed(v: number) {
+    this._assertUnlocked('Space.maxLinearSpeed');
+    this._settings.maxLinearSpeed = checkPositiveOrInfinity('Space', 'maxLinearSpeed', v);
+  }
+  /** See SpaceOptions.maxRotationPerSubstep. */
+  get maxRotationPerSubstep(): number {
+    return this._settings.maxRotationPerSubstep;
+  }
+  set maxRotationPerSubstep(v: number) {
+    this._assertUnlocked('Space.maxRotationPerSubstep');
+    this._settings.maxRotationPerSubstep = checkPositiveOrInfinity('Space', 'maxRotationPerSubstep', v);
   }
   get jointDampingRatio(): number {
     return this._settings.jointDamping;

@@ -9,9 +9,11 @@
  *   4. gather      awake dynamic and moving kinematic bodies into the solver arrays (SolverBodies)
  *   5. prepare     contacts into the contact solver; constraints into their families (StepPlan)
  *   6. substeps    × velocityIterations: integrate velocities; warm start, solve (biased) each
- *                  family; integrate positions; relax the constraint families × jointIterations,
- *                  then the contacts
- *   7. restitution contacts that approached fast enough bounce, once per step
+ *                  family; integrate positions (each body first slowed to the speed caps,
+ *                  maxLinearSpeed and maxRotationPerSubstep); relax the constraint families
+ *                  × jointIterations, then the contacts
+ *   7. restitution contacts that approached fast enough bounce, once per step; then every body
+ *                  slowed to the speed caps again
  *   8. positions   × positionIterations: each family's position pass (stiff joints only)
  *   9. check       a body whose state is no longer finite fails the step (FulcrumDivergenceError)
  *                  before any impulse is kept or any body written
@@ -105,6 +107,7 @@ export class StepPipeline {
       this.prepare(order);
       for (let i = 0; i < substeps; i++) this.substep();
       this.contactSolver.applyRestitution(ctx);
+      this.bodies.capSpeeds(ctx.h, w.settings.maxLinearSpeed, w.settings.maxRotationPerSubstep);
       for (let i = 0; i < positionIterations; i++) this.positionPass();
       this.check();
       this.finish();
@@ -173,11 +176,12 @@ export class StepPipeline {
     sb.integrateVelocities(ctx.h);
     for (let f = 0; f < families.length; f++) families[f]!.warmStart(ctx);
     for (let f = 0; f < families.length; f++) families[f]!.solve(ctx);
-    sb.integratePositions(ctx.h);
+    const s = this.world.settings;
+    sb.integratePositions(ctx.h, s.maxLinearSpeed, s.maxRotationPerSubstep);
     ctx.poseEpoch++;
     // Joints are cheap next to contacts, and chains need the passes: the contacts relax once.
     const joints = this.constraintFamilies;
-    for (let j = 0, n = this.world.settings.jointIterations; j < n; j++) {
+    for (let j = 0, n = s.jointIterations; j < n; j++) {
       for (let f = 0; f < joints.length; f++) joints[f]!.relax(ctx);
     }
     this.contactSolver.relax(ctx);

@@ -88,6 +88,14 @@ export function checkNonNegativeOrInfinity(owner: string, prop: string, value: u
   return value;
 }
 
+/** A positive number that may be +Infinity (a cap that Infinity turns off). */
+export function checkPositiveOrInfinity(owner: string, prop: string, value: unknown): number {
+  if (typeof value !== 'number' || Number.isNaN(value) || value <= 0) {
+    fail(owner, prop, value, 'must be a positive number (Infinity allowed)');
+  }
+  return value;
+}
+
 export function checkBoolean(owner: string, prop: string, value: unknown): boolean {
   if (typeof value !== 'boolean') fail(owner, prop, value, 'must be a boolean');
   return value;

@@ -142,6 +142,7 @@ describe('<Body> props', () => {
         inertia: 9,
         allowMovement: false,
         allowRotation: false,
+        allowFastRotation: true,
         linearDrag: 0.1,
         angularDrag: 0.2,
         gravityScale: 0.5,
@@ -160,6 +161,7 @@ describe('<Body> props', () => {
     expect(body.inertia).toBe(9);
     expect(body.allowMovement).toBe(false);
     expect(body.allowRotation).toBe(false);
+    expect(body.allowFastRotation).toBe(true);
     expect(body.linearDrag).toBe(0.1);
     expect(body.angularDrag).toBe(0.2);
     expect(body.gravityScale).toBe(0.5);
@@ -171,6 +173,7 @@ describe('<Body> props', () => {
     expect(body.linearDrag).toBe(0);
     expect(body.gravityScale).toBe(1);
     expect(body.allowRotation).toBe(true);
+    expect(body.allowFastRotation).toBe(false);
   });
 
   it('a re-render with equal (fresh) arrays does not teleport a moving body back', () => {

@@ -29,6 +29,7 @@ export const BODY_OPTION_KEYS = [
   'inertia',
   'allowMovement',
   'allowRotation',
+  'allowFastRotation',
   'linearDrag',
   'angularDrag',
   'gravityScale',
@@ -42,7 +43,7 @@ void everyOptionListed;
 export type BodyOptionValues = Partial<Record<Key, unknown>>;
 
 const INITIAL_CONDITIONS = ['position', 'rotation', 'velocity', 'angularVel'] as const;
-const SIMPLE = ['force', 'torque', 'allowMovement', 'allowRotation', 'linearDrag', 'angularDrag', 'gravityScale'] as const;
+const SIMPLE = ['force', 'torque', 'allowMovement', 'allowRotation', 'allowFastRotation', 'linearDrag', 'angularDrag', 'gravityScale'] as const;
 
 export interface ValidatedBody {
   options: BodyOptionValues;
