@@ -1,10 +1,13 @@
 /**
  * `npm run fuzz -- [--scenes N] [--steps N] [--seed S] [--determinism N] [--family a,b]
- *                  [--workers N] [--scene SEED] [--minimize] [--out DIR] [--verbose]`
+ *                  [--workers N] [--scene SEED] [--minimize] [--out DIR] [--verbose] [--caps-fail]
+ *                  [--fingerprint]`
  *
  * Runs the fuzz and prints its figures. Exit code 1 when a check failed. With --scene, runs the one
  * scene of that seed and writes its trace as a standalone script; with --minimize, every distinct
- * failure is shrunk to a short script (out/ by default).
+ * failure is shrunk to a short script (out/ by default). --caps-fail counts an undriven scene at
+ * a default speed cap as a blow-up (run.ts, capsFail), to shrink and replay those too; --fingerprint
+ * replays every blow-up, NaN and divergence with one change at a time without shrinking it first.
  */
 import { mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
@@ -27,6 +30,8 @@ interface Args {
   workers: number;
   scene?: number;
   minimize: boolean;
+  /** Replay each solver failure with one change at a time, unshrunk (fast; --minimize does it on the shrunk trace). */
+  fingerprint: boolean;
   out: string;
   verbose: boolean;
 }
@@ -56,7 +61,7 @@ function builds(): string {
 }
 
 function parse(argv: string[]): Args {
-  const a: Args = { scenes: 1000, steps: 600, seed: 1, determinism: 10, workers: Math.min(2, availableParallelism()), minimize: false, out: join(HERE, '..', 'out'), verbose: false };
+  const a: Args = { scenes: 1000, steps: 600, seed: 1, determinism: 10, workers: Math.min(2, availableParallelism()), minimize: false, fingerprint: false, out: join(HERE, '..', 'out'), verbose: false };
   for (let i = 0; i < argv.length; i++) {
     const k = argv[i]!;
     const next = (): string => {
@@ -76,8 +81,11 @@ function parse(argv: string[]): Args {
     else if (k === '--workers') a.workers = Math.max(1, int());
     else if (k === '--scene') a.scene = int();
     else if (k === '--minimize') a.minimize = true;
+    else if (k === '--fingerprint') a.fingerprint = true;
     else if (k === '--out') a.out = next();
     else if (k === '--verbose') a.verbose = true;
+    // Read by run.ts when it loads, here and in the workers (which inherit the environment).
+    else if (k === '--caps-fail') process.env.FUZZ_CAPS_FAIL = '1';
     else if (k === '--family') {
       const f = next().split(',');
       for (const x of f) if (!(FAMILIES as readonly string[]).includes(x)) throw new Error(`unknown family ${x} (${FAMILIES.join(', ')})`);
@@ -185,9 +193,14 @@ function writeFailures(a: Args, failures: Failure[]): void {
       }
     }
     console.log(`  wrote ${file}`);
+    if (a.fingerprint && !a.minimize && solver) {
+      const cured = fingerprint({ trace: f.trace, outcome: { category: f.category, message: f.message, steps: f.step } }, f.category);
+      const key = `${f.category} gone with: ${cured.join('; ') || 'nothing tried'}`;
+      byFingerprint.set(key, [...(byFingerprint.get(key) ?? []), f.seed]);
+    }
   }
   if (byFingerprint.size) {
-    console.log('\nminimised failures by the one change that makes them go away:');
+    console.log(`\n${a.minimize ? 'minimised ' : ''}failures by the one change that makes them go away:`);
     for (const [k, seeds] of [...byFingerprint].sort((x, y) => y[1].length - x[1].length)) console.log(`  ${String(seeds.length).padStart(4)} × ${k}: seeds ${seeds.join(', ')}`);
   }
 }

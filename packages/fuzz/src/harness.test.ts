@@ -81,6 +81,24 @@ describe('the harness', () => {
     expect([driven.speedCapScenes, driven.speedCapUndriven]).toEqual([1, 0]);
   });
 
+  it('with --caps-fail, fails an undriven scene at a default cap as a blow-up, and its replay too (not a driven one)', () => {
+    process.env.FUZZ_CAPS_FAIL = '1';
+    try {
+      const { w, run } = world();
+      run.valid('$b1.velocity = [500, 0]', 'fast');
+      run.step();
+      expect(run.failures.map((f) => f.category)).toEqual(['blow-up']);
+      expect(run.failures[0]!.message).toMatch(/reached the speed cap, 400 m\/s .*no driver reaches it/);
+      expect(replay(w.trace, 1).category).toBe('blow-up');
+      const { run: driven } = world();
+      driven.valid(`$k = $space.addBody(new Body({ type: 'kinematic', velocity: [450, 0] })); $space.addConstraint(new PivotJoint({ body1: $k, body2: $b1, anchor1: [0, 2] }))`, 'driven');
+      driven.step();
+      expect(driven.failures).toEqual([]);
+    } finally {
+      delete process.env.FUZZ_CAPS_FAIL;
+    }
+  });
+
   it('replays a trace as it ran, and a scene twice to the same hash', () => {
     const { w, run } = world();
     run.valid('$space.maxLinearSpeed = Infinity; $b1.velocity = [2e6, 0]', 'fast');

@@ -4,7 +4,8 @@
  */
 import { describeError, signature } from './errors.js';
 import { HookRuntime } from './runtime.js';
-import { BLOW_UP_SPEED, BLOW_UP_SPIN, type Category } from './run.js';
+import { driversReaching } from './drivers.js';
+import { atDefaultCap, BLOW_UP_SPEED, BLOW_UP_SPIN, capsFail, type Category } from './run.js';
 import { toPrintable, World, type TraceEntry } from './world.js';
 
 /** The script's prelude: imports, the step helper with the fuzz's checks. */
@@ -112,6 +113,10 @@ export function replay(trace: TraceEntry[], tail: number, override: StepOverride
       const v = b.velocity;
       if (![b.x, b.y, b.rotation, v.x, v.y, b.angularVel].every(Number.isFinite)) return { category: 'nan', message: `Body#${b.id} not finite`, steps };
       if (Math.hypot(v.x, v.y) > BLOW_UP_SPEED || Math.abs(b.angularVel) > BLOW_UP_SPIN) return { category: 'blow-up', message: `Body#${b.id} at ${Math.hypot(v.x, v.y).toPrecision(3)} m/s, ${b.angularVel.toPrecision(3)} rad/s`, steps };
+      if (capsFail()) {
+        const at = atDefaultCap(b, w.dt, w.vi);
+        if ((at.speed || at.spin) && driversReaching(w.space, b).length === 0) return { category: 'blow-up', message: `Body#${b.id} at a default speed cap (${Math.hypot(v.x, v.y).toPrecision(3)} m/s, ${b.angularVel.toPrecision(3)} rad/s), undriven`, steps };
+      }
       const [x, y, a] = before[k] ?? [b.x, b.y, b.rotation];
       if (Math.hypot(b.x - x, b.y - y) > BLOW_UP_SPEED * w.dt || Math.abs(b.rotation - a) > BLOW_UP_SPIN * w.dt) return { category: 'blow-up', message: `Body#${b.id} jumped ${Math.hypot(b.x - x, b.y - y).toPrecision(3)} m, ${Math.abs(b.rotation - a).toPrecision(3)} rad in one step`, steps };
     }

@@ -25,6 +25,25 @@ export const BLOW_UP_SPIN = 1e9;
 const CAP_SEEDS_KEPT = 8;
 /** A speed within this fraction of a cap is at it (the cap scales the velocity: round-off). */
 const AT_CAP = 1 - 1e-9;
+/**
+ * A diagnostic switch (`npm run fuzz -- --caps-fail`): an undriven scene whose body reaches a default
+ * speed cap fails as a blow-up, so that it is written out, shrunk and replayed like one.
+ */
+export const capsFail = (): boolean => typeof process !== 'undefined' && process.env.FUZZ_CAPS_FAIL === '1';
+/**
+ * Whether body b, which the solver moves, is at a default speed cap after a step of dt in vi
+ * substeps: 400 m/s, or π/4 rad per substep where that is 188 rad/s or more (with one substep at
+ * 30 Hz it is 24 rad/s, which the scenes' own initial spins nearly reach).
+ */
+export function atDefaultCap(b: Body, dt: number, vi: number): { speed: boolean; spin: boolean } {
+  if (b.type !== 'dynamic') return { speed: false, spin: false };
+  const v = b.velocity;
+  const spinCap = (DEFAULT_CAPS.turn * vi) / dt;
+  return {
+    speed: b.allowMovement && Math.hypot(v.x, v.y) >= DEFAULT_CAPS.speed * AT_CAP,
+    spin: b.allowRotation && !b.allowFastRotation && spinCap >= DEFAULT_CAPS.turn * 240 * AT_CAP && Math.abs(b.angularVel) >= spinCap * AT_CAP,
+  };
+}
 /** The engine's default caps: maxLinearSpeed (m/s) and maxRotationPerSubstep (rad). */
 const DEFAULT_CAPS = (() => {
   const s = new Space();
@@ -299,7 +318,8 @@ export class SceneRun {
         this.blowUp(b, `${n} (Body#${b.id}, ${b.type}, ${b.mass.toPrecision(3)} kg) reached ${speed.toPrecision(3)} m/s, ${b.angularVel.toPrecision(3)} rad/s at step ${this.steps}`);
         return false;
       }
-      this.noteCaps(b, speed);
+      this.noteCaps(b);
+      if (this.dead) return false;
       const last = this.lastPose.get(b);
       if (last !== undefined) {
         const moved = Math.hypot(b.x - last[0], b.y - last[1]);
@@ -320,18 +340,14 @@ export class SceneRun {
   private sawSpinCap = false;
 
   /** Counts the scene once for each speed cap a body the solver moves reached (Stats.speedCapScenes). */
-  private noteCaps(b: Body, speed: number): void {
-    if (b.type !== 'dynamic') return;
-    const space = this.w.space;
-    // The default caps, whatever the space's (a mutation may lower them to speeds any fall reaches),
-    // and the spin cap only where it is at least its 60 Hz, 4-substep value (188 rad/s): with one
-    // substep at 30 Hz it is 24 rad/s, which the scenes' own initial spins nearly reach.
-    const atSpeedCap = !this.sawSpeedCap && b.allowMovement && speed >= DEFAULT_CAPS.speed * AT_CAP;
-    const spinCap = (DEFAULT_CAPS.turn * this.w.vi) / this.w.dt;
-    const atSpinCap = !this.sawSpinCap && b.allowRotation && !b.allowFastRotation && spinCap >= DEFAULT_CAPS.turn * 240 * AT_CAP && Math.abs(b.angularVel) >= spinCap * AT_CAP;
+  private noteCaps(b: Body): void {
+    const at = atDefaultCap(b, this.w.dt, this.w.vi);
+    const atSpeedCap = at.speed && !this.sawSpeedCap;
+    const atSpinCap = at.spin && !this.sawSpinCap;
     if (!atSpeedCap && !atSpinCap) return;
-    const undriven = driversReaching(space, b).length === 0;
+    const undriven = driversReaching(this.w.space, b).length === 0;
     if (undriven && !this.sawSpeedCap && !this.sawSpinCap && this.stats.capUndrivenSeeds.length < CAP_SEEDS_KEPT) this.stats.capUndrivenSeeds.push(this.seed);
+    if (undriven && capsFail()) this.blowUp(b, `${atSpeedCap ? `reached the speed cap, ${DEFAULT_CAPS.speed} m/s` : 'reached the rotation cap'} at step ${this.steps} (${b.type}, ${b.mass.toPrecision(3)} kg, ${b.angularVel.toPrecision(3)} rad/s)`);
     if (atSpeedCap) {
       this.sawSpeedCap = true;
       this.stats.speedCapScenes++;
