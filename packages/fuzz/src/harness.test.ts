@@ -63,7 +63,7 @@ describe('the harness', () => {
     const w = new World();
     const run = new SceneRun(w, stats, 1, 0, 'pile');
     w.run(`$space = new Space({ gravity: [0, -10] }); $other = new Space()`, 'space');
-    w.run(`$b1 = $space.addBody(new Body({ velocity: [500, 0], angularVel: 1000, shapes: [new Circle({ radius: 0.5 })] }))`, 'body');
+    w.run(`$b1 = $space.addBody(new Body({ velocity: [500, 0], angularVel: 1000, shapes: [Polygon.box(0.5, 0.5)] }))`, 'body');
     w.run(`$b2 = $space.addBody(new Body({ position: [5, 0], shapes: [new Circle({ radius: 0.5 })] }))`, 'body');
     w.bodies.push('b1', 'b2');
     for (let i = 0; i < 3; i++) run.step();

@@ -41,7 +41,7 @@ export function atDefaultCap(b: Body, dt: number, vi: number): { speed: boolean;
   const spinCap = (DEFAULT_CAPS.turn * vi) / dt;
   return {
     speed: b.allowMovement && Math.hypot(v.x, v.y) >= DEFAULT_CAPS.speed * AT_CAP,
-    spin: b.allowRotation && !b.allowFastRotation && spinCap >= DEFAULT_CAPS.turn * 240 * AT_CAP && Math.abs(b.angularVel) >= spinCap * AT_CAP,
+    spin: b.rotationCapped && spinCap >= DEFAULT_CAPS.turn * 240 * AT_CAP && Math.abs(b.angularVel) >= spinCap * AT_CAP,
   };
 }
 /** The engine's default caps: maxLinearSpeed (m/s) and maxRotationPerSubstep (rad). */

@@ -52,7 +52,8 @@ export interface BodyOptions {
   /**
    * true: the space's maxRotationPerSubstep does not slow this body's spin. For round bodies whose
    * contacts do not depend on their rotation (wheels, balls), which may spin faster than the cap
-   * allows (Box2D v3's allowFastRotation). Default false.
+   * allows (Box2D v3's allowFastRotation). A free ball (only circles centred on its centre of mass,
+   * and no constraint) is never capped, whatever this says (see rotationCapped). Default false.
    */
   allowFastRotation?: boolean;
   /** Linear drag, 1/s: v ← v / (1 + h·drag) each substep. Default 0. */
@@ -110,6 +111,8 @@ export class Body implements ShapeOwner {
   /** @internal */ _allowMovement = true;
   /** @internal */ _allowRotation = true;
   /** @internal */ _allowFastRotation = false;
+  /** @internal Only circles centred on the centre of mass: no contact of it depends on its rotation. */
+  _round = false;
 
   // --- mass ---
   /** @internal centre of mass, body-local */
@@ -373,6 +376,14 @@ export class Body implements ShapeOwner {
     this._updateMass();
     this._invalidate();
   }
+  /**
+   * Whether the space's maxRotationPerSubstep slows this body's spin: a dynamic body that can turn,
+   * without allowFastRotation, unless it is a free ball (only circles centred on its centre of
+   * mass, and no constraint), which nothing it touches depends on the rotation of.
+   */
+  get rotationCapped(): boolean {
+    return this._invInertia > 0 && !this._allowFastRotation && !(this._round && this._constraints.length === 0);
+  }
   /** See BodyOptions.allowFastRotation. */
   get allowFastRotation(): boolean {
     return this._allowFastRotation;
@@ -583,6 +594,7 @@ export class Body implements ShapeOwner {
     this._lcx = cx;
     this._lcy = cy;
     this._maxExtent = Math.sqrt(maxR2);
+    this._round = this._shapes.length > 0 && this._shapes.every((s) => s.kind === 'circle' && s.offsetX === cx && s.offsetY === cy);
 
     if (this._type !== 'dynamic') {
       this._mass = this._explicitMass ?? mass;

@@ -35,7 +35,7 @@ export class SolverBodies {
   angularDamp = new Float64Array(0);
   /** 1 for dynamic bodies (integrated), 0 for kinematic bodies (constant velocity). */
   dynamic = new Uint8Array(0);
-  /** 1 for a body whose spin the substep rotation cap slows: one the solver can turn, without allowFastRotation. */
+  /** 1 for a body whose spin the substep rotation cap slows (Body.rotationCapped). */
   spinCapped = new Uint8Array(0);
   /** World centre of mass at the start of the step. */
   cx = new Float64Array(0);
@@ -148,7 +148,7 @@ export class SolverBodies {
     this.invI[i] = ii;
     const dyn = b._type === 'dynamic';
     this.dynamic[i] = dyn ? 1 : 0;
-    this.spinCapped[i] = ii > 0 && !b._allowFastRotation ? 1 : 0;
+    this.spinCapped[i] = b.rotationCapped ? 1 : 0;
     const gs = b._gravityScale;
     this.ax[i] = dyn && im > 0 ? b._fx * im + gx * gs : 0;
     this.ay[i] = dyn && im > 0 ? b._fy * im + gy * gs : 0;

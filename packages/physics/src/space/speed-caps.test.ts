@@ -73,10 +73,10 @@ describe('maxRotationPerSubstep', () => {
 
   it('spares a body with allowFastRotation, and one the solver cannot turn (allowRotation false, kinematic)', () => {
     const space = new Space();
-    const ball = space.addBody(new Body({ angularVel: 1000, allowFastRotation: true, shapes: [new Circle({ radius: 0.1 })] }));
+    const ball = space.addBody(new Body({ angularVel: 1000, allowFastRotation: true, shapes: [Polygon.box(0.2, 0.2)] }));
     const fixedSpin = space.addBody(new Body({ position: [2, 0], angularVel: -900, allowRotation: false, shapes: [Polygon.box(0.2, 0.2)] }));
     const kinematic = space.addBody(new Body({ type: 'kinematic', position: [4, 0], angularVel: 800, shapes: [Polygon.box(0.2, 0.2)] }));
-    const capped = space.addBody(new Body({ position: [6, 0], angularVel: 1000, shapes: [new Circle({ radius: 0.1 })] }));
+    const capped = space.addBody(new Body({ position: [6, 0], angularVel: 1000, shapes: [Polygon.box(0.2, 0.2)] }));
     space.step(DT);
     expect(ball.angularVel).toBe(1000);
     expect(fixedSpin.angularVel).toBe(-900);
@@ -86,6 +86,45 @@ describe('maxRotationPerSubstep', () => {
     ball.allowFastRotation = false;
     space.step(DT);
     expect(ball.angularVel).toBeCloseTo(60 * Math.PI, 9);
+  });
+});
+
+describe('free balls', () => {
+  it('a body of circles centred on its centre of mass, with no constraint, is never capped: a small ball rolls at 500 rad/s as with the cap off, bit for bit', () => {
+    const roll = (maxRotationPerSubstep: number) => {
+      const space = new Space({ gravity: [0, -10], maxRotationPerSubstep });
+      space.addBody(groundBody());
+      // A 2 cm ball rolling at 10 m/s turns at 500 rad/s: capped at 188 rad/s, it would have to slide.
+      const ball = space.addBody(new Body({ position: [0, 0.02], velocity: [10, 0], angularVel: -500, shapes: [new Circle({ radius: 0.02, friction: 1 })] }));
+      const twoCircles = space.addBody(new Body({ position: [3, 2], angularVel: 900, shapes: [new Circle({ radius: 0.1 }), new Circle({ radius: 0.05 })] }));
+      expect([ball.rotationCapped, twoCircles.rotationCapped]).toEqual([false, false]);
+      for (let i = 0; i < 30; i++) space.step(DT);
+      return [ball.x, ball.y, ball.velocity.x, ball.angularVel, twoCircles.angularVel];
+    };
+    const [capped, free] = [roll(Math.PI / 4), roll(Infinity)];
+    expect(capped).toEqual(free);
+    expect(capped[3]).toBeLessThan(-400);
+    expect(capped[4]).toBe(900);
+  });
+
+  it('an off-centre circle, another shape or a constraint makes a body capped again', () => {
+    const space = new Space();
+    const offCentre = space.addBody(new Body({ angularVel: 900, shapes: [new Circle({ radius: 0.1, offset: [0.05, 0] }), new Circle({ radius: 0.1 })] }));
+    const mixed = space.addBody(new Body({ position: [2, 0], shapes: [new Circle({ radius: 0.1 }), Polygon.box(0.1, 0.1)] }));
+    const held = space.addBody(new Body({ position: [4, 0], angularVel: 900, shapes: [new Circle({ radius: 0.1 })] }));
+    const pin = space.addConstraint(new PivotJoint({ body1: held, body2: mixed, anchor1: [4.5, 0] }));
+    expect([offCentre.rotationCapped, mixed.rotationCapped, held.rotationCapped]).toEqual([true, true, true]);
+    space.step(DT);
+    expect(Math.abs(offCentre.angularVel)).toBeLessThanOrEqual(60 * Math.PI * (1 + 1e-12));
+    expect(Math.abs(held.angularVel)).toBeLessThanOrEqual(60 * Math.PI * (1 + 1e-12));
+    // The constraint removed, the ball is free again. One circle moved off the origin still has
+    // the centre of mass at its centre; a second circle beside it does not.
+    space.removeConstraint(pin);
+    expect(held.rotationCapped).toBe(false);
+    held.shapes[0]!.offset = [0.01, 0];
+    expect(held.rotationCapped).toBe(false);
+    held.addShape(new Circle({ radius: 0.05, offset: [0.2, 0] }));
+    expect(held.rotationCapped).toBe(true);
   });
 });
 
