@@ -241,12 +241,17 @@ export class SolverBodies {
   integratePositions(h: number, maxSpeed: number, maxTurn: number): void {
     const { vx, vy, w, dpx, dpy } = this;
     const maxSpin = maxTurn / h;
+    const maxSpeed2 = maxSpeed * maxSpeed;
     for (let i = 1, n = this.count; i < n; i++) {
-      this.capSpeed(i, maxSpeed, maxSpin);
+      const vxi = vx[i]!;
+      const vyi = vy[i]!;
+      const wi = w[i]!;
+      // One test for both caps in the usual case (neither reached); capSpeed then does the work.
+      if (vxi * vxi + vyi * vyi > maxSpeed2 || wi > maxSpin || wi < -maxSpin) this.capSpeed(i, maxSpeed, maxSpin);
       dpx[i] = dpx[i]! + h * vx[i]!;
       dpy[i] = dpy[i]! + h * vy[i]!;
-      const wi = w[i]!;
-      if (wi !== 0) this.rotate(i, h * wi);
+      const wn = w[i]!;
+      if (wn !== 0) this.rotate(i, h * wn);
     }
   }
 
