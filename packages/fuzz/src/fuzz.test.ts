@@ -22,9 +22,11 @@ export const KNOWN_BLOW_UPS: readonly number[] = [];
  * The quick run's undriven scenes in which a body reached a default speed cap (400 m/s; π/4 rad
  * per substep where that is 188 rad/s or more): what the caps hold back where no driver explains
  * it (run.ts, noteCaps). Not failures, but a ratchet: more fails the test, and so do fewer (lower
- * the figure).
+ * the figure). The scenes are chaotic, so a correct change elsewhere moves them too: rolling
+ * contacts made exact (c3c95db) added one at the rotation cap (seed 1484251341, a 25 g body
+ * between motors, gone with 16 substeps), and the full runs' counts moved by a few either way.
  */
-export const KNOWN_CAPPED_UNDRIVEN = { speed: 2, spin: 5 } as const;
+export const KNOWN_CAPPED_UNDRIVEN = { speed: 2, spin: 6 } as const;
 
 describe(`fuzz, quick: ${QUICK.scenes} scenes × ${QUICK.steps} steps, seed ${QUICK.seed}`, () => {
   let r: FuzzResult;
