@@ -41,9 +41,11 @@ export function atDefaultCap(b: Body, dt: number, vi: number): { speed: boolean;
   const spinCap = (DEFAULT_CAPS.turn * vi) / dt;
   return {
     speed: b.allowMovement && Math.hypot(v.x, v.y) >= DEFAULT_CAPS.speed * AT_CAP,
-    spin: b.rotationCapped && spinCap >= DEFAULT_CAPS.turn * 240 * AT_CAP && Math.abs(b.angularVel) >= spinCap * AT_CAP,
+    spin: b.rotationCapped && spinCap >= DEFAULT_CAPS.turn * SUBSTEP_RATE_COUNTED * AT_CAP && Math.abs(b.angularVel) >= spinCap * AT_CAP,
   };
 }
+/** The substep rate (1/s) below which the rotation cap is not counted: 4 substeps at 60 Hz, the defaults. */
+const SUBSTEP_RATE_COUNTED = 4 * 60;
 /** The engine's default caps: maxLinearSpeed (m/s) and maxRotationPerSubstep (rad). */
 const DEFAULT_CAPS = (() => {
   const s = new Space();
