@@ -24,9 +24,10 @@ export const KNOWN_BLOW_UPS: readonly number[] = [];
  * it (run.ts, noteCaps). Not failures, but a ratchet: more fails the test, and so do fewer (lower
  * the figure). The scenes are chaotic, so a correct change elsewhere moves them too: rolling
  * contacts made exact (c3c95db) added one at the rotation cap (seed 1484251341, a 25 g body
- * between motors, gone with 16 substeps), and the full runs' counts moved by a few either way.
+ * between motors, gone with 16 substeps), and the full runs' counts moved by a few either way;
+ * the anti-windup at the caps (space/step.ts) moved one scene from the speed cap to the rotation cap.
  */
-export const KNOWN_CAPPED_UNDRIVEN = { speed: 2, spin: 6 } as const;
+export const KNOWN_CAPPED_UNDRIVEN = { speed: 1, spin: 7 } as const;
 
 describe(`fuzz, quick: ${QUICK.scenes} scenes × ${QUICK.steps} steps, seed ${QUICK.seed}`, () => {
   let r: FuzzResult;

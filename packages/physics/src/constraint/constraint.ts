@@ -279,6 +279,13 @@ export abstract class Constraint {
   /** Forget warm-start state (accumulated impulses). */
   abstract clearCache(): void;
 
+  /**
+   * @internal Anti-windup (space/step.ts, stage 11): a body of this constraint reached a speed cap
+   * in the step, so the next step starts this constraint's rows from zero. Its read-outs
+   * (impulse(), bodyImpulse()) stay the step's.
+   */
+  abstract _forgetWarmStart(): void;
+
   /** @internal The last step's impulse, one entry per row. */
   protected abstract _stepImpulse(): Float64Array;
   /** @internal Fill `out` with the last step's Jᵀλ for `body`. */

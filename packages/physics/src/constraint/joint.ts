@@ -205,6 +205,13 @@ export abstract class Joint extends Constraint {
     this._lastH = 0;
   }
 
+  /** @internal */
+  _forgetWarmStart(): void {
+    this.acc.fill(0);
+    this.accLo.fill(0);
+    this.accHi.fill(0);
+  }
+
   protected _stepImpulse(): Float64Array {
     return this.stepImp.subarray(0, this.dimension);
   }

@@ -494,6 +494,12 @@ export class PivotBatch implements ConstraintFamily {
     this.keptAt = step;
   }
 
+  /** Row n's next step starts from zero (its joint's _forgetWarmStart()); its read-outs stay. */
+  forgetRow(n: number): void {
+    const o = n * HOT;
+    this.hot[o + ACC_X] = this.hot[o + ACC_Y] = 0;
+  }
+
   /** Forget row n's impulses (its joint's clearCache()). */
   clearRow(n: number): void {
     const o = n * HOT;

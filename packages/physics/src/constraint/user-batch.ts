@@ -273,6 +273,15 @@ export class UserBatch {
   }
 
   /** Forget row n's impulses (its constraint's clearCache()). */
+  /** Row n's next step starts from zero (its constraint's _forgetWarmStart()); its read-outs stay. */
+  forgetRow(n: number): void {
+    const v = this.vOff[n]!;
+    const d = this.dim[n]!;
+    this.accPool.fill(0, v, v + d);
+    this.accMinPool.fill(0, v, v + d);
+    this.accMaxPool.fill(0, v, v + d);
+  }
+
   clearRow(n: number): void {
     const v = this.vOff[n]!;
     const d = this.dim[n]!;

@@ -1671,6 +1671,14 @@ export class UserConstraint extends Constraint {
     if (this._batch) this._batch.clearRow(this._batchRow);
   }
 
+  /** @internal */
+  _forgetWarmStart(): void {
+    this.jAcc.fill(0);
+    this.accMin.fill(0);
+    this.accMax.fill(0);
+    if (this._batch) this._batch.forgetRow(this._batchRow);
+  }
+
   protected _stepImpulse(): Float64Array {
     this._syncFromBatch();
     return this.stepImp;

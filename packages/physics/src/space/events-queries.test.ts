@@ -208,6 +208,7 @@ class MeddlingConstraint extends Constraint {
     return null;
   }
   _warmStart(): void {}
+  _forgetWarmStart(): void {}
   _solve(): void {
     this.act();
   }

@@ -37,6 +37,9 @@ export class SolverBodies {
   dynamic = new Uint8Array(0);
   /** 1 for a body whose spin the substep rotation cap slows (Body.rotationCapped). */
   spinCapped = new Uint8Array(0);
+  /** 1 for a body a speed cap slowed in this step (capSpeed); anyAtCap: whether any was (step.ts, anti-windup). */
+  atCap = new Uint8Array(0);
+  anyAtCap = false;
   /** World centre of mass at the start of the step. */
   cx = new Float64Array(0);
   cy = new Float64Array(0);
@@ -91,6 +94,8 @@ export class SolverBodies {
     this.invMass[0] = this.invI[0] = 0;
     this.dynamic[0] = 0;
     this.spinCapped[0] = 0;
+    this.atCap[0] = 0;
+    this.anyAtCap = false;
   }
 
   reserve(n: number): void {
@@ -115,6 +120,7 @@ export class SolverBodies {
     this.angularDamp = grow(this.angularDamp);
     this.dynamic = grow(this.dynamic);
     this.spinCapped = grow(this.spinCapped);
+    this.atCap = grow(this.atCap);
     this.cx = grow(this.cx);
     this.cy = grow(this.cy);
     this.a0 = grow(this.a0);
@@ -149,6 +155,7 @@ export class SolverBodies {
     const dyn = b._type === 'dynamic';
     this.dynamic[i] = dyn ? 1 : 0;
     this.spinCapped[i] = b.rotationCapped ? 1 : 0;
+    this.atCap[i] = 0;
     const gs = b._gravityScale;
     this.ax[i] = dyn && im > 0 ? b._fx * im + gx * gs : 0;
     this.ay[i] = dyn && im > 0 ? b._fy * im + gy * gs : 0;
@@ -278,9 +285,15 @@ export class SolverBodies {
       const slow = maxSpeed / Math.hypot(vx, vy);
       this.vx[i] = vx * slow;
       this.vy[i] = vy * slow;
+      this.atCap[i] = 1;
+      this.anyAtCap = true;
     }
     const w = this.w[i]!;
-    if ((w > maxSpin || w < -maxSpin) && this.spinCapped[i] === 1) this.w[i] = w > 0 ? maxSpin : -maxSpin;
+    if ((w > maxSpin || w < -maxSpin) && this.spinCapped[i] === 1) {
+      this.w[i] = w > 0 ? maxSpin : -maxSpin;
+      this.atCap[i] = 1;
+      this.anyAtCap = true;
+    }
   }
 
   /**

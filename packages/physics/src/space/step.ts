@@ -23,8 +23,9 @@
  *                  of its events is delivered; the plan is rebuilt next step)
  *  10. finish      constraints' break tests (maxForce, maxError): a test may call a user hook,
  *                  so it runs before any impulse is kept or any body written, inside the rollback
- *  11. store       each family keeps its impulses for the next step's warm start; the contacts
- *                  doomed in stage 3 are destroyed
+ *  11. store       each family keeps its impulses for the next step's warm start, but for the
+ *                  constraints on a body a speed cap slowed (anti-windup: they start from zero);
+ *                  the contacts doomed in stage 3 are destroyed
  *  12. write back  solver arrays to the bodies; moved bodies' shapes and proxies follow
  *  13. breaks      the constraints that failed their test break (hook, event, removal), those
  *                  that failed it in 5 first (they were left out of the step)
@@ -230,11 +231,38 @@ export class StepPipeline {
     );
   }
 
-  /** 11. Every family keeps its impulses. */
+  /** 11. Every family keeps its impulses, but for the constraints on a body a speed cap slowed. */
   private store(): void {
     this.ctx.poseEpoch++;
     const families = this.families;
     for (let f = 0; f < families.length; f++) families[f]!.store(this.ctx);
+    if (this.bodies.anyAtCap) this.forgetAtCaps();
+  }
+
+  /**
+   * Anti-windup: a constraint with a body that a speed cap slowed in this step starts the next
+   * step from zero. Its accumulated impulses warm-start the next step as the guess that it needs
+   * what this one did; but the cap threw away velocity those impulses produced, and carried over
+   * they wound up: two pins fighting through a 6 cm body with anchors metres away, between bodies
+   * held at the caps, grew 4× per step until they overflowed (fuzz seed 3198948351). It is
+   * integrator anti-windup, which stops integrating while the actuator is saturated. Contacts keep
+   * theirs: a contact pushes only, and its impulses cannot cancel each other's.
+   */
+  private forgetAtCaps(): void {
+    const atCap = this.bodies.atCap;
+    const constraints = this.world.constraints;
+    for (let i = 0; i < constraints.length; i++) {
+      const c = constraints[i]!;
+      if (!c._active) continue;
+      const bodies = c.bodies;
+      for (let j = 0; j < bodies.length; j++) {
+        const k = bodies[j]!._solverIndex;
+        if (k > 0 && atCap[k] === 1) {
+          c._forgetWarmStart();
+          break;
+        }
+      }
+    }
   }
 
   /** 12. Solver arrays back to the bodies; a body that moved takes its shapes and proxies along. */

@@ -113,6 +113,12 @@ export class PivotJoint extends AnchoredJoint {
     if (this._batch !== null) this._batch.clearRow(this._batchRow);
   }
 
+  /** @internal */
+  override _forgetWarmStart(): void {
+    super._forgetWarmStart();
+    if (this._batch !== null) this._batch.forgetRow(this._batchRow);
+  }
+
   protected override _stepImpulse(): Float64Array {
     this._syncFromBatch();
     return super._stepImpulse();
