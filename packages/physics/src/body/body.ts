@@ -17,6 +17,7 @@ import {
   checkPositive,
   checkVec2,
   fail,
+  FulcrumInputError,
 } from '../util/validate.js';
 
 export type BodyType = 'dynamic' | 'static' | 'kinematic';
@@ -56,6 +57,11 @@ export interface BodyOptions {
    * and no constraint) is never capped, whatever this says (see rotationCapped). Default false.
    */
   allowFastRotation?: boolean;
+  /**
+   * false: the body never falls asleep, and neither does any island it is in (a player, whose
+   * input the space cannot see). Default true. The space's allowSleep switches sleep off for all.
+   */
+  allowSleep?: boolean;
   /** Linear drag, 1/s: v ← v / (1 + h·drag) each substep. Default 0. */
   linearDrag?: number;
   /** Angular drag, 1/s. Default 0. */
@@ -76,6 +82,8 @@ export interface BodySpaceLink {
   _shapeAdded(body: Body, shape: Shape): void;
   _shapeRemoved(body: Body, shape: Shape): void;
   _shapeChanged(body: Body, shape: Shape, geometry: boolean): void;
+  /** Put the body's island to sleep now (Body.sleep). */
+  _sleepBody(body: Body): void;
 }
 
 /** An island of bodies asleep together. Waking any member wakes all of them. */
@@ -111,6 +119,7 @@ export class Body implements ShapeOwner {
   /** @internal */ _allowMovement = true;
   /** @internal */ _allowRotation = true;
   /** @internal */ _allowFastRotation = false;
+  /** @internal */ _allowSleep = true;
   /** @internal Only circles centred on the centre of mass: no contact of it depends on its rotation. */
   _round = false;
 
@@ -168,6 +177,7 @@ export class Body implements ShapeOwner {
     const allowMovement = o.allowMovement !== undefined ? checkBoolean('Body', 'allowMovement', o.allowMovement) : true;
     const allowRotation = o.allowRotation !== undefined ? checkBoolean('Body', 'allowRotation', o.allowRotation) : true;
     const allowFastRotation = o.allowFastRotation !== undefined ? checkBoolean('Body', 'allowFastRotation', o.allowFastRotation) : false;
+    const allowSleep = o.allowSleep !== undefined ? checkBoolean('Body', 'allowSleep', o.allowSleep) : true;
     const linearDrag = o.linearDrag !== undefined ? checkNonNegative('Body', 'linearDrag', o.linearDrag) : 0;
     const angularDrag = o.angularDrag !== undefined ? checkNonNegative('Body', 'angularDrag', o.angularDrag) : 0;
     const gravityScale = o.gravityScale !== undefined ? checkFinite('Body', 'gravityScale', o.gravityScale) : 1;
@@ -195,6 +205,7 @@ export class Body implements ShapeOwner {
     this._allowMovement = allowMovement;
     this._allowRotation = allowRotation;
     this._allowFastRotation = allowFastRotation;
+    this._allowSleep = allowSleep;
     this._linearDrag = linearDrag;
     this._angularDrag = angularDrag;
     this._gravityScale = gravityScale;
@@ -391,6 +402,71 @@ export class Body implements ShapeOwner {
   set allowFastRotation(b: boolean) {
     this._space?._assertUnlocked('Body.allowFastRotation');
     this._allowFastRotation = checkBoolean('Body', 'allowFastRotation', b);
+    this._invalidate();
+  }
+
+  // ------------------------------------------------------------------ sleep
+
+  /** See BodyOptions.allowSleep. Setting it false wakes the body's island. */
+  get allowSleep(): boolean {
+    return this._allowSleep;
+  }
+  set allowSleep(b: boolean) {
+    const v = checkBoolean('Body', 'allowSleep', b);
+    this._space?._assertUnlocked('Body.allowSleep');
+    this._allowSleep = v;
+    this._invalidate();
+  }
+
+  /**
+   * Wake the body's island now (its rest time starts again), as every setter does. Outside a
+   * space it does nothing. Not from inside a step (a constraint hook).
+   */
+  wake(): void {
+    this._space?._assertUnlocked('Body.wake');
+    this._invalidate();
+  }
+
+  /**
+   * Put the body's island to sleep now: every awake dynamic body linked to it by a touching contact
+   * or an active constraint stops (velocity 0) and sleeps until something wakes it (a setter,
+   * wake(), a body that starts touching it, a moving kinematic body it touches). A dynamic body in
+   * a space only; not while any body of the island has allowSleep false, nor with the space's
+   * allowSleep false (it would wake again at once); not from inside a step.
+   */
+  sleep(): void {
+    if (this._space === null) throw new FulcrumInputError(`Body.sleep(): Body#${this.id} is not in a space`, { owner: 'Body', prop: 'sleep' });
+    this._space._assertUnlocked('Body.sleep');
+    if (this._type !== 'dynamic') throw new FulcrumInputError(`Body.sleep(): Body#${this.id} is ${this._type}, and only a dynamic body sleeps`, { owner: 'Body', prop: 'sleep' });
+    this._space._sleepBody(this);
+  }
+
+  // ------------------------------------------------------------------ kinematic control
+
+  /**
+   * Set the velocities that bring the body to `position` and `rotation` in one step of `dt`
+   * seconds (Nape's setVelocityFromTarget): v = (position − current)/dt, ω = (rotation −
+   * current)/dt, rotation taken as given, not wrapped (from 3.1 to −3.1 it turns back through 0).
+   * For a kinematic body, which then arrives exactly and pushes and carries what it touches on
+   * the way, as a moved platform should; a teleport (setting position) carries nothing. A dynamic
+   * body gets the same velocities, which gravity and contacts then change. Not a static body.
+   */
+  setVelocityFromTarget(position: Vec2Like, rotation: number, dt: number): void {
+    const p = checkVec2('Body', 'setVelocityFromTarget(position)', position);
+    const a = checkFinite('Body', 'setVelocityFromTarget(rotation)', rotation);
+    if (typeof dt !== 'number' || !Number.isFinite(dt) || dt <= 0) fail('Body', 'setVelocityFromTarget(dt)', dt, 'must be a positive number of seconds');
+    if (this._type === 'static') fail('Body', 'setVelocityFromTarget', `Body#${this.id}`, 'is static: give it type kinematic to move it');
+    this._space?._assertUnlocked('Body.setVelocityFromTarget');
+    // The solver moves the centre of mass by v·dt and turns the body about it by ω·dt: v is the
+    // centre's, from where it is to where it will be with the body at the target pose.
+    const lcx = this._lcx, lcy = this._lcy, c = Math.cos(a), s = Math.sin(a);
+    const vx = (p.x + c * lcx - s * lcy - (this._x + this._c * lcx - this._s * lcy)) / dt;
+    const vy = (p.y + s * lcx + c * lcy - (this._y + this._s * lcx + this._c * lcy)) / dt;
+    const w = (a - this._angle) / dt;
+    if (!Number.isFinite(vx) || !Number.isFinite(vy) || !Number.isFinite(w)) fail('Body', 'setVelocityFromTarget(dt)', dt, `is too small for the distance to the target: the velocity (${vx}, ${vy}, ${w}) is not finite`);
+    this._vx = vx;
+    this._vy = vy;
+    this._w = w;
     this._invalidate();
   }
 

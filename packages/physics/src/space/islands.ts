@@ -167,17 +167,38 @@ export class Islands {
     }
     if (!islands) return;
     this.membershipChanged();
-    for (const bodies of islands.values()) {
-      bodies.sort((p, q) => p.id - q.id);
-      const island: SleepingIsland = { bodies };
-      for (const b of bodies) {
-        b._sleeping = true;
-        b._island = island;
-        b._vx = b._vy = b._w = 0;
-        b._sleepTime = 0;
-      }
-      if (this.events.has('sleep')) this.events.emit({ type: 'sleep', bodies });
+    for (const bodies of islands.values()) this.putToSleep(bodies);
+  }
+
+  /** One island falls asleep: its bodies stop, in body-id order, and the sleep event tells so. */
+  private putToSleep(bodies: Body[]): void {
+    bodies.sort((p, q) => p.id - q.id);
+    const island: SleepingIsland = { bodies };
+    for (const b of bodies) {
+      b._sleeping = true;
+      b._island = island;
+      b._vx = b._vy = b._w = 0;
+      b._sleepTime = 0;
     }
+    if (this.events.has('sleep')) this.events.emit({ type: 'sleep', bodies });
+  }
+
+  /**
+   * Body.sleep(): the awake island of `body` (by countAwake's rule) falls asleep now. A body of it
+   * with allowSleep false is returned instead, and nothing changes.
+   */
+  sleepIslandOf(body: Body, bodies: readonly Body[], contacts: readonly Contact[], constraints: readonly Constraint[]): Body | null {
+    this.linkAwake(bodies, contacts, constraints);
+    const awake = this.awake;
+    const root = this.find(body._islandIndex);
+    const members: Body[] = [];
+    for (let i = 0; i < awake.length; i++) if (this.find(i) === root) members.push(awake[i]!);
+    awake.length = 0;
+    const keeper = members.find((b) => !b._allowSleep) ?? null;
+    if (keeper !== null) return keeper;
+    this.membershipChanged();
+    this.putToSleep(members);
+    return null;
   }
 
   /**
@@ -185,6 +206,18 @@ export class Islands {
    * at rest. A pass over bodies, contacts and constraints, for an overlay or a test.
    */
   countAwake(bodies: readonly Body[], contacts: readonly Contact[], constraints: readonly Constraint[]): number {
+    const n = this.linkAwake(bodies, contacts, constraints);
+    let islands = 0;
+    for (let i = 0; i < n; i++) if (this.find(i) === i) islands++;
+    this.awake.length = 0;
+    return islands;
+  }
+
+  /**
+   * The awake dynamic bodies into `awake` (each its index in _islandIndex), joined into sets by
+   * touching solid contacts and active constraints between them; returns how many there are.
+   */
+  private linkAwake(bodies: readonly Body[], contacts: readonly Contact[], constraints: readonly Constraint[]): number {
     const awake = this.awake;
     awake.length = 0;
     for (const b of bodies) {
@@ -207,10 +240,7 @@ export class Islands {
         else this.union(first, b._islandIndex);
       }
     }
-    let islands = 0;
-    for (let i = 0; i < n; i++) if (this.find(i) === i) islands++;
-    awake.length = 0;
-    return islands;
+    return n;
   }
 
   /** n singleton sets (the arrays grow, never shrink: no allocation in steady state). */

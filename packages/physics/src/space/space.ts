@@ -385,6 +385,17 @@ export class Space implements BodySpaceLink, ConstraintSpaceLink {
     }
   }
 
+  /** @internal Body.sleep(): the body's island sleeps now. */
+  _sleepBody(body: Body): void {
+    const no = (why: string): never => {
+      throw new FulcrumInputError(`Body.sleep(): Body#${body.id} cannot sleep: ${why}`, { owner: 'Body', prop: 'sleep' });
+    };
+    if (!this._settings.allowSleep) no("the space's allowSleep is false");
+    if (body._sleeping) return;
+    const keeper = this._islands.sleepIslandOf(body, this._bodies, this._contacts.contacts, this._constraints);
+    if (keeper !== null) no(`Body#${keeper.id}, in its island, has allowSleep false`);
+  }
+
   /** @internal */
   _bodyTransformChanged(body: Body): void {
     if (body._space !== this) return;

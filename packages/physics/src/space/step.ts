@@ -291,7 +291,7 @@ export class StepPipeline {
       }
       if (b._type === 'dynamic') {
         const rim = w * b._maxExtent;
-        if (allowSleep && vx * vx + vy * vy <= thr2 && rim * rim <= thr2) {
+        if (allowSleep && b._allowSleep && vx * vx + vy * vy <= thr2 && rim * rim <= thr2) {
           b._sleepTime += dt;
           if (b._sleepTime >= delay) candidate = true;
         } else b._sleepTime = 0;
