@@ -10,10 +10,12 @@
  */
 import type { Vec2, Vec2Like, Vec3 } from '../math/vec2.js';
 import type { MassData, Shape, ShapeOwner } from '../shape/shape.js';
+import type { Contact } from '../contact/contact.js';
 import {
   checkBoolean,
   checkFinite,
   checkNonNegative,
+  checkNonNegativeOrInfinity,
   checkPositive,
   checkVec2,
   fail,
@@ -62,6 +64,12 @@ export interface BodyOptions {
    * input the space cannot see). Default true. The space's allowSleep switches sleep off for all.
    */
   allowSleep?: boolean;
+  /**
+   * The space raises a contactForce event for a contact of this body whose normal impulse over a
+   * step exceeds this force (N) times dt (the lower of the two bodies' thresholds applies). Default
+   * Infinity: never.
+   */
+  contactForceThreshold?: number;
   /** Linear drag, 1/s: v ← v / (1 + h·drag) each substep. Default 0. */
   linearDrag?: number;
   /** Angular drag, 1/s. Default 0. */
@@ -120,6 +128,7 @@ export class Body implements ShapeOwner {
   /** @internal */ _allowRotation = true;
   /** @internal */ _allowFastRotation = false;
   /** @internal */ _allowSleep = true;
+  /** @internal */ _contactForceThreshold = Infinity;
   /** @internal Only circles centred on the centre of mass: no contact of it depends on its rotation. */
   _round = false;
 
@@ -178,6 +187,7 @@ export class Body implements ShapeOwner {
     const allowRotation = o.allowRotation !== undefined ? checkBoolean('Body', 'allowRotation', o.allowRotation) : true;
     const allowFastRotation = o.allowFastRotation !== undefined ? checkBoolean('Body', 'allowFastRotation', o.allowFastRotation) : false;
     const allowSleep = o.allowSleep !== undefined ? checkBoolean('Body', 'allowSleep', o.allowSleep) : true;
+    const contactForceThreshold = o.contactForceThreshold !== undefined ? checkNonNegativeOrInfinity('Body', 'contactForceThreshold', o.contactForceThreshold) : Infinity;
     const linearDrag = o.linearDrag !== undefined ? checkNonNegative('Body', 'linearDrag', o.linearDrag) : 0;
     const angularDrag = o.angularDrag !== undefined ? checkNonNegative('Body', 'angularDrag', o.angularDrag) : 0;
     const gravityScale = o.gravityScale !== undefined ? checkFinite('Body', 'gravityScale', o.gravityScale) : 1;
@@ -206,6 +216,7 @@ export class Body implements ShapeOwner {
     this._allowRotation = allowRotation;
     this._allowFastRotation = allowFastRotation;
     this._allowSleep = allowSleep;
+    this._contactForceThreshold = contactForceThreshold;
     this._linearDrag = linearDrag;
     this._angularDrag = angularDrag;
     this._gravityScale = gravityScale;
@@ -439,6 +450,28 @@ export class Body implements ShapeOwner {
     this._space._assertUnlocked('Body.sleep');
     if (this._type !== 'dynamic') throw new FulcrumInputError(`Body.sleep(): Body#${this.id} is ${this._type}, and only a dynamic body sleeps`, { owner: 'Body', prop: 'sleep' });
     this._space._sleepBody(this);
+  }
+
+  // ------------------------------------------------------------------ contacts
+
+  /** See BodyOptions.contactForceThreshold (N; Infinity: never). */
+  get contactForceThreshold(): number {
+    return this._contactForceThreshold;
+  }
+  set contactForceThreshold(f: number) {
+    const v = checkNonNegativeOrInfinity('Body', 'contactForceThreshold', f);
+    this._space?._assertUnlocked('Body.contactForceThreshold');
+    this._contactForceThreshold = v;
+  }
+
+  /**
+   * The body's touching contacts (sensors' overlaps included), each a handle with its shapes,
+   * normal and points (Contact). A fresh array; the handles are live.
+   */
+  get contacts(): Contact[] {
+    const out: Contact[] = [];
+    for (const c of this._contacts as Contact[]) if (c.touching) out.push(c);
+    return out;
   }
 
   // ------------------------------------------------------------------ kinematic control

@@ -96,6 +96,16 @@ export class ContactSolver implements SolverFamily {
   private points = new Uint8Array(0);
   /** 1 when one side has infinite mass: such contacts use stiffer softness. */
   private rigidSide = new Uint8Array(0);
+  /**
+   * Per manifold k, at 4k + 2j: point j's normal and tangent impulse applied so far in the step
+   * (the contact data, ContactStore.totalNormalImpulse). Apart from `data`, whose four cache lines
+   * per manifold are full: only the biased pass and store touch it. A substep applies a point's
+   * accumulated impulse as it ends it (warm start and increments), so the step's total is the sum
+   * of the substeps' final impulses, plus the bounce: each biased pass adds the impulse the
+   * substep started from (the last one's final), prepare subtracts the previous step's (the first
+   * substep's start), and store adds the last.
+   */
+  private totals = new Float64Array(0);
 
   readonly soft: Softness = rigidSoftness();
   readonly staticSoft: Softness = rigidSoftness();
@@ -132,6 +142,7 @@ export class ContactSolver implements SolverFamily {
     this.ends = resized(this.ends, cap * 3);
     this.points = resized(this.points, cap);
     this.rigidSide = resized(this.rigidSide, cap);
+    this.totals = resized(this.totals, cap * 4);
     this.capacity = cap;
   }
 
@@ -221,6 +232,8 @@ export class ContactSolver implements SolverFamily {
       d[p + TANGENT_MASS] = contactRowInverse(kt, kScale, turnOnly);
       d[p + NORMAL_IMPULSE] = st.normalImpulse[q]!;
       d[p + TANGENT_IMPULSE] = st.tangentImpulse[q]!;
+      this.totals[4 * k + 2 * j] = -st.normalImpulse[q]!;
+      this.totals[4 * k + 2 * j + 1] = -st.tangentImpulse[q]!;
       d[p + MAX_NORMAL_IMPULSE] = 0;
       // Approach speed before the step, for restitution.
       const dvx = vBx - wB * rBy - (vAx - wA * rAy);
@@ -282,6 +295,7 @@ export class ContactSolver implements SolverFamily {
     const { vx, vy, w, dpx, dpy, dqc, dqs } = sb;
     const maxBias = this.maxBiasVelocity;
     const d = this.data;
+    const totals = this.totals;
     for (let k = 0, n = this.count; k < n; k++) {
       const o = k * STRIDE;
       const a = this.ends[3 * k + 1];
@@ -329,6 +343,7 @@ export class ContactSolver implements SolverFamily {
         const rnB = rBx * ny - rBy * nx;
         const vn = (vBx - vAx) * nx + (vBy - vAy) * ny + (wB * rnB - wA * rnA);
         const old = d[p + NORMAL_IMPULSE];
+        if (useBias) totals[4 * k] = totals[4 * k]! + old;
         const next = Math.max(softUpdate(old, vn + bias, gain, impulseScale), 0);
         const impulse = next - old;
         d[p + NORMAL_IMPULSE] = next;
@@ -368,6 +383,7 @@ export class ContactSolver implements SolverFamily {
         const rnB = rBx * ny - rBy * nx;
         const vn = (vBx - vAx) * nx + (vBy - vAy) * ny + (wB * rnB - wA * rnA);
         const old = d[p + NORMAL_IMPULSE];
+        if (useBias) totals[4 * k + 2] = totals[4 * k + 2]! + old;
         const next = Math.max(softUpdate(old, vn + bias, gain, impulseScale), 0);
         const impulse = next - old;
         d[p + NORMAL_IMPULSE] = next;
@@ -389,6 +405,7 @@ export class ContactSolver implements SolverFamily {
         const vt = (vBx - vAx) * ny - (vBy - vAy) * nx + (wB * rtB - wA * rtA);
         const maxF = mu * d[p + NORMAL_IMPULSE];
         const old = d[p + TANGENT_IMPULSE];
+        if (useBias) totals[4 * k + 1] = totals[4 * k + 1]! + old;
         const next = clamp(old - d[p + TANGENT_MASS] * vt, -maxF, maxF);
         const impulse = next - old;
         d[p + TANGENT_IMPULSE] = next;
@@ -408,6 +425,7 @@ export class ContactSolver implements SolverFamily {
         const vt = (vBx - vAx) * ny - (vBy - vAy) * nx + (wB * rtB - wA * rtA);
         const maxF = mu * d[p + NORMAL_IMPULSE];
         const old = d[p + TANGENT_IMPULSE];
+        if (useBias) totals[4 * k + 3] = totals[4 * k + 3]! + old;
         const next = clamp(old - d[p + TANGENT_MASS] * vt, -maxF, maxF);
         const impulse = next - old;
         d[p + TANGENT_IMPULSE] = next;
@@ -477,18 +495,25 @@ export class ContactSolver implements SolverFamily {
     }
   }
 
-  /** Copy accumulated impulses back to the contact store for next step's warm start. */
+  /** Copy accumulated impulses back to the contact store for next step's warm start, and the step's totals. */
   store(): void {
     const st = this.target;
     const ni = st.normalImpulse;
     const ti = st.tangentImpulse;
+    const tn = st.totalNormalImpulse;
+    const tt = st.totalTangentImpulse;
     const d = this.data;
+    const totals = this.totals;
     for (let k = 0, n = this.count; k < n; k++) {
       const o = k * STRIDE;
       const s = this.ends[3 * k];
       for (let j = 0, pc = this.points[k]!; j < pc; j++) {
-        ni[2 * s + j] = d[o + POINT + POINT_STRIDE * j + NORMAL_IMPULSE];
-        ti[2 * s + j] = d[o + POINT + POINT_STRIDE * j + TANGENT_IMPULSE];
+        const normal = d[o + POINT + POINT_STRIDE * j + NORMAL_IMPULSE];
+        const tangent = d[o + POINT + POINT_STRIDE * j + TANGENT_IMPULSE];
+        ni[2 * s + j] = normal;
+        ti[2 * s + j] = tangent;
+        tn[2 * s + j] = totals[4 * k + 2 * j]! + normal;
+        tt[2 * s + j] = totals[4 * k + 2 * j + 1]! + tangent;
       }
     }
   }

@@ -43,6 +43,15 @@ export class ContactStore {
   /** Accumulated impulses, carried across steps by feature id (warm starting). */
   normalImpulse = new Float64Array(0);
   tangentImpulse = new Float64Array(0);
+  /**
+   * What each point applied over the last step it was solved in, every substep and the bounce:
+   * the contact data of Contact.points. Written only by ContactSolver.store, after every stage
+   * that can fail, so a failed step never needs them put back; every contact the narrowphase
+   * updates is solved (or is a sensor, or not touching), so they are never a step stale, and a
+   * sleeping contact keeps its last step's.
+   */
+  totalNormalImpulse = new Float64Array(0);
+  totalTangentImpulse = new Float64Array(0);
 
   /** Append a slot with no points and no impulses; returns its index. */
   add(friction: number, restitution: number, sensor: boolean): number {
@@ -62,6 +71,8 @@ export class ContactStore {
       this.id[q] = 0;
       this.normalImpulse[q] = 0;
       this.tangentImpulse[q] = 0;
+      this.totalNormalImpulse[q] = 0;
+      this.totalTangentImpulse[q] = 0;
     }
     return k;
   }
@@ -83,6 +94,8 @@ export class ContactStore {
       this.id[t] = this.id[f]!;
       this.normalImpulse[t] = this.normalImpulse[f]!;
       this.tangentImpulse[t] = this.tangentImpulse[f]!;
+      this.totalNormalImpulse[t] = this.totalNormalImpulse[f]!;
+      this.totalTangentImpulse[t] = this.totalTangentImpulse[f]!;
     }
   }
 
@@ -187,6 +200,8 @@ export class ContactStore {
     this.id = g(this.id, 2);
     this.normalImpulse = g(this.normalImpulse, 2);
     this.tangentImpulse = g(this.tangentImpulse, 2);
+    this.totalNormalImpulse = g(this.totalNormalImpulse, 2);
+    this.totalTangentImpulse = g(this.totalTangentImpulse, 2);
     this.capacity = cap;
   }
 }

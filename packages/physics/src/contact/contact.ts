@@ -7,8 +7,22 @@
  */
 import { Manifold } from '../collision/manifold.js';
 import type { Body } from '../body/body.js';
+import type { Vec2 } from '../math/vec2.js';
 import type { Shape } from '../shape/shape.js';
 import { DOOMED, SENSOR, TOUCHING, type ContactStore } from './contact-store.js';
+
+/** One point of a contact, as the last step it was solved in left it. */
+export interface ContactPoint {
+  /** World position, midway between the two surfaces. */
+  x: number;
+  y: number;
+  /** Signed distance between the surfaces along the normal (negative: overlap), m. */
+  separation: number;
+  /** The normal impulse the point applied over the whole step (every substep and the bounce), N·s. */
+  normalImpulse: number;
+  /** The friction impulse over the step along the tangent (normal.y, −normal.x), N·s. */
+  tangentImpulse: number;
+}
 
 export class Contact {
   /** Slot in the store and index in the space's contact list (kept up to date on removal); −1 once destroyed. */
@@ -50,6 +64,56 @@ export class Contact {
     return this._store.restitution[this.index]!;
   }
 
+  /** The first shape (Nape's shape1): the one with the lower id; the normal points away from it. */
+  get shape1(): Shape {
+    return this.shapeA;
+  }
+  /** The second shape (Nape's shape2). */
+  get shape2(): Shape {
+    return this.shapeB;
+  }
+  /** shape1's body. */
+  get body1(): Body {
+    return this.bodyA;
+  }
+  /** shape2's body. */
+  get body2(): Body {
+    return this.bodyB;
+  }
+
+  /** The world unit normal, from shape1 towards shape2 ({0, 0} while not touching). A fresh object. */
+  get normal(): Vec2 {
+    if (this.index < 0 || this._store.pointCount[this.index] === 0) return { x: 0, y: 0 };
+    return { x: this._store.nx[this.index]!, y: this._store.ny[this.index]! };
+  }
+
+  /**
+   * The contact's points (none while not touching), each with what it applied over the last step
+   * it was solved in (a sleeping contact: the step before it fell asleep; a sensor's: 0). Fresh
+   * objects on every read.
+   */
+  get points(): ContactPoint[] {
+    const k = this.index;
+    if (k < 0) return [];
+    const st = this._store;
+    const out: ContactPoint[] = [];
+    for (let j = 0, n = st.pointCount[k]!; j < n; j++) {
+      const q = 2 * k + j;
+      out.push({ x: st.px[q]!, y: st.py[q]!, separation: st.separation[q]!, normalImpulse: st.totalNormalImpulse[q]!, tangentImpulse: st.totalTangentImpulse[q]! });
+    }
+    return out;
+  }
+
+  /** The points' normal impulses over the last step, summed (N·s): divide by dt for the mean force. */
+  get normalImpulse(): number {
+    const k = this.index;
+    if (k < 0) return 0;
+    const st = this._store;
+    let sum = 0;
+    for (let j = 0, n = st.pointCount[k]!; j < n; j++) sum += st.totalNormalImpulse[2 * k + j]!;
+    return sum;
+  }
+
   /** A copy of the current manifold (refreshed on every read; the same object each time). */
   get manifold(): Manifold {
     const m = (this._manifold ??= new Manifold());
@@ -60,13 +124,16 @@ export class Contact {
     return this._store.readManifold(this.index, m);
   }
 
-  /** Accumulated normal impulse of manifold point i (N·s), as used to warm start the next step. */
-  normalImpulse(i: number): number {
-    return i < this._store.pointCount[this.index]! ? this._store.normalImpulse[2 * this.index + i]! : 0;
+  /**
+   * Point i's accumulated normal impulse at the end of the last substep (N·s): what warm-starts the
+   * next step, a substep's worth. The contact data is `points`.
+   */
+  substepNormalImpulse(i: number): number {
+    return this.index >= 0 && i < this._store.pointCount[this.index]! ? this._store.normalImpulse[2 * this.index + i]! : 0;
   }
-  /** Accumulated friction impulse of manifold point i (N·s). */
-  tangentImpulse(i: number): number {
-    return i < this._store.pointCount[this.index]! ? this._store.tangentImpulse[2 * this.index + i]! : 0;
+  /** Point i's accumulated friction impulse at the end of the last substep (N·s). */
+  substepTangentImpulse(i: number): number {
+    return this.index >= 0 && i < this._store.pointCount[this.index]! ? this._store.tangentImpulse[2 * this.index + i]! : 0;
   }
 }
 

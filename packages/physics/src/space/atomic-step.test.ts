@@ -259,7 +259,7 @@ function contactsAndSleep(space: Space): unknown[] {
   };
   const contacts = list.map((c) => {
     const m = c.manifold;
-    const points = Array.from({ length: m.pointCount }, (_, i) => [m.px[i], m.py[i], m.separation[i], m.id[i], c.normalImpulse(i), c.tangentImpulse(i)]);
+    const points = Array.from({ length: m.pointCount }, (_, i) => [m.px[i], m.py[i], m.separation[i], m.id[i], c.substepNormalImpulse(i), c.substepTangentImpulse(i)]);
     return [shapeName(c.shapeA), shapeName(c.shapeB), c.touching, m.nx, m.ny, points];
   });
   const own = space.bodies.map((b) => [b.isSleeping, (b._contacts as Contact[]).map((c) => list.indexOf(c))]);

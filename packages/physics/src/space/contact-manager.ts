@@ -15,7 +15,9 @@ import type { Constraint } from '../constraint/constraint.js';
 import { Contact, pairKey } from '../contact/contact.js';
 import { ContactStore, DOOMED, SENSOR, TOUCHING } from '../contact/contact-store.js';
 import type { Shape } from '../shape/shape.js';
-import type { EventHub } from './events.js';
+import type { ContactEvent, EventHub } from './events.js';
+import type { ContactPoint } from '../contact/contact.js';
+import type { Vec2 } from '../math/vec2.js';
 
 export interface ContactOwner {
   /** Wake a sleeping body's island. */
@@ -46,6 +48,8 @@ export class ContactManager {
   private stepStartCount = 0;
   /** Some contact was doomed in this step's narrowphase: commitStep destroys it. */
   private doomedPending = false;
+  /** This step's beginContact events, whose points take the step's impulses once it is solved (contactData). */
+  private readonly begun: ContactEvent[] = [];
 
   constructor(
     private readonly events: EventHub,
@@ -63,6 +67,7 @@ export class ContactManager {
     this.stepStartCount = this.contacts.length;
     this.store.snapshot();
     this.doomedPending = false;
+    this.begun.length = 0;
   }
 
   /** The step succeeded: destroy the contacts stage 3 doomed (their endContact events follow its own). */
@@ -185,7 +190,40 @@ export class ContactManager {
 
   private emitContact(type: 'beginContact' | 'endContact', c: Contact): void {
     if (!this.events.has(type)) return;
-    this.events.emit({ type, shapeA: c.shapeA, shapeB: c.shapeB, bodyA: c.bodyA, bodyB: c.bodyB });
+    const e: ContactEvent = { type, shapeA: c.shapeA, shapeB: c.shapeB, bodyA: c.bodyA, bodyB: c.bodyB, contact: c, normal: { x: 0, y: 0 }, points: [], approachSpeed: 0 };
+    if (type === 'beginContact') {
+      e.normal = c.normal;
+      e.points = c.points;
+      e.approachSpeed = approachSpeed(c, e.normal, e.points);
+      this.begun.push(e);
+    }
+    this.events.emit(e);
+  }
+
+  /**
+   * After the solver stored this step's impulses (stage 11): the step's beginContact events take
+   * them (the impact), and contacts pushed harder than their bodies' contactForceThreshold raise
+   * contactForce. Both only when someone listens.
+   */
+  contactData(dt: number): void {
+    const st = this.store;
+    for (const e of this.begun) {
+      const k = e.contact.index;
+      for (let j = 0; j < e.points.length; j++) {
+        e.points[j]!.normalImpulse = st.totalNormalImpulse[2 * k + j]!;
+        e.points[j]!.tangentImpulse = st.totalTangentImpulse[2 * k + j]!;
+      }
+    }
+    this.begun.length = 0;
+    if (!this.events.has('contactForce')) return;
+    const contacts = this.contacts;
+    for (let k = 0; k < contacts.length; k++) {
+      const c = contacts[k]!;
+      const threshold = Math.min(c.bodyA._contactForceThreshold, c.bodyB._contactForceThreshold);
+      if (threshold === Infinity || st.flags[k] !== TOUCHING) continue;
+      const impulse = c.normalImpulse;
+      if (impulse > threshold * dt) this.events.emit({ type: 'contactForce', contact: c, shapeA: c.shapeA, shapeB: c.shapeB, bodyA: c.bodyA, bodyB: c.bodyB, normalImpulse: impulse, force: impulse / dt });
+    }
   }
 
   // ------------------------------------------------------------------ destroying contacts
@@ -377,4 +415,25 @@ function removeFrom(list: unknown[], item: unknown): void {
 function pairsWithNothing(s: Shape): boolean {
   const f = s.filter;
   return (f.mask === 0 || f.category === 0) && f.group <= 0;
+}
+
+/**
+ * How fast contact c's surfaces approach along `normal` at its fastest point (m/s, 0 if they
+ * separate everywhere), from its bodies' velocities: v + ω × r at each point, r from the centre of mass.
+ */
+function approachSpeed(c: Contact, normal: Vec2, points: readonly ContactPoint[]): number {
+  const a = c.bodyA;
+  const b = c.bodyB;
+  const ax = a._x + a._c * a._lcx - a._s * a._lcy;
+  const ay = a._y + a._s * a._lcx + a._c * a._lcy;
+  const bx = b._x + b._c * b._lcx - b._s * b._lcy;
+  const by = b._y + b._s * b._lcx + b._c * b._lcy;
+  let fastest = 0;
+  for (const p of points) {
+    const dvx = b._vx - b._w * (p.y - by) - (a._vx - a._w * (p.y - ay));
+    const dvy = b._vy + b._w * (p.x - bx) - (a._vy + a._w * (p.x - ax));
+    const closing = -(dvx * normal.x + dvy * normal.y);
+    if (closing > fastest) fastest = closing;
+  }
+  return fastest;
 }

@@ -5,6 +5,8 @@
  */
 import type { Body } from '../body/body.js';
 import type { Constraint } from '../constraint/constraint.js';
+import type { Contact, ContactPoint } from '../contact/contact.js';
+import type { Vec2 } from '../math/vec2.js';
 import type { Shape } from '../shape/shape.js';
 
 export interface ContactEvent {
@@ -13,6 +15,38 @@ export interface ContactEvent {
   shapeB: Shape;
   bodyA: Body;
   bodyB: Body;
+  /** The contact's handle (live: it reads the contact as it is when read). */
+  contact: Contact;
+  /** beginContact: the unit normal from shapeA to shapeB at first touch; endContact: {0, 0}. */
+  normal: Vec2;
+  /**
+   * beginContact: the points at first touch, each with the impulses it applied in that step (the
+   * impact; 0 for a sensor); endContact: none.
+   */
+  points: ContactPoint[];
+  /**
+   * beginContact: how fast the surfaces approached along the normal as they met (m/s, ≥ 0; the
+   * fastest point), from the velocities before the step: scale a landing sound by it. endContact: 0.
+   */
+  approachSpeed: number;
+}
+
+/**
+ * A contact whose normal impulse over a step, summed over its points, exceeded dt times the
+ * lower contactForceThreshold of its two bodies (Body.contactForceThreshold, default Infinity:
+ * never).
+ */
+export interface ContactForceEvent {
+  type: 'contactForce';
+  contact: Contact;
+  shapeA: Shape;
+  shapeB: Shape;
+  bodyA: Body;
+  bodyB: Body;
+  /** The normal impulse over the step, summed over the points (N·s). */
+  normalImpulse: number;
+  /** normalImpulse / dt: the mean normal force over the step (N). */
+  force: number;
 }
 
 export interface IslandEvent {
@@ -34,12 +68,13 @@ export interface SpaceEventMap {
   sleep: IslandEvent;
   wake: IslandEvent;
   constraintBreak: ConstraintBreakEvent;
+  contactForce: ContactForceEvent;
 }
 
 export type SpaceEventType = keyof SpaceEventMap;
 export type SpaceEventHandler<K extends SpaceEventType> = (event: SpaceEventMap[K]) => void;
 
-const EVENT_TYPES: readonly SpaceEventType[] = ['beginContact', 'endContact', 'sleep', 'wake', 'constraintBreak'];
+const EVENT_TYPES: readonly SpaceEventType[] = ['beginContact', 'endContact', 'sleep', 'wake', 'constraintBreak', 'contactForce'];
 
 export class EventHub {
   private readonly handlers = new Map<SpaceEventType, Array<(e: never) => void>>();

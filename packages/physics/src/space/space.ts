@@ -182,7 +182,7 @@ export class Space implements BodySpaceLink, ConstraintSpaceLink {
 
   /** Subscribe to an event; returns the unsubscribe function. */
   on<K extends SpaceEventType>(type: K, handler: SpaceEventHandler<K>): () => void {
-    if (!this._events.isEventType(type)) fail('Space', 'on(type)', type, "must be 'beginContact', 'endContact', 'sleep', 'wake' or 'constraintBreak'");
+    if (!this._events.isEventType(type)) fail('Space', 'on(type)', type, "must be 'beginContact', 'endContact', 'contactForce', 'sleep', 'wake' or 'constraintBreak'");
     if (typeof handler !== 'function') fail('Space', 'on(handler)', handler, 'must be a function');
     return this._events.on(type, handler);
   }

@@ -25,7 +25,9 @@
  *                  so it runs before any impulse is kept or any body written, inside the rollback
  *  11. store       each family keeps its impulses for the next step's warm start, but for the
  *                  constraints on a body a speed cap slowed (anti-windup: they start from zero);
- *                  the contacts doomed in stage 3 are destroyed
+ *                  the step's contact data (each point's impulses over the step) completes its
+ *                  beginContact events and raises contactForce; the contacts doomed in stage 3
+ *                  are destroyed
  *  12. write back  solver arrays to the bodies; moved bodies' shapes and proxies follow
  *  13. breaks      the constraints that failed their test break (hook, event, removal), those
  *                  that failed it in 5 first (they were left out of the step)
@@ -119,6 +121,7 @@ export class StepPipeline {
     w.islands.endStep();
     this.store();
     // After the contact solver has written its impulses to the slots it read them from.
+    w.contacts.contactData(dt);
     w.contacts.commitStep();
     this.writeBack(dt);
     this.applyBreaks();
