@@ -143,6 +143,8 @@ describe('<Body> props', () => {
         allowMovement: false,
         allowRotation: false,
         allowFastRotation: true,
+        allowSleep: false,
+        contactForceThreshold: 50,
         linearDrag: 0.1,
         angularDrag: 0.2,
         gravityScale: 0.5,
@@ -162,6 +164,8 @@ describe('<Body> props', () => {
     expect(body.allowMovement).toBe(false);
     expect(body.allowRotation).toBe(false);
     expect(body.allowFastRotation).toBe(true);
+    expect(body.allowSleep).toBe(false);
+    expect(body.contactForceThreshold).toBe(50);
     expect(body.linearDrag).toBe(0.1);
     expect(body.angularDrag).toBe(0.2);
     expect(body.gravityScale).toBe(0.5);
@@ -174,6 +178,8 @@ describe('<Body> props', () => {
     expect(body.gravityScale).toBe(1);
     expect(body.allowRotation).toBe(true);
     expect(body.allowFastRotation).toBe(false);
+    expect(body.allowSleep).toBe(true);
+    expect(body.contactForceThreshold).toBe(Infinity);
   });
 
   it('a re-render with equal (fresh) arrays does not teleport a moving body back', () => {

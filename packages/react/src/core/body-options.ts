@@ -30,6 +30,8 @@ export const BODY_OPTION_KEYS = [
   'allowMovement',
   'allowRotation',
   'allowFastRotation',
+  'allowSleep',
+  'contactForceThreshold',
   'linearDrag',
   'angularDrag',
   'gravityScale',
@@ -43,7 +45,7 @@ void everyOptionListed;
 export type BodyOptionValues = Partial<Record<Key, unknown>>;
 
 const INITIAL_CONDITIONS = ['position', 'rotation', 'velocity', 'angularVel'] as const;
-const SIMPLE = ['force', 'torque', 'allowMovement', 'allowRotation', 'allowFastRotation', 'linearDrag', 'angularDrag', 'gravityScale'] as const;
+const SIMPLE = ['force', 'torque', 'allowMovement', 'allowRotation', 'allowFastRotation', 'allowSleep', 'contactForceThreshold', 'linearDrag', 'angularDrag', 'gravityScale'] as const;
 
 export interface ValidatedBody {
   options: BodyOptionValues;
