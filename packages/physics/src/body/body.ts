@@ -92,6 +92,8 @@ export interface BodySpaceLink {
   _shapeChanged(body: Body, shape: Shape, geometry: boolean): void;
   /** Put the body's island to sleep now (Body.sleep). */
   _sleepBody(body: Body): void;
+  /** A contact's material may change now: between steps, or inside the pre-solve callback. */
+  _assertContactMutable(what: string): void;
 }
 
 /** An island of bodies asleep together. Waking any member wakes all of them. */

@@ -8,7 +8,9 @@
  *   J   = [−nᵀ, −(rA × n), nᵀ, rB × n]
  *   K   = mA⁻¹ + mB⁻¹ + iA⁻¹ (rA × n)² + iB⁻¹ (rB × n)²       (normalMass = 1/K)
  *   Jᵀλ : vA −= mA⁻¹ λ n, ωA −= iA⁻¹ λ (rA × n); vB += mB⁻¹ λ n, ωB += iB⁻¹ λ (rB × n)
- * Friction uses the tangent t = (n.y, −n.x) in place of n, clamped to ±μ·λn.
+ * Friction uses the tangent t = (n.y, −n.x) in place of n, clamped to ±μ·λn, and drives the
+ * relative tangent speed vt to the contact's tangentSpeed (0 but on a conveyor): the row's
+ * velocity error is vt − tangentSpeed.
  *
  * Softness (Catto's soft step, constraint/softness.ts): the normal row is a spring of the space's
  * contactHertz (twice that against a static or kinematic side),
@@ -22,7 +24,7 @@ import type { Contact } from './contact.js';
 import type { Circle } from '../shape/circle.js';
 import type { PolyShape } from '../shape/poly-shape.js';
 import type { Shape } from '../shape/shape.js';
-import { TOUCHING, type ContactStore } from './contact-store.js';
+import { isSolved, type ContactStore } from './contact-store.js';
 import type { SolverBodies } from '../space/solver-bodies.js';
 import type { SolverFamily } from '../space/solver-families.js';
 import type { StepContext } from '../space/step-context.js';
@@ -106,6 +108,8 @@ export class ContactSolver implements SolverFamily {
    * substep's start), and store adds the last.
    */
   private totals = new Float64Array(0);
+  /** Per manifold: the tangent speed friction drives towards (a conveyor; ContactStore.tangentSpeed). */
+  private speeds = new Float64Array(0);
 
   readonly soft: Softness = rigidSoftness();
   readonly staticSoft: Softness = rigidSoftness();
@@ -127,7 +131,7 @@ export class ContactSolver implements SolverFamily {
     const flags = store.flags;
     this.count = 0;
     for (let k = 0; k < contacts.length; k++) {
-      if (flags[k] !== TOUCHING) continue; // not touching, or a sensor
+      if (!isSolved(flags[k]!)) continue; // not touching, a sensor, or ignored by the pre-solve callback
       const c = contacts[k]!;
       if (c.bodyA._solverIndex < 0 && c.bodyB._solverIndex < 0) continue;
       this.add(c, k, store, sb);
@@ -143,6 +147,7 @@ export class ContactSolver implements SolverFamily {
     this.points = resized(this.points, cap);
     this.rigidSide = resized(this.rigidSide, cap);
     this.totals = resized(this.totals, cap * 4);
+    this.speeds = resized(this.speeds, cap);
     this.capacity = cap;
   }
 
@@ -166,6 +171,7 @@ export class ContactSolver implements SolverFamily {
     d[o + NY] = ny;
     d[o + FRICTION] = st.friction[s]!;
     d[o + RESTITUTION] = st.restitution[s]!;
+    this.speeds[k] = st.tangentSpeed[s]!;
     d[o + RADIUS_A] = roundingRadius(c.shapeA);
     d[o + RADIUS_B] = roundingRadius(c.shapeB);
     const pointCount = st.pointCount[s]!;
@@ -396,13 +402,15 @@ export class ContactSolver implements SolverFamily {
         wB += iB * rnB * impulse;
       }
       const mu = d[o + FRICTION];
+      // Friction drives the surfaces' relative tangent speed to this (0 but on a conveyor).
+      const speed = this.speeds[k]!;
       {
         const p = o + POINT;
         const rAx = d[p + R_AX], rAy = d[p + R_AY], rBx = d[p + R_BX], rBy = d[p + R_BY];
         // t = (ny, −nx): r × t = −(r · n)
         const rtA = -(rAx * nx + rAy * ny);
         const rtB = -(rBx * nx + rBy * ny);
-        const vt = (vBx - vAx) * ny - (vBy - vAy) * nx + (wB * rtB - wA * rtA);
+        const vt = (vBx - vAx) * ny - (vBy - vAy) * nx + (wB * rtB - wA * rtA) - speed;
         const maxF = mu * d[p + NORMAL_IMPULSE];
         const old = d[p + TANGENT_IMPULSE];
         if (useBias) totals[4 * k + 1] = totals[4 * k + 1]! + old;
@@ -422,7 +430,7 @@ export class ContactSolver implements SolverFamily {
         // t = (ny, −nx): r × t = −(r · n)
         const rtA = -(rAx * nx + rAy * ny);
         const rtB = -(rBx * nx + rBy * ny);
-        const vt = (vBx - vAx) * ny - (vBy - vAy) * nx + (wB * rtB - wA * rtA);
+        const vt = (vBx - vAx) * ny - (vBy - vAy) * nx + (wB * rtB - wA * rtA) - speed;
         const maxF = mu * d[p + NORMAL_IMPULSE];
         const old = d[p + TANGENT_IMPULSE];
         if (useBias) totals[4 * k + 3] = totals[4 * k + 3]! + old;

@@ -19,6 +19,19 @@ export const TOUCHING = 1;
 export const SENSOR = 2;
 /** flags: marked for destruction by the space's narrowphase pass (its fat AABBs separated). */
 export const DOOMED = 4;
+/** flags: the pre-solve callback said 'ignore': not solved, not asked again, while it touches. */
+export const PRE_IGNORE = 8;
+/** flags: the pre-solve callback said 'accept': solved, not asked again, while it touches. */
+export const PRE_ACCEPT = 16;
+/** flags: the pre-solve callback said 'ignoreOnce': not solved in this step. */
+export const SKIP = 32;
+/** Every pre-solve decision (cleared when the contact stops touching, or the callback changes). */
+export const PRE_SOLVE_FLAGS = PRE_IGNORE | PRE_ACCEPT | SKIP;
+
+/** Whether a contact with these flags is solved: touching, solid, not doomed, not ignored by pre-solve. */
+export function isSolved(flags: number): boolean {
+  return (flags & (TOUCHING | SENSOR | DOOMED | PRE_IGNORE | SKIP)) === TOUCHING;
+}
 
 export class ContactStore {
   /** Slots in use. */
@@ -32,9 +45,16 @@ export class ContactStore {
   /** Unit normal from shape A to shape B (meaningful while pointCount > 0). */
   nx = new Float64Array(0);
   ny = new Float64Array(0);
-  /** Mixed once at creation (a material change re-creates the contact). */
+  /** Mixed at creation (a shape's material change re-creates the contact); the contact's setters change them. */
   friction = new Float64Array(0);
   restitution = new Float64Array(0);
+  /** The speed (m/s) at which friction drives shape B's surface along the tangent relative to A's (a conveyor). */
+  tangentSpeed = new Float64Array(0);
+  /**
+   * Whether snapshot keeps the materials too: only while a pre-solve callback, which may change
+   * them inside a step, is set (Space.preSolve). Otherwise they change only between steps.
+   */
+  snapshotMaterials = false;
   // per point (2k + j), as in Manifold
   px = new Float64Array(0);
   py = new Float64Array(0);
@@ -64,6 +84,7 @@ export class ContactStore {
     this.ny[k] = 0;
     this.friction[k] = friction;
     this.restitution[k] = restitution;
+    this.tangentSpeed[k] = 0;
     for (let q = 2 * k; q < 2 * k + 2; q++) {
       this.px[q] = 0;
       this.py[q] = 0;
@@ -85,6 +106,7 @@ export class ContactStore {
     this.ny[to] = this.ny[from]!;
     this.friction[to] = this.friction[from]!;
     this.restitution[to] = this.restitution[from]!;
+    this.tangentSpeed[to] = this.tangentSpeed[from]!;
     for (let j = 0; j < 2; j++) {
       const f = 2 * from + j;
       const t = 2 * to + j;
@@ -149,15 +171,17 @@ export class ContactStore {
   /**
    * Keep a copy of the slots and the count: a step that fails after the narrowphase (restore)
    * puts every contact's manifold, flags and impulses back. Whole arrays are copied (no views to
-   * allocate), 0.04 ms per step for the 15,000 contacts of the 5050-box pyramid. (Friction and
-   * restitution are left out: a slot's are written when it is added, and slots move only between
-   * steps.)
+   * allocate), 0.04 ms per step for the 15,000 contacts of the 5050-box pyramid. (The materials
+   * are left out unless a pre-solve callback may change them in the step: otherwise a slot's are
+   * written when it is added or between steps, and slots move only between steps.)
    */
   snapshot(): void {
     const b = this.saved ?? (this.saved = new ContactStore());
     if (b.capacity < this.capacity) b.grow(this.capacity);
     b.count = this.count;
     copyChanging(this, b);
+    if (this.snapshotMaterials) copyMaterials(this, b);
+    b.snapshotMaterials = this.snapshotMaterials;
   }
 
   /** Put back what snapshot kept (the slots after it are dropped). */
@@ -167,6 +191,7 @@ export class ContactStore {
     this.count = b.count;
     // This store has at least the copy's capacity: it grew to it before the copy was taken.
     copyChanging(b, this);
+    if (b.snapshotMaterials) copyMaterials(b, this);
   }
 
   /** Copy slot k's manifold into `out` (for debug drawing and tests). */
@@ -194,6 +219,7 @@ export class ContactStore {
     this.ny = g(this.ny, 1);
     this.friction = g(this.friction, 1);
     this.restitution = g(this.restitution, 1);
+    this.tangentSpeed = g(this.tangentSpeed, 1);
     this.px = g(this.px, 2);
     this.py = g(this.py, 2);
     this.separation = g(this.separation, 2);
@@ -218,4 +244,11 @@ function copyChanging(from: ContactStore, to: ContactStore): void {
   to.id.set(from.id);
   to.normalImpulse.set(from.normalImpulse);
   to.tangentImpulse.set(from.tangentImpulse);
+}
+
+/** The materials, which only a pre-solve callback changes inside a step. */
+function copyMaterials(from: ContactStore, to: ContactStore): void {
+  to.friction.set(from.friction);
+  to.restitution.set(from.restitution);
+  to.tangentSpeed.set(from.tangentSpeed);
 }

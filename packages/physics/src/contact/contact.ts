@@ -10,6 +10,7 @@ import type { Body } from '../body/body.js';
 import type { Vec2 } from '../math/vec2.js';
 import type { Shape } from '../shape/shape.js';
 import { DOOMED, SENSOR, TOUCHING, type ContactStore } from './contact-store.js';
+import { checkFinite, checkNonNegative, FulcrumInputError } from '../util/validate.js';
 
 /** One point of a contact, as the last step it was solved in left it. */
 export interface ContactPoint {
@@ -57,11 +58,41 @@ export class Contact {
   get isSensor(): boolean {
     return this.index >= 0 && (this._store.flags[this.index]! & SENSOR) !== 0;
   }
+  /**
+   * The contact's friction coefficient: the shapes' mixed (√(μ1·μ2)) when it began. Settable, for
+   * this contact while it lasts (a shape's own material change re-creates it): between steps, or
+   * inside the space's preSolve callback, which takes effect in the same step.
+   */
   get friction(): number {
-    return this._store.friction[this.index]!;
+    return this.index >= 0 ? this._store.friction[this.index]! : 0;
   }
+  set friction(v: number) {
+    this.setMaterial('friction', checkNonNegative('Contact', 'friction', v), this._store.friction);
+  }
+  /** The contact's restitution: the larger of the shapes' when it began. Settable as friction is. */
   get restitution(): number {
-    return this._store.restitution[this.index]!;
+    return this.index >= 0 ? this._store.restitution[this.index]! : 0;
+  }
+  set restitution(v: number) {
+    this.setMaterial('restitution', checkNonNegative('Contact', 'restitution', v), this._store.restitution);
+  }
+  /**
+   * The speed (m/s) at which friction drives shape2's surface relative to shape1's along the
+   * tangent (normal.y, −normal.x): a conveyor belt. 0 by default. Settable as friction is. For a
+   * belt that carries things to +x whichever shape it is: speed · (belt === shape1 ? 1 : −1) ·
+   * sign(tangent.x), with the belt's normal pointing up.
+   */
+  get tangentSpeed(): number {
+    return this.index >= 0 ? this._store.tangentSpeed[this.index]! : 0;
+  }
+  set tangentSpeed(v: number) {
+    this.setMaterial('tangentSpeed', checkFinite('Contact', 'tangentSpeed', v), this._store.tangentSpeed);
+  }
+
+  private setMaterial(prop: string, v: number, into: Float64Array): void {
+    this.bodyA._space?._assertContactMutable(`Contact.${prop}`);
+    if (this.index < 0) throw new FulcrumInputError(`Contact.${prop}: the contact has ended`, { owner: 'Contact', prop });
+    into[this.index] = v;
   }
 
   /** The first shape (Nape's shape1): the one with the lower id; the normal points away from it. */

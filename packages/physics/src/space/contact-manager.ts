@@ -13,11 +13,21 @@ import { shouldCollide } from '../collision/filter.js';
 import { Manifold } from '../collision/manifold.js';
 import type { Constraint } from '../constraint/constraint.js';
 import { Contact, pairKey } from '../contact/contact.js';
-import { ContactStore, DOOMED, SENSOR, TOUCHING } from '../contact/contact-store.js';
+import { ContactStore, DOOMED, isSolved, PRE_ACCEPT, PRE_IGNORE, PRE_SOLVE_FLAGS, SENSOR, SKIP, TOUCHING } from '../contact/contact-store.js';
+import { FulcrumInputError } from '../util/validate.js';
 import type { Shape } from '../shape/shape.js';
 import type { ContactEvent, EventHub } from './events.js';
 import type { ContactPoint } from '../contact/contact.js';
 import type { Vec2 } from '../math/vec2.js';
+
+/**
+ * Nape's PreFlag: 'acceptOnce' (or nothing) solves the contact in this step and asks again in the
+ * next; 'ignoreOnce' leaves it out of this step and asks again; 'accept' and 'ignore' hold while
+ * the contact touches, and it is not asked again until it has stopped touching and touches again.
+ */
+export type PreSolveFlag = 'accept' | 'ignore' | 'acceptOnce' | 'ignoreOnce';
+/** Space.preSolve: called during the step, once per touching solid contact before it is solved. */
+export type PreSolveCallback = (contact: Contact) => PreSolveFlag | void;
 
 export interface ContactOwner {
   /** Wake a sleeping body's island. */
@@ -50,6 +60,10 @@ export class ContactManager {
   private doomedPending = false;
   /** This step's beginContact events, whose points take the step's impulses once it is solved (contactData). */
   private readonly begun: ContactEvent[] = [];
+  /** Space.preSolve: asked about each touching solid contact before it is solved (runPreSolve). */
+  private preSolveCallback: PreSolveCallback | null = null;
+  /** True while the callback runs: the contact's material setters are open then, inside a step. */
+  inPreSolve = false;
 
   constructor(
     private readonly events: EventHub,
@@ -130,7 +144,8 @@ export class ContactManager {
       let touching = m.pointCount > 0;
       if (touching && sensor) touching = minSeparation(m) < 0;
       if (touching !== ((flags & TOUCHING) !== 0)) {
-        store.flags[i] = flags ^ TOUCHING;
+        // A pre-solve decision lasts while the contact touches.
+        store.flags[i] = (flags ^ TOUCHING) & ~PRE_SOLVE_FLAGS;
         this.emitContact(touching ? 'beginContact' : 'endContact', c);
       }
       if (touching && !sensor) {
@@ -200,6 +215,49 @@ export class ContactManager {
     this.events.emit(e);
   }
 
+  get preSolve(): PreSolveCallback | null {
+    return this.preSolveCallback;
+  }
+  /** A new callback (or none): every contact's earlier decision is forgotten, and it is asked again. */
+  set preSolve(cb: PreSolveCallback | null) {
+    this.preSolveCallback = cb;
+    const flags = this.store.flags;
+    for (let k = 0; k < this.contacts.length; k++) flags[k] = flags[k]! & ~PRE_SOLVE_FLAGS;
+    this.store.snapshotMaterials = cb !== null;
+  }
+
+  /**
+   * Stage 5, before the contacts are prepared: the pre-solve callback (Nape's PreListener) is
+   * asked about each touching solid contact the solver would take, in list order, unless its
+   * answer while it touches is already known ('accept', 'ignore'). A throw, or an answer that is
+   * not a PreSolveFlag, fails the step (the flags are part of the contacts' snapshot).
+   */
+  runPreSolve(): void {
+    const cb = this.preSolveCallback;
+    if (cb === null) return;
+    const contacts = this.contacts;
+    const flags = this.store.flags;
+    this.inPreSolve = true;
+    try {
+      for (let k = 0; k < contacts.length; k++) {
+        const f = flags[k]! & ~SKIP;
+        flags[k] = f;
+        if ((f & (TOUCHING | SENSOR | DOOMED | PRE_IGNORE | PRE_ACCEPT)) !== TOUCHING) continue;
+        const c = contacts[k]!;
+        if (c.bodyA._solverIndex < 0 && c.bodyB._solverIndex < 0) continue; // asleep, not solved
+        const answer = cb(c);
+        if (answer === undefined || answer === null || answer === 'acceptOnce') continue;
+        if (answer === 'ignoreOnce') flags[k] = f | SKIP;
+        else if (answer === 'ignore') flags[k] = f | PRE_IGNORE;
+        else if (answer === 'accept') flags[k] = f | PRE_ACCEPT;
+        else
+          throw new FulcrumInputError(`Space.preSolve returned ${String(answer)} for the contact of Body#${c.bodyA.id} and Body#${c.bodyB.id}: return 'accept', 'ignore', 'acceptOnce', 'ignoreOnce' or nothing`, { owner: 'Space', prop: 'preSolve' });
+      }
+    } finally {
+      this.inPreSolve = false;
+    }
+  }
+
   /**
    * After the solver stored this step's impulses (stage 11): the step's beginContact events take
    * them (the impact), and contacts pushed harder than their bodies' contactForceThreshold raise
@@ -215,12 +273,20 @@ export class ContactManager {
       }
     }
     this.begun.length = 0;
+    // What the pre-solve callback kept out of this step applied nothing in it.
+    if (this.preSolveCallback !== null) {
+      for (let k = 0; k < this.contacts.length; k++) {
+        if ((st.flags[k]! & (PRE_IGNORE | SKIP)) === 0) continue;
+        st.totalNormalImpulse[2 * k] = st.totalNormalImpulse[2 * k + 1] = 0;
+        st.totalTangentImpulse[2 * k] = st.totalTangentImpulse[2 * k + 1] = 0;
+      }
+    }
     if (!this.events.has('contactForce')) return;
     const contacts = this.contacts;
     for (let k = 0; k < contacts.length; k++) {
       const c = contacts[k]!;
       const threshold = Math.min(c.bodyA._contactForceThreshold, c.bodyB._contactForceThreshold);
-      if (threshold === Infinity || st.flags[k] !== TOUCHING) continue;
+      if (threshold === Infinity || !isSolved(st.flags[k]!)) continue;
       const impulse = c.normalImpulse;
       if (impulse > threshold * dt) this.events.emit({ type: 'contactForce', contact: c, shapeA: c.shapeA, shapeB: c.shapeB, bodyA: c.bodyA, bodyB: c.bodyB, normalImpulse: impulse, force: impulse / dt });
     }

@@ -9,7 +9,7 @@
 import type { Body, SleepingIsland } from '../body/body.js';
 import type { Constraint } from '../constraint/constraint.js';
 import type { Contact } from '../contact/contact.js';
-import { TOUCHING } from '../contact/contact-store.js';
+import { isSolved } from '../contact/contact-store.js';
 import type { EventHub } from './events.js';
 import type { SolverBodies } from './solver-bodies.js';
 
@@ -122,7 +122,7 @@ export class Islands {
     const n = sb.count;
     this.resetSets(n);
     for (let k = 0; k < contacts.length; k++) {
-      if (flags[k] !== TOUCHING) continue; // not touching, or a sensor
+      if (!isSolved(flags[k]!)) continue; // not touching, a sensor, or ignored by the pre-solve callback
       const c = contacts[k]!;
       const a = c.bodyA._solverIndex;
       const b = c.bodyB._solverIndex;

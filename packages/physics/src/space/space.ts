@@ -24,7 +24,7 @@ import type { Shape } from '../shape/shape.js';
 import { checkBoolean, checkInteger, checkNonNegative, checkPositiveOrInfinity, checkVec2, fail, FulcrumInputError } from '../util/validate.js';
 import { drawSpace } from '../debug/draw-space.js';
 import type { DebugDraw, DebugDrawOptions } from '../debug/debug-draw.js';
-import { ContactManager } from './contact-manager.js';
+import { ContactManager, type PreSolveCallback } from './contact-manager.js';
 import { EventHub } from './events.js';
 import type { SpaceEventHandler, SpaceEventType } from './events.js';
 import { Islands } from './islands.js';
@@ -382,6 +382,34 @@ export class Space implements BodySpaceLink, ConstraintSpaceLink {
         if (other._sleeping) this._islands.wake(other);
         other._sleepTime = 0;
       }
+    }
+  }
+
+  /**
+   * The pre-solve callback (Nape's PreListener), or null: called during each step, once for each
+   * touching solid contact with an awake body, before it is solved, in the order of the space's
+   * contacts. It may read the contact (shapes, normal, points), set its friction, restitution and
+   * tangentSpeed for this step on, and return a PreSolveFlag: 'ignoreOnce' to leave the contact
+   * out of this step, 'ignore' to leave it out while it touches (a one-way platform), 'accept' to
+   * keep it and not be asked again while it touches, 'acceptOnce' or nothing to keep it for this
+   * step. It may not change the space (the space is stepping). A throw, or another return value,
+   * fails the step and leaves the space as it was. Setting it (null too) forgets every contact's
+   * earlier answer.
+   */
+  get preSolve(): PreSolveCallback | null {
+    return this._contacts.preSolve;
+  }
+  set preSolve(cb: PreSolveCallback | null) {
+    if (cb !== null && typeof cb !== 'function') fail('Space', 'preSolve', cb, 'must be a function (contact) => flag, or null');
+    this._assertUnlocked('Space.preSolve');
+    this._contacts.preSolve = cb;
+  }
+
+  /** @internal */
+  _assertContactMutable(what: string): void {
+    if (this._locked && !this._contacts.inPreSolve) {
+      const prop = what.replace(/^\w+\./, '');
+      throw new FulcrumInputError(`${what} cannot be changed while the space is stepping, but from its preSolve callback`, { owner: 'Contact', prop });
     }
   }
 

@@ -7,7 +7,8 @@
  *                  a changed plan first wakes islands a constraint links to an awake body;
  *                  contacts whose boxes parted are doomed, and destroyed once the step succeeds
  *   4. gather      awake dynamic and moving kinematic bodies into the solver arrays (SolverBodies)
- *   5. prepare     contacts into the contact solver; constraints into their families (StepPlan)
+ *   5. prepare     the pre-solve callback, once per touching solid contact (Space.preSolve);
+ *                  contacts into the contact solver; constraints into their families (StepPlan)
  *   6. substeps    × velocityIterations: integrate velocities; warm start, solve (biased) each
  *                  family; integrate positions (each body first slowed to the speed caps,
  *                  maxLinearSpeed and maxRotationPerSubstep); relax the constraint families
@@ -168,6 +169,7 @@ export class StepPipeline {
   /** 5. Contacts into the contact solver, constraints into their families. */
   private prepare(order: number): void {
     const w = this.world;
+    w.contacts.runPreSolve();
     this.contactSolver.prepare(w.contacts.contacts, this.bodies, this.ctx, w.settings.contactHertz, w.settings.contactDamping);
     this.plan.prepare(w.constraints, this.ctx, order, this.bodies.count);
   }
