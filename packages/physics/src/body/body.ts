@@ -65,6 +65,13 @@ export interface BodyOptions {
    */
   allowSleep?: boolean;
   /**
+   * true: continuous collision for this dynamic body against other dynamic bodies too (Nape's
+   * isBullet); every dynamic body has it against static and kinematic ones. Default false.
+   */
+  isBullet?: boolean;
+  /** true: no continuous collision for this body, even against static ones (Nape's disableCCD). Default false. */
+  disableCCD?: boolean;
+  /**
    * The space raises a contactForce event for a contact of this body whose normal impulse over a
    * step exceeds this force (N) times dt (the lower of the two bodies' thresholds applies). Default
    * Infinity: never.
@@ -131,6 +138,8 @@ export class Body implements ShapeOwner {
   /** @internal */ _allowFastRotation = false;
   /** @internal */ _allowSleep = true;
   /** @internal */ _contactForceThreshold = Infinity;
+  /** @internal */ _isBullet = false;
+  /** @internal */ _disableCCD = false;
   /** @internal Only circles centred on the centre of mass: no contact of it depends on its rotation. */
   _round = false;
 
@@ -149,6 +158,8 @@ export class Body implements ShapeOwner {
   /** @internal */ _explicitInertia: number | null = null;
   /** @internal half-size of the body as seen from its centre of mass (sleep test) */
   _maxExtent = 0;
+  /** @internal the thinnest of its shapes (Shape.minExtent; Infinity: none): continuous collision's test */
+  _minExtent = Infinity;
 
   // --- membership ---
   /** @internal */ _space: BodySpaceLink | null = null;
@@ -189,6 +200,8 @@ export class Body implements ShapeOwner {
     const allowRotation = o.allowRotation !== undefined ? checkBoolean('Body', 'allowRotation', o.allowRotation) : true;
     const allowFastRotation = o.allowFastRotation !== undefined ? checkBoolean('Body', 'allowFastRotation', o.allowFastRotation) : false;
     const allowSleep = o.allowSleep !== undefined ? checkBoolean('Body', 'allowSleep', o.allowSleep) : true;
+    const isBullet = o.isBullet !== undefined ? checkBoolean('Body', 'isBullet', o.isBullet) : false;
+    const disableCCD = o.disableCCD !== undefined ? checkBoolean('Body', 'disableCCD', o.disableCCD) : false;
     const contactForceThreshold = o.contactForceThreshold !== undefined ? checkNonNegativeOrInfinity('Body', 'contactForceThreshold', o.contactForceThreshold) : Infinity;
     const linearDrag = o.linearDrag !== undefined ? checkNonNegative('Body', 'linearDrag', o.linearDrag) : 0;
     const angularDrag = o.angularDrag !== undefined ? checkNonNegative('Body', 'angularDrag', o.angularDrag) : 0;
@@ -219,6 +232,8 @@ export class Body implements ShapeOwner {
     this._allowFastRotation = allowFastRotation;
     this._allowSleep = allowSleep;
     this._contactForceThreshold = contactForceThreshold;
+    this._isBullet = isBullet;
+    this._disableCCD = disableCCD;
     this._linearDrag = linearDrag;
     this._angularDrag = angularDrag;
     this._gravityScale = gravityScale;
@@ -452,6 +467,27 @@ export class Body implements ShapeOwner {
     this._space._assertUnlocked('Body.sleep');
     if (this._type !== 'dynamic') throw new FulcrumInputError(`Body.sleep(): Body#${this.id} is ${this._type}, and only a dynamic body sleeps`, { owner: 'Body', prop: 'sleep' });
     this._space._sleepBody(this);
+  }
+
+  // ------------------------------------------------------------------ continuous collision
+
+  /** See BodyOptions.isBullet. */
+  get isBullet(): boolean {
+    return this._isBullet;
+  }
+  set isBullet(b: boolean) {
+    const v = checkBoolean('Body', 'isBullet', b);
+    this._space?._assertUnlocked('Body.isBullet');
+    this._isBullet = v;
+  }
+  /** See BodyOptions.disableCCD. */
+  get disableCCD(): boolean {
+    return this._disableCCD;
+  }
+  set disableCCD(b: boolean) {
+    const v = checkBoolean('Body', 'disableCCD', b);
+    this._space?._assertUnlocked('Body.disableCCD');
+    this._disableCCD = v;
   }
 
   // ------------------------------------------------------------------ contacts
@@ -705,6 +741,9 @@ export class Body implements ShapeOwner {
     this._lcx = cx;
     this._lcy = cy;
     this._maxExtent = Math.sqrt(maxR2);
+    let minExtent = Infinity;
+    for (const s of this._shapes) minExtent = Math.min(minExtent, s.minExtent());
+    this._minExtent = minExtent;
     this._round = this._shapes.length > 0 && this._shapes.every((s) => s.kind === 'circle' && s.offsetX === cx && s.offsetY === cy);
 
     if (this._type !== 'dynamic') {

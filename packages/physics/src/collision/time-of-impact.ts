@@ -91,6 +91,8 @@ export class TimeOfImpactOutput {
   normalY = 0;
   /** Distance queries used. */
   iterations = 0;
+  /** The cores' distance at t = 0. */
+  startDistance = 0;
 }
 
 /** A core distance within this above the target counts as a hit (Box2D's 0.25·slop). */
@@ -124,12 +126,13 @@ const distance = new DistanceOutput();
 
 /**
  * First time in [0, tMax] (tMax ≤ 1) at which the proxies, moving along their sweeps, come
- * within the target distance (see the file comment). Result in `out`.
+ * within the target distance (see the file comment; a caller may give its own core distance to
+ * stop at). Result in `out`.
  */
 export function timeOfImpact(
   proxyA: DistanceProxy, sweepA: Sweep, proxyB: DistanceProxy, sweepB: Sweep, tMax: number, out: TimeOfImpactOutput,
+  target: number = toiTargetDistance(proxyA.radius + proxyB.radius),
 ): void {
-  const target = toiTargetDistance(proxyA.radius + proxyB.radius);
   const spinBound = Math.abs(sweepA.a2 - sweepA.a1) * coreReach(proxyA, sweepA) + Math.abs(sweepB.a2 - sweepB.a1) * coreReach(proxyB, sweepB);
   let t = 0;
   for (let iteration = 1; ; iteration++) {
@@ -137,6 +140,7 @@ export function timeOfImpact(
     sweepTransform(sweepB, t, xfB);
     shapeDistance(proxyA, xfA, proxyB, xfB, distance);
     const d = distance.coreDistance;
+    if (t === 0) out.startDistance = d;
     if (t === 0 && d < target) return finish(out, 'overlapped', 0, iteration);
     if (d <= target + TOI_TOLERANCE) return finish(out, 'hit', t, iteration);
     const step = safeStep(proxyA, sweepA, proxyB, sweepB, target, tMax - t, spinBound);

@@ -97,4 +97,8 @@ export class Circle extends Shape {
   override maxExtent(localCenterX: number, localCenterY: number): number {
     return Math.hypot(this.localX - localCenterX, this.localY - localCenterY) + this._radius;
   }
+
+  override minExtent(): number {
+    return this._radius;
+  }
 }

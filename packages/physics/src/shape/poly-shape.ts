@@ -156,6 +156,17 @@ export abstract class PolyShape extends Shape {
     return Math.sqrt(max2) + this._radius;
   }
 
+  override minExtent(): number {
+    if (this.count < 3) return this._radius; // a capsule's, a segment's (0)
+    const lv = this.localVerts, ln = this.localNormals;
+    let min = Infinity;
+    for (let i = 0; i < this.count; i++) {
+      const d = ln[2 * i]! * (lv[2 * i]! - this.localCentroidX) + ln[2 * i + 1]! * (lv[2 * i + 1]! - this.localCentroidY);
+      if (d < min) min = d;
+    }
+    return min + this._radius;
+  }
+
   /** Squared distance from a world point to the core (0 inside a ≥3-vertex core). */
   protected coreDistanceSquared(x: number, y: number): number {
     const n = this.count;

@@ -254,4 +254,11 @@ export abstract class Shape {
 
   /** Distance from the body's centre of mass to the farthest point of the shape (sleep test). */
   abstract maxExtent(localCenterX: number, localCenterY: number): number;
+
+  /**
+   * How thin the shape is: the smallest distance from its own centre to its surface (a circle's
+   * radius, a polygon's nearest face plus its rounding, a segment's 0). A body that moves less
+   * than a share of this in a step cannot pass through anything (continuous collision skips it).
+   */
+  abstract minExtent(): number;
 }

@@ -215,6 +215,17 @@ export class ContactManager {
     this.events.emit(e);
   }
 
+  /**
+   * Whether two shapes' bodies never collide with each other though their filters let them: a
+   * joint between them with `ignore`, or their touching contact ignored by the pre-solve callback.
+   * (Continuous collision asks.)
+   */
+  keptApart(a: Shape, b: Shape): boolean {
+    if (bodiesIgnoreEachOther(a.body as Body, b.body as Body)) return true;
+    const c = this.byPair.get(pairKey(a.id, b.id));
+    return c !== undefined && c.index >= 0 && (this.store.flags[c.index]! & (PRE_IGNORE | SKIP)) !== 0;
+  }
+
   get preSolve(): PreSolveCallback | null {
     return this.preSolveCallback;
   }

@@ -28,7 +28,7 @@ import { ContactManager, type PreSolveCallback } from './contact-manager.js';
 import { EventHub } from './events.js';
 import type { SpaceEventHandler, SpaceEventType } from './events.js';
 import { Islands } from './islands.js';
-import { SpaceQueries, type QueryOptions, type RayHit } from './queries.js';
+import { SpaceQueries, type CastPose, type ConvexCastHit, type QueryOptions, type RayHit } from './queries.js';
 import { readSpaceOptions, type SpaceOptions, type SpaceSettings } from './settings.js';
 import { StepPipeline } from './step.js';
 
@@ -498,6 +498,20 @@ export class Space implements BodySpaceLink, ConstraintSpaceLink {
   /** Every shape hit by the segment from → to, nearest first. */
   rayCastAll(from: Vec2Like, to: Vec2Like, options: QueryOptions = {}): RayHit[] {
     return this._queries.rayCast(from, to, options, false);
+  }
+
+  /**
+   * Nape's convexCast: move `shape` from `pose` by `translation` without turning, and return the
+   * first shape it meets ({ shape, body, time, point, normal }: time the fraction of the
+   * translation travelled, point on the hit shape's surface, normal the hit surface's, towards
+   * the cast shape), or null. The shape need not be in the space: its geometry is its body's frame
+   * (or its own offset and angle, without a body) placed at pose.position turned by
+   * pose.rotation. Its own body's shapes are never hit, nor sensors unless includeSensors. A shape
+   * it already touches is hit at time 0, unless the translation leads away from it. For moving a
+   * character: cast, then move it by time·translation.
+   */
+  convexCast(shape: Shape, pose: CastPose, translation: Vec2Like, options: QueryOptions = {}): ConvexCastHit | null {
+    return this._queries.convexCast(shape, pose, translation, options);
   }
 
   // ------------------------------------------------------------------ debug

@@ -15,7 +15,9 @@
  *                  × jointIterations, then the contacts
  *   7. restitution contacts that approached fast enough bounce, once per step; then every body
  *                  slowed to the speed caps again
- *   8. positions   × positionIterations: each family's position pass (stiff joints only)
+ *   8. positions   × positionIterations: each family's position pass (stiff joints only); then
+ *                  continuous collision: a body that moved far enough to pass through something
+ *                  stops at its first time of impact (space/continuous.ts)
  *   9. check       a body whose state is no longer finite fails the step (FulcrumDivergenceError)
  *                  before any impulse is kept or any body written
  *                  (a throw in 5–10, from this check or a user hook, rolls the step back: every
@@ -49,6 +51,7 @@ import type { Islands } from './islands.js';
 import type { SpaceSettings } from './settings.js';
 import { OneByOneFamily, UserBatchFamily, type ConstraintFamily, type SolverFamily } from './solver-families.js';
 import { SolverBodies } from './solver-bodies.js';
+import { ContinuousCollision } from './continuous.js';
 import type { StepContext } from './step-context.js';
 import { StepPlan } from './step-plan.js';
 import { FulcrumDivergenceError } from '../util/validate.js';
@@ -68,6 +71,7 @@ export class StepPipeline {
   readonly bodies = new SolverBodies();
   readonly ctx: StepContext;
   readonly contactSolver: ContactSolver;
+  private readonly continuous: ContinuousCollision;
   readonly jointBatch = new PivotBatch();
   readonly userBatch = new UserBatch();
   readonly jointIslands = new JointIslandFamily();
@@ -83,6 +87,7 @@ export class StepPipeline {
   constructor(private readonly world: StepWorld) {
     this.ctx = { dt: 0, h: 0, invH: 0, substeps: 0, bodies: this.bodies, jointSoftness: rigidSoftness(), poseEpoch: 0, step: 0 };
     this.contactSolver = new ContactSolver(world.contacts.store);
+    this.continuous = new ContinuousCollision(world.contacts);
     // User constraints first: a joint written as a UserConstraint is then solved where the
     // built-in one would be, before the pivots. Small islands of equality joints are one block
     // each (joint-island.ts), solved between the one-by-one joints and the pivot batch: the
@@ -113,6 +118,7 @@ export class StepPipeline {
       this.contactSolver.applyRestitution(ctx);
       this.bodies.capSpeeds(ctx.h, w.settings.maxLinearSpeed, w.settings.maxRotationPerSubstep);
       for (let i = 0; i < positionIterations; i++) this.positionPass();
+      this.continuous.solve(this.bodies);
       this.check();
       this.finish();
     } catch (e) {

@@ -1,0 +1,233 @@
+/**
+ * Continuous collision (stage 8b of the step, after the position passes): a dynamic body that
+ * moved far enough in the step to have passed through something is swept from where it started to
+ * where the solver put it, and stopped at the first time of impact, as Box2D v3 does.
+ *
+ *   fast      a body (not disableCCD) whose step, |Δp| + |Δθ|·maxExtent, exceeds FAST_SHARE of its
+ *             thinnest shape (Body._minExtent): slower, and nothing can slip between its two poses
+ *             that it would not already overlap at one of them.
+ *   sweep     its centre of mass and angle at the step's start and end (SolverBodies' c, a0 and
+ *             the deltas); each solid shape's box over the sweep (collision/proxy-bounds.ts)
+ *             queries the broadphase.
+ *   against   static shapes, moving kinematic ones (along their own sweep), and, for a bullet
+ *             (isBullet), dynamic bodies that are not bullets, where the solver left them; never a
+ *             sensor, a filtered pair, a pair a joint's `ignore` keeps apart, nor a pair the
+ *             pre-solve callback ignores.
+ *   impact    collision/time-of-impact.ts, conservative advancement to one LINEAR_SLOP of overlap.
+ *             A pair already that close at the start keeps its contact (the solver's), but is
+ *             swept again to stop a slop nearer than it started, so that no other part of the
+ *             shape follows it in; cores that already overlap sweep the shape's centroid (a
+ *             small circle there, Box2D v3's rule) instead. A time of 0 leaves the body as it is.
+ *   result    the body's end pose moves back to the earliest impact, with its velocity kept: the
+ *             next step's narrowphase finds the contact and the solver takes the velocity out. If
+ *             what it hit moves on (a kinematic paddle), the body is carried with it for the rest
+ *             of the step, so that it ends in front of it rather than passed through by it.
+ *
+ * Bodies are taken in solver order and each against what the step already fixed, so the result
+ * does not depend on the broadphase tree: every candidate's time is computed, the earliest kept.
+ */
+import type { Body } from '../body/body.js';
+import { shouldCollide } from '../collision/filter.js';
+import { LINEAR_SLOP } from '../collision/manifold.js';
+import { DistanceProxy, setProxyFromShape, type Transform } from '../collision/gjk.js';
+import { sweptBounds, turnReach } from '../collision/proxy-bounds.js';
+import { sweepTransform, timeOfImpact, TimeOfImpactOutput, type Sweep } from '../collision/time-of-impact.js';
+import type { Circle } from '../shape/circle.js';
+import type { PolyShape } from '../shape/poly-shape.js';
+import type { Shape } from '../shape/shape.js';
+import type { ContactManager } from './contact-manager.js';
+import type { SolverBodies } from './solver-bodies.js';
+
+/**
+ * A body is swept when its step is more than this share of its thinnest shape (Box2D's 0.5): a
+ * wall's face cannot fall between two poses that overlap by more than the rest.
+ */
+export const FAST_SHARE = 0.5;
+
+/** A sweep that stays at the body's current pose (a static body, or a query's target). */
+export function bodySweep(b: Body, out: Sweep): void {
+  const cx = b._x + b._c * b._lcx - b._s * b._lcy;
+  const cy = b._y + b._s * b._lcx + b._c * b._lcy;
+  out.localCenterX = b._lcx;
+  out.localCenterY = b._lcy;
+  out.c1x = out.c2x = cx;
+  out.c1y = out.c2y = cy;
+  out.a1 = out.a2 = b._angle;
+}
+
+export class ContinuousCollision {
+  private readonly proxy = new DistanceProxy();
+  private readonly otherProxy = new DistanceProxy();
+  /** A small circle at the swept shape's centroid (the fallback when it starts touching). */
+  private readonly centroid = new DistanceProxy();
+  private readonly sweep: Sweep = { localCenterX: 0, localCenterY: 0, c1x: 0, c1y: 0, a1: 0, c2x: 0, c2y: 0, a2: 0 };
+  private readonly otherSweep: Sweep = { localCenterX: 0, localCenterY: 0, c1x: 0, c1y: 0, a1: 0, c2x: 0, c2y: 0, a2: 0 };
+  private readonly xf1: Transform = { x: 0, y: 0, c: 1, s: 0 };
+  private readonly xf2: Transform = { x: 0, y: 0, c: 1, s: 0 };
+  private readonly box = new Float64Array(4);
+  private readonly toi = new TimeOfImpactOutput();
+  /** The body being swept and its earliest impact so far (the broadphase callback's state). */
+  private body: Body | null = null;
+  private shape: Shape | null = null;
+  private earliest = 1;
+  /** The sweep of what the earliest impact is with (a copy: it may move, a kinematic body). */
+  private readonly hitSweep: Sweep = { localCenterX: 0, localCenterY: 0, c1x: 0, c1y: 0, a1: 0, c2x: 0, c2y: 0, a2: 0 };
+  /** The shape of the earliest impact (ties go to the lower id: the tree's order never shows). */
+  private hitId = Infinity;
+  private sb: SolverBodies | null = null;
+  private readonly visit = (proxy: number): boolean => this.against(proxy);
+
+  constructor(private readonly contacts: ContactManager) {}
+
+  /** Sweep every fast body of the step, in solver order. */
+  solve(sb: SolverBodies): void {
+    this.sb = sb;
+    for (let i = 1, n = sb.count; i < n; i++) {
+      if (sb.dynamic[i] === 0) continue;
+      const b = sb.bodies[i]!;
+      if (b._disableCCD) continue;
+      const dx = sb.dpx[i]!, dy = sb.dpy[i]!, dq = sb.dq[i]!;
+      if (Math.hypot(dx, dy) + Math.abs(dq) * b._maxExtent <= FAST_SHARE * b._minExtent) continue;
+      this.sweepBody(sb, i, b);
+    }
+    this.sb = null;
+  }
+
+  private sweepBody(sb: SolverBodies, i: number, b: Body): void {
+    const sweep = this.sweep;
+    sweep.localCenterX = b._lcx;
+    sweep.localCenterY = b._lcy;
+    sweep.c1x = sb.cx[i]!;
+    sweep.c1y = sb.cy[i]!;
+    sweep.a1 = sb.a0[i]!;
+    sweep.c2x = sweep.c1x + sb.dpx[i]!;
+    sweep.c2y = sweep.c1y + sb.dpy[i]!;
+    sweep.a2 = sweep.a1 + sb.dq[i]!;
+    sweepTransform(sweep, 0, this.xf1);
+    sweepTransform(sweep, 1, this.xf2);
+    const reach = turnReach(b._maxExtent, sb.dq[i]!);
+    this.body = b;
+    this.earliest = 1;
+    this.hitId = Infinity;
+    for (const s of b._shapes) {
+      if (s.sensor) continue;
+      setProxyFromShape(this.proxy, s);
+      sweptBounds(this.proxy, this.xf1, this.xf2, reach, this.box);
+      this.shape = s;
+      const box = this.box;
+      this.contacts.broadphase.query(box[0]!, box[1]!, box[2]!, box[3]!, this.visit);
+    }
+    this.body = null;
+    this.shape = null;
+    const t = this.earliest;
+    if (!(t > 0 && t < 1)) return;
+    // Back to the impact, velocity kept; then carried for the rest of the step as what it hit
+    // moves (a kinematic paddle's translation and turn about its centre; nothing for a static
+    // body), so that it ends the step in front of it, not passed through by it.
+    const u = 1 - t;
+    let cx = u * sweep.c1x + t * sweep.c2x;
+    let cy = u * sweep.c1y + t * sweep.c2y;
+    let a = u * sweep.a1 + t * sweep.a2;
+    const o = this.hitSweep;
+    const turn = o.a2 - (u * o.a1 + t * o.a2);
+    const ox = u * o.c1x + t * o.c2x;
+    const oy = u * o.c1y + t * o.c2y;
+    if (turn !== 0 || ox !== o.c2x || oy !== o.c2y) {
+      const c = Math.cos(turn), s = Math.sin(turn);
+      const rx = cx - ox, ry = cy - oy;
+      cx = o.c2x + c * rx - s * ry;
+      cy = o.c2y + s * rx + c * ry;
+      a += turn;
+    }
+    sb.dpx[i] = cx - sweep.c1x;
+    sb.dpy[i] = cy - sweep.c1y;
+    const dq = a - sweep.a1;
+    sb.dq[i] = dq;
+    sb.dqc[i] = Math.cos(dq);
+    sb.dqs[i] = Math.sin(dq);
+  }
+
+  /** One broadphase candidate for the body being swept: its impact time, if earlier. */
+  private against(proxy: number): boolean {
+    const body = this.body!;
+    const shape = this.shape!;
+    const other = this.contacts.shapeFromProxy(proxy);
+    if (!other || other.sensor) return true;
+    const ob = other.body as Body;
+    if (ob === body || !shouldCollide(shape, other)) return true;
+    if (ob._type === 'dynamic' && !(body._isBullet && !ob._isBullet)) return true;
+    if (this.contacts.keptApart(shape, other)) return true;
+    setProxyFromShape(this.otherProxy, other);
+    this.sweepOf(ob, this.otherSweep);
+    timeOfImpact(this.proxy, this.sweep, this.otherProxy, this.otherSweep, this.earliest, this.toi);
+    const r = this.toi;
+    if ((r.state === 'overlapped' || (r.state === 'hit' && r.t === 0)) && r.startDistance > LINEAR_SLOP) {
+      // Already touching at the start (a rod that landed on one end, about which the solver now
+      // pivots it): the contact is the solver's, but the rest of the shape may not follow it in.
+      // Swept again to stop a slop nearer than it started: the far end swinging down is stopped
+      // as it reaches the surface. (A body pressing that same point in stops at once, its
+      // velocity kept, and the solver takes the velocity out next step.)
+      timeOfImpact(this.proxy, this.sweep, this.otherProxy, this.otherSweep, this.earliest, this.toi, r.startDistance - LINEAR_SLOP);
+    } else if (r.state === 'overlapped' || (r.state === 'hit' && r.t === 0)) {
+      // The cores themselves overlap (or nearly): Box2D v3's rule, a small circle at the shape's
+      // centroid swept instead, keeps the body's middle on this side.
+      centroidProxy(shape, this.centroid);
+      timeOfImpact(this.centroid, this.sweep, this.otherProxy, this.otherSweep, this.earliest, this.toi);
+    }
+    if ((r.state === 'hit' || r.state === 'failed') && (r.t < this.earliest || (r.t === this.earliest && other.id < this.hitId))) {
+      this.earliest = r.t;
+      this.hitId = other.id;
+      copySweep(this.otherSweep, this.hitSweep);
+    }
+    return true;
+  }
+
+  /** A static or sleeping body stays put; a moving kinematic body, or a dynamic one for a bullet, moves as the step moved it. */
+  private sweepOf(b: Body, out: Sweep): void {
+    bodySweep(b, out);
+    const k = b._solverIndex;
+    if (k <= 0) return;
+    const sb = this.sb!;
+    out.c1x = sb.cx[k]!;
+    out.c1y = sb.cy[k]!;
+    out.a1 = sb.a0[k]!;
+    out.c2x = out.c1x + sb.dpx[k]!;
+    out.c2y = out.c1y + sb.dpy[k]!;
+    out.a2 = out.a1 + sb.dq[k]!;
+    // A dynamic body (a bullet's target) is where the solver left it, for the whole step.
+    if (b._type === 'dynamic') {
+      out.c1x = out.c2x;
+      out.c1y = out.c2y;
+      out.a1 = out.a2;
+    }
+  }
+}
+
+/** A circle of a quarter of the shape's thinness at its centroid (body frame), into `out`. */
+function centroidProxy(shape: Shape, out: DistanceProxy): void {
+  if (shape.kind === 'circle') {
+    const c = shape as Circle;
+    out.verts[0] = c.localX;
+    out.verts[1] = c.localY;
+  } else {
+    const p = shape as PolyShape;
+    out.verts[0] = p.localCentroidX;
+    out.verts[1] = p.localCentroidY;
+  }
+  out.count = 1;
+  out.radius = CENTROID_SHARE * shape.minExtent();
+}
+
+/** The centroid circle's radius as a share of the shape's thinness (Box2D v3's 0.25). */
+const CENTROID_SHARE = 0.25;
+
+function copySweep(from: Sweep, to: Sweep): void {
+  to.localCenterX = from.localCenterX;
+  to.localCenterY = from.localCenterY;
+  to.c1x = from.c1x;
+  to.c1y = from.c1y;
+  to.a1 = from.a1;
+  to.c2x = from.c2x;
+  to.c2y = from.c2y;
+  to.a2 = from.a2;
+}
