@@ -144,6 +144,8 @@ describe('<Body> props', () => {
         allowRotation: false,
         allowFastRotation: true,
         allowSleep: false,
+        isBullet: true,
+        disableCCD: true,
         contactForceThreshold: 50,
         linearDrag: 0.1,
         angularDrag: 0.2,
@@ -165,6 +167,8 @@ describe('<Body> props', () => {
     expect(body.allowRotation).toBe(false);
     expect(body.allowFastRotation).toBe(true);
     expect(body.allowSleep).toBe(false);
+    expect(body.isBullet).toBe(true);
+    expect(body.disableCCD).toBe(true);
     expect(body.contactForceThreshold).toBe(50);
     expect(body.linearDrag).toBe(0.1);
     expect(body.angularDrag).toBe(0.2);
@@ -179,6 +183,8 @@ describe('<Body> props', () => {
     expect(body.allowRotation).toBe(true);
     expect(body.allowFastRotation).toBe(false);
     expect(body.allowSleep).toBe(true);
+    expect(body.isBullet).toBe(false);
+    expect(body.disableCCD).toBe(false);
     expect(body.contactForceThreshold).toBe(Infinity);
   });
 

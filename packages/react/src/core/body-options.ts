@@ -31,6 +31,8 @@ export const BODY_OPTION_KEYS = [
   'allowRotation',
   'allowFastRotation',
   'allowSleep',
+  'isBullet',
+  'disableCCD',
   'contactForceThreshold',
   'linearDrag',
   'angularDrag',
@@ -45,7 +47,7 @@ void everyOptionListed;
 export type BodyOptionValues = Partial<Record<Key, unknown>>;
 
 const INITIAL_CONDITIONS = ['position', 'rotation', 'velocity', 'angularVel'] as const;
-const SIMPLE = ['force', 'torque', 'allowMovement', 'allowRotation', 'allowFastRotation', 'allowSleep', 'contactForceThreshold', 'linearDrag', 'angularDrag', 'gravityScale'] as const;
+const SIMPLE = ['force', 'torque', 'allowMovement', 'allowRotation', 'allowFastRotation', 'allowSleep', 'isBullet', 'disableCCD', 'contactForceThreshold', 'linearDrag', 'angularDrag', 'gravityScale'] as const;
 
 export interface ValidatedBody {
   options: BodyOptionValues;
