@@ -101,11 +101,11 @@ export class ContactSolver implements SolverFamily {
   /**
    * Per manifold k, at 4k + 2j: point j's normal and tangent impulse applied so far in the step
    * (the contact data, ContactStore.totalNormalImpulse). Apart from `data`, whose four cache lines
-   * per manifold are full: only the biased pass and store touch it. A substep applies a point's
+   * per manifold are full: only the warm start and store touch it. A substep applies a point's
    * accumulated impulse as it ends it (warm start and increments), so the step's total is the sum
-   * of the substeps' final impulses, plus the bounce: each biased pass adds the impulse the
-   * substep started from (the last one's final), prepare subtracts the previous step's (the first
-   * substep's start), and store adds the last.
+   * of the substeps' final impulses, plus the bounce: each warm start adds the impulse it applies
+   * (the last substep's final), prepare subtracts the previous step's (the first substep's start),
+   * and store adds the last.
    */
   private totals = new Float64Array(0);
   /** Per manifold: the tangent speed friction drives towards (a conveyor; ContactStore.tangentSpeed). */
@@ -251,6 +251,7 @@ export class ContactSolver implements SolverFamily {
   warmStart(ctx: StepContext): void {
     const { vx, vy, w } = ctx.bodies;
     const d = this.data;
+    const totals = this.totals;
     for (let k = 0, n = this.count; k < n; k++) {
       const o = k * STRIDE;
       const a = this.ends[3 * k + 1];
@@ -263,6 +264,8 @@ export class ContactSolver implements SolverFamily {
         const p = o + POINT + POINT_STRIDE * j;
         const ni = d[p + NORMAL_IMPULSE];
         const ti = d[p + TANGENT_IMPULSE];
+        totals[4 * k + 2 * j] = totals[4 * k + 2 * j]! + ni;
+        totals[4 * k + 2 * j + 1] = totals[4 * k + 2 * j + 1]! + ti;
         const Px = ni * nx + ti * ny;
         const Py = ni * ny - ti * nx;
         vAx -= mA * Px;
@@ -301,7 +304,6 @@ export class ContactSolver implements SolverFamily {
     const { vx, vy, w, dpx, dpy, dqc, dqs } = sb;
     const maxBias = this.maxBiasVelocity;
     const d = this.data;
-    const totals = this.totals;
     for (let k = 0, n = this.count; k < n; k++) {
       const o = k * STRIDE;
       const a = this.ends[3 * k + 1];
@@ -349,7 +351,6 @@ export class ContactSolver implements SolverFamily {
         const rnB = rBx * ny - rBy * nx;
         const vn = (vBx - vAx) * nx + (vBy - vAy) * ny + (wB * rnB - wA * rnA);
         const old = d[p + NORMAL_IMPULSE];
-        if (useBias) totals[4 * k] = totals[4 * k]! + old;
         const next = Math.max(softUpdate(old, vn + bias, gain, impulseScale), 0);
         const impulse = next - old;
         d[p + NORMAL_IMPULSE] = next;
@@ -389,7 +390,6 @@ export class ContactSolver implements SolverFamily {
         const rnB = rBx * ny - rBy * nx;
         const vn = (vBx - vAx) * nx + (vBy - vAy) * ny + (wB * rnB - wA * rnA);
         const old = d[p + NORMAL_IMPULSE];
-        if (useBias) totals[4 * k + 2] = totals[4 * k + 2]! + old;
         const next = Math.max(softUpdate(old, vn + bias, gain, impulseScale), 0);
         const impulse = next - old;
         d[p + NORMAL_IMPULSE] = next;
@@ -413,7 +413,6 @@ export class ContactSolver implements SolverFamily {
         const vt = (vBx - vAx) * ny - (vBy - vAy) * nx + (wB * rtB - wA * rtA) - speed;
         const maxF = mu * d[p + NORMAL_IMPULSE];
         const old = d[p + TANGENT_IMPULSE];
-        if (useBias) totals[4 * k + 1] = totals[4 * k + 1]! + old;
         const next = clamp(old - d[p + TANGENT_MASS] * vt, -maxF, maxF);
         const impulse = next - old;
         d[p + TANGENT_IMPULSE] = next;
@@ -433,7 +432,6 @@ export class ContactSolver implements SolverFamily {
         const vt = (vBx - vAx) * ny - (vBy - vAy) * nx + (wB * rtB - wA * rtA) - speed;
         const maxF = mu * d[p + NORMAL_IMPULSE];
         const old = d[p + TANGENT_IMPULSE];
-        if (useBias) totals[4 * k + 3] = totals[4 * k + 3]! + old;
         const next = clamp(old - d[p + TANGENT_MASS] * vt, -maxF, maxF);
         const impulse = next - old;
         d[p + TANGENT_IMPULSE] = next;

@@ -32,7 +32,29 @@ export interface ShapeOptions {
   filter?: Partial<CollisionFilter>;
   /** A sensor reports begin/end contact events but produces no collision response. */
   sensor?: boolean;
+  /**
+   * true: the shape is a fluid (Nape's fluidEnabled): every dynamic body's solid shape in it is
+   * buoyed up by the weight of the fluid it displaces and slowed by its viscosity. A fluid shape
+   * must be a sensor. Default false.
+   */
+  fluidEnabled?: boolean;
+  /** The fluid's density (kg/m², default 1) and viscosity (default 1), as Nape's FluidProperties. */
+  fluidProperties?: Partial<FluidProperties>;
   userData?: unknown;
+}
+
+/**
+ * Nape's FluidProperties. A body's shape overlapping the fluid over an area A (exactly, whatever
+ * the two shapes: collision/submerged.ts), with its centroid at c, takes each step:
+ *   buoyancy  −density·A·gravity, at c;
+ *   drag      −viscosity·A·v (v its velocity; the fluid is taken to be at rest), and a turning
+ *             drag −viscosity·A·(A/2π + |c − its centre of mass|²)·ω,
+ * the drags applied implicitly, as linearDrag and angularDrag are, so that they are stable for any
+ * viscosity. A body denser than the fluid, fully in it, sinks at (ρ_body − density)·g/viscosity.
+ */
+export interface FluidProperties {
+  density: number;
+  viscosity: number;
 }
 
 /** Mass properties of a shape in body-local coordinates. */
@@ -91,6 +113,9 @@ export abstract class Shape {
   private _friction = 0.6;
   private _restitution = 0;
   private _sensor = false;
+  private _fluidEnabled = false;
+  /** @internal (read by the step without a copy) */ _fluidDensity = 1;
+  /** @internal */ _fluidViscosity = 1;
   private _category = DEFAULT_FILTER.category;
   private _mask = DEFAULT_FILTER.mask;
   private _group = DEFAULT_FILTER.group;
@@ -112,6 +137,9 @@ export abstract class Shape {
     const friction = opts.friction !== undefined ? checkNonNegative(owner, 'friction', opts.friction) : 0.6;
     const restitution = opts.restitution !== undefined ? checkNonNegative(owner, 'restitution', opts.restitution) : 0;
     const sensor = opts.sensor !== undefined ? checkBoolean(owner, 'sensor', opts.sensor) : false;
+    const fluidEnabled = opts.fluidEnabled !== undefined ? checkBoolean(owner, 'fluidEnabled', opts.fluidEnabled) : false;
+    if (fluidEnabled && !sensor) fail(owner, 'fluidEnabled', true, 'needs sensor: true (a fluid is a sensor that buoys what is in it)');
+    const fluid = checkFluidProperties(owner, opts.fluidProperties, 1, 1);
     const f = opts.filter ?? {};
     const category = f.category !== undefined ? checkInteger(owner, 'filter.category', f.category, 0, 0xffffffff) : DEFAULT_FILTER.category;
     const mask = f.mask !== undefined ? checkInteger(owner, 'filter.mask', f.mask, 0, 0xffffffff) : DEFAULT_FILTER.mask;
@@ -123,6 +151,9 @@ export abstract class Shape {
     this._friction = friction;
     this._restitution = restitution;
     this._sensor = sensor;
+    this._fluidEnabled = fluidEnabled;
+    this._fluidDensity = fluid.density;
+    this._fluidViscosity = fluid.viscosity;
     this._category = category;
     this._mask = mask;
     this._group = group;
@@ -187,7 +218,33 @@ export abstract class Shape {
   }
   set sensor(v: boolean) {
     this.beforeChange('sensor');
-    this._sensor = checkBoolean(this.typeName, 'sensor', v);
+    const sensor = checkBoolean(this.typeName, 'sensor', v);
+    if (!sensor && this._fluidEnabled) fail(this.typeName, 'sensor', v, 'must stay true while fluidEnabled is (set fluidEnabled false first)');
+    this._sensor = sensor;
+    this.body?._shapeMaterialChanged(this);
+  }
+
+  /** See ShapeOptions.fluidEnabled. */
+  get fluidEnabled(): boolean {
+    return this._fluidEnabled;
+  }
+  set fluidEnabled(v: boolean) {
+    this.beforeChange('fluidEnabled');
+    const on = checkBoolean(this.typeName, 'fluidEnabled', v);
+    if (on && !this._sensor) fail(this.typeName, 'fluidEnabled', v, 'needs sensor: true (a fluid is a sensor that buoys what is in it)');
+    this._fluidEnabled = on;
+    this.body?._shapeMaterialChanged(this);
+  }
+
+  /** A copy of the fluid's properties; assign a (partial) object to change them. */
+  get fluidProperties(): FluidProperties {
+    return { density: this._fluidDensity, viscosity: this._fluidViscosity };
+  }
+  set fluidProperties(v: Partial<FluidProperties>) {
+    this.beforeChange('fluidProperties');
+    const f = checkFluidProperties(this.typeName, v, this._fluidDensity, this._fluidViscosity);
+    this._fluidDensity = f.density;
+    this._fluidViscosity = f.viscosity;
     this.body?._shapeMaterialChanged(this);
   }
 
@@ -261,4 +318,15 @@ export abstract class Shape {
    * than a share of this in a step cannot pass through anything (continuous collision skips it).
    */
   abstract minExtent(): number;
+}
+
+/** Validate a (partial) FluidProperties; missing fields take the given values. */
+function checkFluidProperties(owner: string, v: unknown, density: number, viscosity: number): FluidProperties {
+  if (v === undefined) return { density, viscosity };
+  if (v === null || typeof v !== 'object') fail(owner, 'fluidProperties', v, 'must be an object { density, viscosity }');
+  const o = v as Partial<FluidProperties>;
+  return {
+    density: o.density !== undefined ? checkPositive(owner, 'fluidProperties.density', o.density) : density,
+    viscosity: o.viscosity !== undefined ? checkNonNegative(owner, 'fluidProperties.viscosity', o.viscosity) : viscosity,
+  };
 }

@@ -368,7 +368,11 @@ export class ContactManager {
 
   // ------------------------------------------------------------------ proxies
 
+  /** How many of the space's shapes are fluids (Shape.fluidEnabled): the step looks for fluid contacts only when some are. */
+  fluidCount = 0;
+
   addProxy(body: Body, s: Shape): void {
+    if (s.fluidEnabled) this.fluidCount++;
     s.updateWorld(body._x, body._y, body._c, body._s);
     s.proxyId = this.broadphase.createProxy(s.aabbMinX, s.aabbMinY, s.aabbMaxX, s.aabbMaxY, s.id);
     s._inert = pairsWithNothing(s);
@@ -377,6 +381,7 @@ export class ContactManager {
   }
 
   removeProxy(s: Shape): void {
+    if (s.fluidEnabled) this.fluidCount--;
     this.destroyShapeContacts(s);
     if (s.proxyId >= 0) this.broadphase.destroyProxy(s.proxyId);
     s.proxyId = -1;
@@ -394,6 +399,9 @@ export class ContactManager {
 
   /** A shape's filter or sensor flag changed: re-pair it from scratch. */
   shapeFilterChanged(shape: Shape): void {
+    let fluids = 0;
+    for (const s of this.shapeById.values()) if (s.fluidEnabled) fluids++;
+    this.fluidCount = fluids;
     // From an up-to-date world cache, which an inert shape's may not be.
     this.flushInert();
     this.destroyShapeContacts(shape);

@@ -7,8 +7,10 @@
  *             thinnest shape (Body._minExtent): slower, and nothing can slip between its two poses
  *             that it would not already overlap at one of them.
  *   sweep     its centre of mass and angle at the step's start and end (SolverBodies' c, a0 and
- *             the deltas); each solid shape's box over the sweep (collision/proxy-bounds.ts)
- *             queries the broadphase.
+ *             the deltas). Each solid shape's box over the sweep (collision/proxy-bounds.ts):
+ *             inside the shape's fat box (whose proxy looks ahead along its motion: the usual
+ *             case), anything it can meet already has a contact with it, and those are the
+ *             candidates; otherwise the box queries the broadphase.
  *   against   static shapes, moving kinematic ones (along their own sweep), and, for a bullet
  *             (isBullet), dynamic bodies that are not bullets, where the solver left them; never a
  *             sensor, a filtered pair, a pair a joint's `ignore` keeps apart, nor a pair the
@@ -35,6 +37,8 @@ import { sweepTransform, timeOfImpact, TimeOfImpactOutput, type Sweep } from '..
 import type { Circle } from '../shape/circle.js';
 import type { PolyShape } from '../shape/poly-shape.js';
 import type { Shape } from '../shape/shape.js';
+import type { AABBOut } from '../broadphase/dynamic-tree.js';
+import type { Contact } from '../contact/contact.js';
 import type { ContactManager } from './contact-manager.js';
 import type { SolverBodies } from './solver-bodies.js';
 
@@ -75,7 +79,8 @@ export class ContinuousCollision {
   /** The shape of the earliest impact (ties go to the lower id: the tree's order never shows). */
   private hitId = Infinity;
   private sb: SolverBodies | null = null;
-  private readonly visit = (proxy: number): boolean => this.against(proxy);
+  private readonly visit = (proxy: number): boolean => this.candidate(proxy);
+  private readonly fat: AABBOut = { minX: 0, minY: 0, maxX: 0, maxY: 0 };
 
   constructor(private readonly contacts: ContactManager) {}
 
@@ -86,8 +91,10 @@ export class ContinuousCollision {
       if (sb.dynamic[i] === 0) continue;
       const b = sb.bodies[i]!;
       if (b._disableCCD) continue;
-      const dx = sb.dpx[i]!, dy = sb.dpy[i]!, dq = sb.dq[i]!;
-      if (Math.hypot(dx, dy) + Math.abs(dq) * b._maxExtent <= FAST_SHARE * b._minExtent) continue;
+      // |Δp| + |Δθ|·maxExtent ≤ FAST_SHARE·minExtent, without a square root (most bodies stop here).
+      const dx = sb.dpx[i]!, dy = sb.dpy[i]!;
+      const slack = FAST_SHARE * b._minExtent - Math.abs(sb.dq[i]!) * b._maxExtent;
+      if (slack > 0 && dx * dx + dy * dy <= slack * slack) continue;
       this.sweepBody(sb, i, b);
     }
     this.sb = null;
@@ -109,13 +116,22 @@ export class ContinuousCollision {
     this.body = b;
     this.earliest = 1;
     this.hitId = Infinity;
+    const fat = this.fat;
     for (const s of b._shapes) {
-      if (s.sensor) continue;
+      if (s.sensor || s._inert) continue;
       setProxyFromShape(this.proxy, s);
       sweptBounds(this.proxy, this.xf1, this.xf2, reach, this.box);
       this.shape = s;
       const box = this.box;
-      this.contacts.broadphase.query(box[0]!, box[1]!, box[2]!, box[3]!, this.visit);
+      this.contacts.broadphase.getFatAABB(s.proxyId, fat);
+      if (box[0]! >= fat.minX && box[1]! >= fat.minY && box[2]! <= fat.maxX && box[3]! <= fat.maxY) {
+        // The sweep stays in the shape's fat box (its proxy looks ahead along its motion), so
+        // anything it can meet overlaps that box and already has a contact with it: no query.
+        for (const c of b._contacts as Contact[]) {
+          if (c.shapeA === s) this.against(c.shapeB);
+          else if (c.shapeB === s) this.against(c.shapeA);
+        }
+      } else this.contacts.broadphase.query(box[0]!, box[1]!, box[2]!, box[3]!, this.visit);
     }
     this.body = null;
     this.shape = null;
@@ -147,16 +163,22 @@ export class ContinuousCollision {
     sb.dqs[i] = Math.sin(dq);
   }
 
-  /** One broadphase candidate for the body being swept: its impact time, if earlier. */
-  private against(proxy: number): boolean {
+  /** One broadphase candidate for the body being swept. */
+  private candidate(proxy: number): boolean {
+    const other = this.contacts.shapeFromProxy(proxy);
+    if (other) this.against(other);
+    return true;
+  }
+
+  /** One shape the body being swept might meet: its impact time, if earlier. */
+  private against(other: Shape): void {
     const body = this.body!;
     const shape = this.shape!;
-    const other = this.contacts.shapeFromProxy(proxy);
-    if (!other || other.sensor) return true;
+    if (other.sensor) return;
     const ob = other.body as Body;
-    if (ob === body || !shouldCollide(shape, other)) return true;
-    if (ob._type === 'dynamic' && !(body._isBullet && !ob._isBullet)) return true;
-    if (this.contacts.keptApart(shape, other)) return true;
+    if (ob === body || !shouldCollide(shape, other)) return;
+    if (ob._type === 'dynamic' && !(body._isBullet && !ob._isBullet)) return;
+    if (this.contacts.keptApart(shape, other)) return;
     setProxyFromShape(this.otherProxy, other);
     this.sweepOf(ob, this.otherSweep);
     timeOfImpact(this.proxy, this.sweep, this.otherProxy, this.otherSweep, this.earliest, this.toi);
@@ -179,7 +201,6 @@ export class ContinuousCollision {
       this.hitId = other.id;
       copySweep(this.otherSweep, this.hitSweep);
     }
-    return true;
   }
 
   /** A static or sleeping body stays put; a moving kinematic body, or a dynamic one for a bullet, moves as the step moved it. */

@@ -6,10 +6,12 @@
  *   3. narrowphase contacts with a simulated side; touching wakes islands (ContactManager);
  *                  a changed plan first wakes islands a constraint links to an awake body;
  *                  contacts whose boxes parted are doomed, and destroyed once the step succeeds
- *   4. gather      awake dynamic and moving kinematic bodies into the solver arrays (SolverBodies)
+ *   4. gather      awake dynamic and moving kinematic bodies into the solver arrays (SolverBodies),
+ *                  and the shapes in fluids (space/fluids.ts)
  *   5. prepare     the pre-solve callback, once per touching solid contact (Space.preSolve);
  *                  contacts into the contact solver; constraints into their families (StepPlan)
- *   6. substeps    × velocityIterations: integrate velocities; warm start, solve (biased) each
+ *   6. substeps    × velocityIterations: integrate velocities (the fluids' buoyancy and drag
+ *                  too, from the substep's pose); warm start, solve (biased) each
  *                  family; integrate positions (each body first slowed to the speed caps,
  *                  maxLinearSpeed and maxRotationPerSubstep); relax the constraint families
  *                  × jointIterations, then the contacts
@@ -52,6 +54,7 @@ import type { SpaceSettings } from './settings.js';
 import { OneByOneFamily, UserBatchFamily, type ConstraintFamily, type SolverFamily } from './solver-families.js';
 import { SolverBodies } from './solver-bodies.js';
 import { ContinuousCollision } from './continuous.js';
+import { Fluids } from './fluids.js';
 import type { StepContext } from './step-context.js';
 import { StepPlan } from './step-plan.js';
 import { FulcrumDivergenceError } from '../util/validate.js';
@@ -72,6 +75,7 @@ export class StepPipeline {
   readonly ctx: StepContext;
   readonly contactSolver: ContactSolver;
   private readonly continuous: ContinuousCollision;
+  private readonly fluids = new Fluids();
   readonly jointBatch = new PivotBatch();
   readonly userBatch = new UserBatch();
   readonly jointIslands = new JointIslandFamily();
@@ -112,9 +116,11 @@ export class StepPipeline {
     w.contacts.collide();
     if (!this.plan.steady) w.islands.wakeMixed(w.constraints);
     const order = this.gather();
+    this.fluids.gather(w.contacts, this.bodies);
     try {
       this.prepare(order);
       for (let i = 0; i < substeps; i++) this.substep();
+      this.fluids.restore();
       this.contactSolver.applyRestitution(ctx);
       this.bodies.capSpeeds(ctx.h, w.settings.maxLinearSpeed, w.settings.maxRotationPerSubstep);
       for (let i = 0; i < positionIterations; i++) this.positionPass();
@@ -186,6 +192,7 @@ export class StepPipeline {
     const sb = this.bodies;
     const families = this.families;
     sb.integrateVelocities(ctx.h);
+    this.fluids.substep(sb, ctx.h, this.world.settings.gx, this.world.settings.gy);
     for (let f = 0; f < families.length; f++) families[f]!.warmStart(ctx);
     for (let f = 0; f < families.length; f++) families[f]!.solve(ctx);
     const s = this.world.settings;
@@ -207,6 +214,7 @@ export class StepPipeline {
    * prepare itself leaves a plan half built: it is rebuilt at the next step.
    */
   private rollback(): void {
+    this.fluids.restore();
     this.bodies.restoreBodies();
     const joints = this.constraintFamilies;
     for (let f = 0; f < joints.length; f++) joints[f]!.restoreImpulses(this.ctx);
