@@ -1,6 +1,6 @@
 /**
- * The world box of a distance proxy placed by a transform, and of its whole sweep: what the
- * broadphase is asked about for a shape cast or a fast body's continuous collision.
+ * Boxes for the broadphase: a distance proxy's world box placed by a transform (a shape cast's
+ * ends), and how far a turn can swing a point off its straight path (a fast body's sweep).
  */
 import type { DistanceProxy, Transform } from './gjk.js';
 
@@ -22,21 +22,6 @@ export function proxyBounds(proxy: DistanceProxy, xf: Transform, out: Float64Arr
   out[1] = minY - r;
   out[2] = maxX + r;
   out[3] = maxY + r;
-}
-
-/**
- * The box of `proxy` swept from `xf1` to `xf2`, into `out`. For a translation the union of the two
- * ends' boxes covers every pose in between; a turn swings a vertex off the straight path between
- * its ends, so the union is grown by `turnReach` (turnReach below).
- */
-export function sweptBounds(proxy: DistanceProxy, xf1: Transform, xf2: Transform, turnReach: number, out: Float64Array): void {
-  proxyBounds(proxy, xf1, out);
-  const x0 = out[0]!, y0 = out[1]!, x1 = out[2]!, y1 = out[3]!;
-  proxyBounds(proxy, xf2, out);
-  out[0] = Math.min(out[0]!, x0) - turnReach;
-  out[1] = Math.min(out[1]!, y0) - turnReach;
-  out[2] = Math.max(out[2]!, x1) + turnReach;
-  out[3] = Math.max(out[3]!, y1) + turnReach;
 }
 
 /**

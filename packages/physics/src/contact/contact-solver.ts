@@ -43,13 +43,16 @@ export const CONTACT_PUSH_MAX_VELOCITY = 3;
  * (POINT + POINT_STRIDE·j), four cache lines per manifold.
  */
 const STRIDE = 32;
-const M_A = 0, M_B = 1, I_A = 2, I_B = 3, NX = 4, NY = 5, FRICTION = 6, RESTITUTION = 7;
+const M_A = 0, M_B = 1, I_A = 2, I_B = 3, NX = 4, NY = 5, FRICTION = 6, TANGENT_SPEED = 7;
 const POINT = 8;
 const POINT_STRIDE = 12;
 /** Anchors from the centres of mass (fixed for the step), separation less the anchors' part, 1/K. */
 const R_AX = 0, R_AY = 1, R_BX = 2, R_BY = 3, ADJ_SEP = 4, NORMAL_MASS = 5, TANGENT_MASS = 6;
-/** Accumulated impulses, the largest normal impulse of the step, the approach speed before it. */
-const NORMAL_IMPULSE = 7, TANGENT_IMPULSE = 8, MAX_NORMAL_IMPULSE = 9, REL_VEL = 10;
+/**
+ * Accumulated impulses, the normal impulse applied so far in the step (less the last substep's,
+ * see `tangentTotals`), the approach speed before it.
+ */
+const NORMAL_IMPULSE = 7, TANGENT_IMPULSE = 8, TOTAL_NORMAL = 9, REL_VEL = 10;
 /** The two sides' rounding radii (circle, capsule, rounded polygon), in the points' spare slots. */
 const RADIUS_A = POINT + 11, RADIUS_B = POINT + POINT_STRIDE + 11;
 
@@ -99,17 +102,17 @@ export class ContactSolver implements SolverFamily {
   /** 1 when one side has infinite mass: such contacts use stiffer softness. */
   private rigidSide = new Uint8Array(0);
   /**
-   * Per manifold k, at 4k + 2j: point j's normal and tangent impulse applied so far in the step
-   * (the contact data, ContactStore.totalNormalImpulse). Apart from `data`, whose four cache lines
-   * per manifold are full: only the warm start and store touch it. A substep applies a point's
-   * accumulated impulse as it ends it (warm start and increments), so the step's total is the sum
-   * of the substeps' final impulses, plus the bounce: each warm start adds the impulse it applies
-   * (the last substep's final), prepare subtracts the previous step's (the first substep's start),
-   * and store adds the last.
+   * The impulse each point applied over the step (the contact data, ContactStore's totals): a
+   * substep applies a point's accumulated impulse as it ends it (warm start and increments), so
+   * the step's total is the sum of the substeps' final impulses, plus the bounce. Each warm start
+   * adds the impulse it applies (the last substep's final), prepare subtracts the previous step's
+   * (the first substep's start), and store adds the last. The normal one is in `data`
+   * (TOTAL_NORMAL, next to the impulse the warm start reads); the tangent one here, per manifold k
+   * at 2k + j, apart from `data`, whose four cache lines per manifold are full.
    */
-  private totals = new Float64Array(0);
-  /** Per manifold: the tangent speed friction drives towards (a conveyor; ContactStore.tangentSpeed). */
-  private speeds = new Float64Array(0);
+  private tangentTotals = new Float64Array(0);
+  /** Per manifold: its restitution, read only by the bounce (its slot in `data` is the tangent speed's). */
+  private restitution = new Float64Array(0);
 
   readonly soft: Softness = rigidSoftness();
   readonly staticSoft: Softness = rigidSoftness();
@@ -146,8 +149,8 @@ export class ContactSolver implements SolverFamily {
     this.ends = resized(this.ends, cap * 3);
     this.points = resized(this.points, cap);
     this.rigidSide = resized(this.rigidSide, cap);
-    this.totals = resized(this.totals, cap * 4);
-    this.speeds = resized(this.speeds, cap);
+    this.tangentTotals = resized(this.tangentTotals, cap * 2);
+    this.restitution = resized(this.restitution, cap);
     this.capacity = cap;
   }
 
@@ -170,8 +173,8 @@ export class ContactSolver implements SolverFamily {
     d[o + NX] = nx;
     d[o + NY] = ny;
     d[o + FRICTION] = st.friction[s]!;
-    d[o + RESTITUTION] = st.restitution[s]!;
-    this.speeds[k] = st.tangentSpeed[s]!;
+    this.restitution[k] = st.restitution[s]!;
+    d[o + TANGENT_SPEED] = st.tangentSpeed[s]!;
     d[o + RADIUS_A] = roundingRadius(c.shapeA);
     d[o + RADIUS_B] = roundingRadius(c.shapeB);
     const pointCount = st.pointCount[s]!;
@@ -238,9 +241,8 @@ export class ContactSolver implements SolverFamily {
       d[p + TANGENT_MASS] = contactRowInverse(kt, kScale, turnOnly);
       d[p + NORMAL_IMPULSE] = st.normalImpulse[q]!;
       d[p + TANGENT_IMPULSE] = st.tangentImpulse[q]!;
-      this.totals[4 * k + 2 * j] = -st.normalImpulse[q]!;
-      this.totals[4 * k + 2 * j + 1] = -st.tangentImpulse[q]!;
-      d[p + MAX_NORMAL_IMPULSE] = 0;
+      d[p + TOTAL_NORMAL] = -st.normalImpulse[q]!;
+      this.tangentTotals[2 * k + j] = -st.tangentImpulse[q]!;
       // Approach speed before the step, for restitution.
       const dvx = vBx - wB * rBy - (vAx - wA * rAy);
       const dvy = vBy + wB * rBx - (vAy + wA * rAx);
@@ -251,7 +253,7 @@ export class ContactSolver implements SolverFamily {
   warmStart(ctx: StepContext): void {
     const { vx, vy, w } = ctx.bodies;
     const d = this.data;
-    const totals = this.totals;
+    const totals = this.tangentTotals;
     for (let k = 0, n = this.count; k < n; k++) {
       const o = k * STRIDE;
       const a = this.ends[3 * k + 1];
@@ -264,8 +266,8 @@ export class ContactSolver implements SolverFamily {
         const p = o + POINT + POINT_STRIDE * j;
         const ni = d[p + NORMAL_IMPULSE];
         const ti = d[p + TANGENT_IMPULSE];
-        totals[4 * k + 2 * j] = totals[4 * k + 2 * j]! + ni;
-        totals[4 * k + 2 * j + 1] = totals[4 * k + 2 * j + 1]! + ti;
+        d[p + TOTAL_NORMAL] += ni;
+        totals[2 * k + j] = totals[2 * k + j]! + ti;
         const Px = ni * nx + ti * ny;
         const Py = ni * ny - ti * nx;
         vAx -= mA * Px;
@@ -354,7 +356,6 @@ export class ContactSolver implements SolverFamily {
         const next = Math.max(softUpdate(old, vn + bias, gain, impulseScale), 0);
         const impulse = next - old;
         d[p + NORMAL_IMPULSE] = next;
-        if (impulse > d[p + MAX_NORMAL_IMPULSE]) d[p + MAX_NORMAL_IMPULSE] = impulse;
         vAx -= mAnx * impulse;
         vAy -= mAny * impulse;
         wA -= iA * rnA * impulse;
@@ -393,7 +394,6 @@ export class ContactSolver implements SolverFamily {
         const next = Math.max(softUpdate(old, vn + bias, gain, impulseScale), 0);
         const impulse = next - old;
         d[p + NORMAL_IMPULSE] = next;
-        if (impulse > d[p + MAX_NORMAL_IMPULSE]) d[p + MAX_NORMAL_IMPULSE] = impulse;
         vAx -= mAnx * impulse;
         vAy -= mAny * impulse;
         wA -= iA * rnA * impulse;
@@ -403,7 +403,7 @@ export class ContactSolver implements SolverFamily {
       }
       const mu = d[o + FRICTION];
       // Friction drives the surfaces' relative tangent speed to this (0 but on a conveyor).
-      const speed = this.speeds[k]!;
+      const speed = d[o + TANGENT_SPEED];
       {
         const p = o + POINT;
         const rAx = d[p + R_AX], rAy = d[p + R_AY], rBx = d[p + R_BX], rBy = d[p + R_BY];
@@ -461,7 +461,7 @@ export class ContactSolver implements SolverFamily {
     const d = this.data;
     for (let k = 0, n = this.count; k < n; k++) {
       const o = k * STRIDE;
-      const e = d[o + RESTITUTION];
+      const e = this.restitution[k]!;
       if (e === 0) continue;
       const a = this.ends[3 * k + 1];
       const b = this.ends[3 * k + 2];
@@ -471,7 +471,8 @@ export class ContactSolver implements SolverFamily {
       let vBx = vx[b]!, vBy = vy[b]!, wB = w[b]!;
       for (let j = 0, pc = this.points[k]!; j < pc; j++) {
         const p = o + POINT + POINT_STRIDE * j;
-        if (d[p + REL_VEL] > -RESTITUTION_THRESHOLD || d[p + MAX_NORMAL_IMPULSE] === 0) continue;
+        // Only a point that pushed in the step bounces (a speculative point that never touched does not).
+        if (d[p + REL_VEL] > -RESTITUTION_THRESHOLD || d[p + TOTAL_NORMAL] + d[p + NORMAL_IMPULSE] === 0) continue;
         const rAx = d[p + R_AX], rAy = d[p + R_AY], rBx = d[p + R_BX], rBy = d[p + R_BY];
         const dvx = vBx - wB * rBy - (vAx - wA * rAy);
         const dvy = vBy + wB * rBx - (vAy + wA * rAx);
@@ -509,7 +510,7 @@ export class ContactSolver implements SolverFamily {
     const tn = st.totalNormalImpulse;
     const tt = st.totalTangentImpulse;
     const d = this.data;
-    const totals = this.totals;
+    const totals = this.tangentTotals;
     for (let k = 0, n = this.count; k < n; k++) {
       const o = k * STRIDE;
       const s = this.ends[3 * k];
@@ -518,8 +519,8 @@ export class ContactSolver implements SolverFamily {
         const tangent = d[o + POINT + POINT_STRIDE * j + TANGENT_IMPULSE];
         ni[2 * s + j] = normal;
         ti[2 * s + j] = tangent;
-        tn[2 * s + j] = totals[4 * k + 2 * j]! + normal;
-        tt[2 * s + j] = totals[4 * k + 2 * j + 1]! + tangent;
+        tn[2 * s + j] = d[o + POINT + POINT_STRIDE * j + TOTAL_NORMAL] + normal;
+        tt[2 * s + j] = totals[2 * k + j]! + tangent;
       }
     }
   }

@@ -31,9 +31,9 @@
 import type { Body } from '../body/body.js';
 import { shouldCollide } from '../collision/filter.js';
 import { LINEAR_SLOP } from '../collision/manifold.js';
-import { DistanceProxy, setProxyFromShape, type Transform } from '../collision/gjk.js';
-import { sweptBounds, turnReach } from '../collision/proxy-bounds.js';
-import { sweepTransform, timeOfImpact, TimeOfImpactOutput, type Sweep } from '../collision/time-of-impact.js';
+import { DistanceProxy, setProxyFromShape } from '../collision/gjk.js';
+import { turnReach } from '../collision/proxy-bounds.js';
+import { timeOfImpact, TimeOfImpactOutput, type Sweep } from '../collision/time-of-impact.js';
 import type { Circle } from '../shape/circle.js';
 import type { PolyShape } from '../shape/poly-shape.js';
 import type { Shape } from '../shape/shape.js';
@@ -66,13 +66,13 @@ export class ContinuousCollision {
   private readonly centroid = new DistanceProxy();
   private readonly sweep: Sweep = { localCenterX: 0, localCenterY: 0, c1x: 0, c1y: 0, a1: 0, c2x: 0, c2y: 0, a2: 0 };
   private readonly otherSweep: Sweep = { localCenterX: 0, localCenterY: 0, c1x: 0, c1y: 0, a1: 0, c2x: 0, c2y: 0, a2: 0 };
-  private readonly xf1: Transform = { x: 0, y: 0, c: 1, s: 0 };
-  private readonly xf2: Transform = { x: 0, y: 0, c: 1, s: 0 };
   private readonly box = new Float64Array(4);
   private readonly toi = new TimeOfImpactOutput();
   /** The body being swept and its earliest impact so far (the broadphase callback's state). */
   private body: Body | null = null;
   private shape: Shape | null = null;
+  /** The shape this.proxy holds (filled lazily: most fast bodies meet no candidate). */
+  private proxyShape: Shape | null = null;
   private earliest = 1;
   /** The sweep of what the earliest impact is with (a copy: it may move, a kinematic body). */
   private readonly hitSweep: Sweep = { localCenterX: 0, localCenterY: 0, c1x: 0, c1y: 0, a1: 0, c2x: 0, c2y: 0, a2: 0 };
@@ -101,28 +101,37 @@ export class ContinuousCollision {
   }
 
   private sweepBody(sb: SolverBodies, i: number, b: Body): void {
+    // Nothing to sweep for a body of sensors and shapes that pair with nothing (a joint chain).
+    let solid = false;
+    for (const s of b._shapes) if (!s.sensor && !s._inert) solid = true;
+    if (!solid) return;
     const sweep = this.sweep;
     sweep.localCenterX = b._lcx;
     sweep.localCenterY = b._lcy;
     sweep.c1x = sb.cx[i]!;
     sweep.c1y = sb.cy[i]!;
     sweep.a1 = sb.a0[i]!;
-    sweep.c2x = sweep.c1x + sb.dpx[i]!;
-    sweep.c2y = sweep.c1y + sb.dpy[i]!;
+    const dx = sb.dpx[i]!, dy = sb.dpy[i]!;
+    sweep.c2x = sweep.c1x + dx;
+    sweep.c2y = sweep.c1y + dy;
     sweep.a2 = sweep.a1 + sb.dq[i]!;
-    sweepTransform(sweep, 0, this.xf1);
-    sweepTransform(sweep, 1, this.xf2);
+    // Every point moves by the translation and at most `reach` more (proxy-bounds.ts, turnReach):
+    // each shape's box at the start, stretched along the translation and grown by it, holds its
+    // sweep, with no vertex transformed.
     const reach = turnReach(b._maxExtent, sb.dq[i]!);
     this.body = b;
     this.earliest = 1;
     this.hitId = Infinity;
+    this.proxyShape = null;
     const fat = this.fat;
+    const box = this.box;
     for (const s of b._shapes) {
       if (s.sensor || s._inert) continue;
-      setProxyFromShape(this.proxy, s);
-      sweptBounds(this.proxy, this.xf1, this.xf2, reach, this.box);
+      box[0] = Math.min(s.aabbMinX, s.aabbMinX + dx) - reach;
+      box[1] = Math.min(s.aabbMinY, s.aabbMinY + dy) - reach;
+      box[2] = Math.max(s.aabbMaxX, s.aabbMaxX + dx) + reach;
+      box[3] = Math.max(s.aabbMaxY, s.aabbMaxY + dy) + reach;
       this.shape = s;
-      const box = this.box;
       this.contacts.broadphase.getFatAABB(s.proxyId, fat);
       if (box[0]! >= fat.minX && box[1]! >= fat.minY && box[2]! <= fat.maxX && box[3]! <= fat.maxY) {
         // The sweep stays in the shape's fat box (its proxy looks ahead along its motion), so
@@ -179,6 +188,11 @@ export class ContinuousCollision {
     if (ob === body || !shouldCollide(shape, other)) return;
     if (ob._type === 'dynamic' && !(body._isBullet && !ob._isBullet)) return;
     if (this.contacts.keptApart(shape, other)) return;
+    // The swept shape's proxy, filled at its first real candidate.
+    if (this.proxyShape !== shape) {
+      setProxyFromShape(this.proxy, shape);
+      this.proxyShape = shape;
+    }
     setProxyFromShape(this.otherProxy, other);
     this.sweepOf(ob, this.otherSweep);
     timeOfImpact(this.proxy, this.sweep, this.otherProxy, this.otherSweep, this.earliest, this.toi);
