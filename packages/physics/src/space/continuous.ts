@@ -3,9 +3,9 @@
  * moved far enough in the step to have passed through something is swept from where it started to
  * where the solver put it, and stopped at the first time of impact, as Box2D v3 does.
  *
- *   fast      a body (not disableCCD) whose step, |Δp| + |Δθ|·maxExtent, exceeds FAST_SHARE of its
- *             thinnest shape (Body._minExtent): slower, and nothing can slip between its two poses
- *             that it would not already overlap at one of them.
+ *   fast      a dynamic body (not disableCCD) whose step, |Δp| + |Δθ|·maxExtent, exceeds FAST_SHARE
+ *             of its thinnest shape (Body._minExtent; SolverBodies.ccdSlack): slower, and nothing
+ *             can slip between its two poses that it would not already overlap at one of them.
  *   sweep     its centre of mass and angle at the step's start and end (SolverBodies' c, a0 and
  *             the deltas). Each solid shape's box over the sweep (collision/proxy-bounds.ts):
  *             inside the shape's fat box (whose proxy looks ahead along its motion: the usual
@@ -42,11 +42,6 @@ import type { Contact } from '../contact/contact.js';
 import type { ContactManager } from './contact-manager.js';
 import type { SolverBodies } from './solver-bodies.js';
 
-/**
- * A body is swept when its step is more than this share of its thinnest shape (Box2D's 0.5): a
- * wall's face cannot fall between two poses that overlap by more than the rest.
- */
-export const FAST_SHARE = 0.5;
 
 /** A sweep that stays at the body's current pose (a static body, or a query's target). */
 export function bodySweep(b: Body, out: Sweep): void {
@@ -87,15 +82,14 @@ export class ContinuousCollision {
   /** Sweep every fast body of the step, in solver order. */
   solve(sb: SolverBodies): void {
     this.sb = sb;
+    const { dpx, dpy, dq, ccdSlack, reach } = sb;
     for (let i = 1, n = sb.count; i < n; i++) {
-      if (sb.dynamic[i] === 0) continue;
-      const b = sb.bodies[i]!;
-      if (b._disableCCD) continue;
-      // |Δp| + |Δθ|·maxExtent ≤ FAST_SHARE·minExtent, without a square root (most bodies stop here).
-      const dx = sb.dpx[i]!, dy = sb.dpy[i]!;
-      const slack = FAST_SHARE * b._minExtent - Math.abs(sb.dq[i]!) * b._maxExtent;
+      // |Δp| + |Δθ|·maxExtent ≤ FAST_SHARE·minExtent (SolverBodies.ccdSlack), without a square
+      // root and without reading the Body: most bodies stop here.
+      const dx = dpx[i]!, dy = dpy[i]!;
+      const slack = ccdSlack[i]! - Math.abs(dq[i]!) * reach[i]!;
       if (slack > 0 && dx * dx + dy * dy <= slack * slack) continue;
-      this.sweepBody(sb, i, b);
+      this.sweepBody(sb, i, sb.bodies[i]!);
     }
     this.sb = null;
   }

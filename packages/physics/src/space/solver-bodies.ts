@@ -10,6 +10,12 @@
 import type { Body } from '../body/body.js';
 import { resized, type GrowableArray } from '../util/typed-arrays.js';
 
+/**
+ * A body is swept by continuous collision when its step is more than this share of its thinnest
+ * shape (Box2D's 0.5): a wall's face cannot fall between two poses that overlap by more than the rest.
+ */
+export const FAST_SHARE = 0.5;
+
 /** Turns below this (rad) are composed from series, not trigonometry (see SolverBodies.rotate). */
 export const SMALL_TURN = 0.125;
 
@@ -37,6 +43,14 @@ export class SolverBodies {
   dynamic = new Uint8Array(0);
   /** 1 for a body whose spin the substep rotation cap slows (Body.rotationCapped). */
   spinCapped = new Uint8Array(0);
+  /**
+   * Continuous collision's test (space/continuous.ts), copied from the body as it is gathered so
+   * that the test over every body reads no Body object: the most a body may move in a step without
+   * a sweep (FAST_SHARE of its thinnest shape; Infinity for disableCCD or a kinematic body), and
+   * its farthest point from its centre of mass.
+   */
+  ccdSlack = new Float64Array(0);
+  reach = new Float64Array(0);
   /** 1 for a body a speed cap slowed in this step (capSpeed); anyAtCap: whether any was (step.ts, anti-windup). */
   atCap = new Uint8Array(0);
   anyAtCap = false;
@@ -121,6 +135,8 @@ export class SolverBodies {
     this.dynamic = grow(this.dynamic);
     this.spinCapped = grow(this.spinCapped);
     this.atCap = grow(this.atCap);
+    this.ccdSlack = grow(this.ccdSlack);
+    this.reach = grow(this.reach);
     this.cx = grow(this.cx);
     this.cy = grow(this.cy);
     this.a0 = grow(this.a0);
@@ -156,6 +172,8 @@ export class SolverBodies {
     this.dynamic[i] = dyn ? 1 : 0;
     this.spinCapped[i] = b.rotationCapped ? 1 : 0;
     this.atCap[i] = 0;
+    this.ccdSlack[i] = dyn && !b._disableCCD ? FAST_SHARE * b._minExtent : Infinity;
+    this.reach[i] = b._maxExtent;
     const gs = b._gravityScale;
     this.ax[i] = dyn && im > 0 ? b._fx * im + gx * gs : 0;
     this.ay[i] = dyn && im > 0 ? b._fy * im + gy * gs : 0;
