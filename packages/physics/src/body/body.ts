@@ -99,6 +99,8 @@ export interface BodySpaceLink {
   _shapeChanged(body: Body, shape: Shape, geometry: boolean): void;
   /** Put the body's island to sleep now (Body.sleep). */
   _sleepBody(body: Body): void;
+  /** The body's type changed (what continuous collision sweeps against may have). */
+  _bodyTypeChanged(body: Body): void;
   /** A contact's material may change now: between steps, or inside the pre-solve callback. */
   _assertContactMutable(what: string): void;
 }
@@ -259,6 +261,7 @@ export class Body implements ShapeOwner {
       this._vx = this._vy = this._w = 0;
     }
     this._updateMass();
+    this._space?._bodyTypeChanged(this);
     this._invalidate();
   }
   get isDynamic(): boolean {

@@ -370,9 +370,33 @@ export class ContactManager {
 
   /** How many of the space's shapes are fluids (Shape.fluidEnabled): the step looks for fluid contacts only when some are. */
   fluidCount = 0;
+  /** Whether solidTargets must be counted again (a shape came or went, a filter or a body's type changed). */
+  private solidStale = true;
+  private solidCount = 0;
+
+  /**
+   * How many shapes of static and kinematic bodies can collide with something (not sensors, not
+   * inert): continuous collision has nothing to sweep a plain body against when there are none (a
+   * rope in the air). Counted again only after a change.
+   */
+  solidTargets(): number {
+    if (this.solidStale) {
+      let n = 0;
+      for (const s of this.shapeById.values()) if (!s.sensor && !s._inert && (s.body as Body)._type !== 'dynamic') n++;
+      this.solidCount = n;
+      this.solidStale = false;
+    }
+    return this.solidCount;
+  }
+
+  /** A body's type changed: it may have become, or stopped being, a target of continuous collision. */
+  bodyTypeChanged(): void {
+    this.solidStale = true;
+  }
 
   addProxy(body: Body, s: Shape): void {
     if (s.fluidEnabled) this.fluidCount++;
+    this.solidStale = true;
     s.updateWorld(body._x, body._y, body._c, body._s);
     s.proxyId = this.broadphase.createProxy(s.aabbMinX, s.aabbMinY, s.aabbMaxX, s.aabbMaxY, s.id);
     s._inert = pairsWithNothing(s);
@@ -382,6 +406,7 @@ export class ContactManager {
 
   removeProxy(s: Shape): void {
     if (s.fluidEnabled) this.fluidCount--;
+    this.solidStale = true;
     this.destroyShapeContacts(s);
     if (s.proxyId >= 0) this.broadphase.destroyProxy(s.proxyId);
     s.proxyId = -1;
@@ -402,6 +427,7 @@ export class ContactManager {
     let fluids = 0;
     for (const s of this.shapeById.values()) if (s.fluidEnabled) fluids++;
     this.fluidCount = fluids;
+    this.solidStale = true;
     // From an up-to-date world cache, which an inert shape's may not be.
     this.flushInert();
     this.destroyShapeContacts(shape);

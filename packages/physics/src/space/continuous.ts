@@ -74,6 +74,8 @@ export class ContinuousCollision {
   /** The shape of the earliest impact (ties go to the lower id: the tree's order never shows). */
   private hitId = Infinity;
   private sb: SolverBodies | null = null;
+  /** This step: some static or kinematic shape exists for a body that is not a bullet to meet. */
+  private plainHaveTargets = false;
   private readonly visit = (proxy: number): boolean => this.candidate(proxy);
   private readonly fat: AABBOut = { minX: 0, minY: 0, maxX: 0, maxY: 0 };
 
@@ -81,6 +83,8 @@ export class ContinuousCollision {
 
   /** Sweep every fast body of the step, in solver order. */
   solve(sb: SolverBodies): void {
+    // Without a static or kinematic shape to meet, only bullets have anything to sweep against.
+    this.plainHaveTargets = this.contacts.solidTargets() > 0;
     this.sb = sb;
     const { dpx, dpy, dq, ccdSlack, reach } = sb;
     for (let i = 1, n = sb.count; i < n; i++) {
@@ -95,6 +99,7 @@ export class ContinuousCollision {
   }
 
   private sweepBody(sb: SolverBodies, i: number, b: Body): void {
+    if (!this.plainHaveTargets && !b._isBullet) return;
     // Nothing to sweep for a body of sensors and shapes that pair with nothing (a joint chain).
     let solid = false;
     for (const s of b._shapes) if (!s.sensor && !s._inert) solid = true;

@@ -406,6 +406,12 @@ export class Space implements BodySpaceLink, ConstraintSpaceLink {
   }
 
   /** @internal */
+  _bodyTypeChanged(body: Body): void {
+    void body;
+    this._contacts.bodyTypeChanged();
+  }
+
+  /** @internal */
   _assertContactMutable(what: string): void {
     if (this._locked && !this._contacts.inPreSolve) {
       const prop = what.replace(/^\w+\./, '');
