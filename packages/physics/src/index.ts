@@ -18,6 +18,8 @@ export { Capsule } from './shape/capsule.js';
 export type { CapsuleOptions } from './shape/capsule.js';
 export { Segment } from './shape/segment.js';
 export type { SegmentOptions } from './shape/segment.js';
+export { Chain, ChainSegment } from './shape/chain.js';
+export type { ChainOptions, ChainSegmentOptions } from './shape/chain.js';
 export type { CollisionFilter } from './collision/filter.js';
 export { LINEAR_SLOP, SPECULATIVE_DISTANCE } from './collision/manifold.js';
 

@@ -47,7 +47,9 @@
  * on), a ball rolling over a convex vertex gets the vertex-to-centre direction from exactly one
  * segment, and in a concave corner each segment pushes along its own face normal. Polygons treat a
  * convex turn under CHAIN_CONVEX_SINE (about 0.6°) as straight (Box2D's tolerance): their normal is
- * then snapped to the face; circles use the exact turn (their vertex normal is exact and cheap).
+ * then snapped to the face. Circles need no tolerance: the bisector test alone, at every vertex,
+ * leaves them a convex vertex's half fan, a straight vertex's rounding-thin sliver (so that no
+ * centre falls between two faces' regions) and nothing at a concave vertex.
  * Feature ids are written with the chain segment as A whichever argument it is: 0 for a circle,
  * (vertexOfSegment << 8) | vertexOfOther otherwise, as for polygon pairs.
  */
@@ -552,12 +554,14 @@ export function collideCapsules(a: PolyShape, b: PolyShape, m: Manifold): void {
   addPoint(m, 0.5 * (c1x + ra * nx + c2x - rb * nx), 0.5 * (c1y + ra * ny + c2y - rb * ny), dist - radius, id);
 }
 
-
 /**
  * Chain segment A vs circle B (see the opening comment for the rule). The centre's projection on
  * p1 → p2 picks the region: inside it, the face (one-sided: nothing once the centre is behind);
- * before p1 or after p2, the vertex, and only at a convex corner and in this segment's half of its
- * fan (so the vertex-to-centre direction is always in the fan). Id 0.
+ * before p1 or after p2, the vertex, if the direction to the centre is in this segment's half of
+ * the vertex (the bisector test) and in front of the face. At a convex vertex that is its half of
+ * the fan; at a straight vertex only the rounding-thin sliver between the two faces' regions (so
+ * that no centre falls between them); at a concave one nothing (that region is behind the faces).
+ * Id 0.
  */
 export function collideChainSegmentCircle(a: ChainSegment, c: Circle, m: Manifold): void {
   m.pointCount = 0;
@@ -580,14 +584,14 @@ export function collideChainSegmentCircle(a: ChainSegment, c: Circle, m: Manifol
   let dist: number;
   if (t <= 0 || t >= ex * ex + ey * ey) {
     const atP1 = t <= 0;
-    if (!((atP1 ? a._turn1 : a._turn2) > 0)) return; // straight or concave: the neighbour's face region
     qx = atP1 ? p1x : p2x;
     qy = atP1 ? p1y : p2y;
     const dx = cx - qx;
     const dy = cy - qy;
     if (atP1) {
-      if ((a._n0x + nx) * dy - (a._n0y + ny) * dx < 0) return; // the previous segment's half of the fan
+      if ((a._n0x + nx) * dy - (a._n0y + ny) * dx < 0) return; // the previous segment's half
     } else if (!((nx + a._n2x) * dy - (ny + a._n2y) * dx < 0)) return; // the next segment's half
+    if (nx * dx + ny * dy < 0) return; // behind: one-sided
     dist = Math.sqrt(dx * dx + dy * dy);
     if (dist > 1e-12) {
       ux = dx / dist;

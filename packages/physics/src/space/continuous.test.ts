@@ -7,6 +7,8 @@ import { Body } from '../body/body.js';
 import { Capsule } from '../shape/capsule.js';
 import { Circle } from '../shape/circle.js';
 import { Polygon } from '../shape/polygon.js';
+import { Segment } from '../shape/segment.js';
+import { Chain } from '../shape/chain.js';
 import { Space } from './space.js';
 import { groundBody, hashState, pyramid } from '../test-support/scenes.js';
 import { mulberry32 } from '../test-support/random.js';
@@ -96,6 +98,33 @@ describe('continuous collision', () => {
     const ball = space.addBody(new Body({ position: [-2, 0], velocity: [200, 0], shapes: [new Circle({ radius: 0.05 })] }));
     for (let i = 0; i < 5; i++) space.step(DT);
     expect(ball.x).toBeLessThan(paddle.x);
+  });
+
+  it('knows chains are one-sided: a fast ball passes up through one, and a fast box slides along one as along a single segment', () => {
+    // Ground listed right to left: solid below, collided from above.
+    const points: [number, number][] = [];
+    for (let x = 200; x >= -200; x -= 0.5) points.push([x, 0]);
+    const space = new Space({ gravity: [0, -10] });
+    space.addBody(new Body({ type: 'static', shapes: new Chain({ vertices: points }).segments }));
+    const ball = space.addBody(new Body({ position: [0, -2], velocity: [0, 30], shapes: [new Circle({ radius: 0.1 })] }));
+    let peak = -Infinity;
+    for (let i = 0; i < 120; i++) {
+      space.step(DT);
+      peak = Math.max(peak, ball.y);
+    }
+    expect(peak).toBeGreaterThan(20); // 30²/2g − 2 = 43 m, less what it loses to nothing but gravity
+    expect(ball.y).toBeGreaterThan(0); // and it landed on top
+
+    const slide = (ground: Body[]) => {
+      const s = new Space({ gravity: [0, -10] });
+      for (const g of ground) s.addBody(g);
+      const box = s.addBody(new Body({ position: [-100, 0.25], velocity: [12, 0], shapes: [Polygon.box(1, 0.5, { friction: 0 })] }));
+      for (let i = 0; i < 200; i++) s.step(DT);
+      return box.x;
+    };
+    const onChain = slide([new Body({ type: 'static', shapes: new Chain({ vertices: points, friction: 0 }).segments })]);
+    const onSegment = slide([new Body({ type: 'static', shapes: [new Segment({ p1: [200, 0], p2: [-200, 0], friction: 0 })] })]);
+    expect(onChain).toBeCloseTo(onSegment, 2);
   });
 
   it('a resting pyramid steps bit for bit as with continuous collision off', () => {

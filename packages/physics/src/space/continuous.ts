@@ -13,8 +13,9 @@
  *             candidates; otherwise the box queries the broadphase.
  *   against   static shapes, moving kinematic ones (along their own sweep), and, for a bullet
  *             (isBullet), dynamic bodies that are not bullets, where the solver left them; never a
- *             sensor, a filtered pair, a pair a joint's `ignore` keeps apart, nor a pair the
- *             pre-solve callback ignores.
+ *             sensor, a filtered pair, a pair a joint's `ignore` keeps apart, a pair the
+ *             pre-solve callback ignores, nor a chain segment the body is behind or moving along
+ *             (passesChain).
  *   impact    collision/time-of-impact.ts, conservative advancement to one LINEAR_SLOP of overlap.
  *             A pair already that close at the start keeps its contact (the solver's), but is
  *             swept again to stop a slop nearer than it started, so that no other part of the
@@ -35,6 +36,7 @@ import { DistanceProxy, setProxyFromShape } from '../collision/gjk.js';
 import { turnReach } from '../collision/proxy-bounds.js';
 import { timeOfImpact, TimeOfImpactOutput, type Sweep } from '../collision/time-of-impact.js';
 import type { Circle } from '../shape/circle.js';
+import { ChainSegment } from '../shape/chain.js';
 import type { PolyShape } from '../shape/poly-shape.js';
 import type { Shape } from '../shape/shape.js';
 import type { AABBOut } from '../broadphase/dynamic-tree.js';
@@ -187,6 +189,7 @@ export class ContinuousCollision {
     if (ob === body || !shouldCollide(shape, other)) return;
     if (ob._type === 'dynamic' && !(body._isBullet && !ob._isBullet)) return;
     if (this.contacts.keptApart(shape, other)) return;
+    if (other instanceof ChainSegment && this.passesChain(shape, other)) return;
     // The swept shape's proxy, filled at its first real candidate.
     if (this.proxyShape !== shape) {
       setProxyFromShape(this.proxy, shape);
@@ -214,6 +217,31 @@ export class ContinuousCollision {
       this.hitId = other.id;
       copySweep(this.otherSweep, this.hitSweep);
     }
+  }
+
+  /**
+   * A chain segment is one-sided (shape/chain.ts): the sweep skips it, as Box2D v3 does, when the
+   * swept shape's centroid starts behind it (it passes through from behind), or ends in front of
+   * it by more than a quarter of the shape's thinness (it moves along the chain, or away from it,
+   * and the narrowphase holds it there; swept, it stopped at each segment's end).
+   */
+  private passesChain(shape: Shape, seg: ChainSegment): boolean {
+    const v = seg.worldVerts;
+    const p1x = v[0]!, p1y = v[1]!;
+    const ex = v[2]! - p1x, ey = v[3]! - p1y;
+    const lx = shape.kind === 'circle' ? (shape as Circle).localX : (shape as PolyShape).localCentroidX;
+    const ly = shape.kind === 'circle' ? (shape as Circle).localY : (shape as PolyShape).localCentroidY;
+    const w = this.sweep;
+    // The centroid at the sweep's two ends (body frame offsets from the centre of mass, turned).
+    const rx = lx - w.localCenterX, ry = ly - w.localCenterY;
+    const c1 = Math.cos(w.a1), s1 = Math.sin(w.a1), c2 = Math.cos(w.a2), s2 = Math.sin(w.a2);
+    const x1 = w.c1x + c1 * rx - s1 * ry, y1 = w.c1y + s1 * rx + c1 * ry;
+    const x2 = w.c2x + c2 * rx - s2 * ry, y2 = w.c2y + s2 * rx + c2 * ry;
+    // (c − p1) × e: positive in front (the segment's right, its normal's side), in units of |e|.
+    const len = Math.hypot(ex, ey);
+    const front1 = ((x1 - p1x) * ey - (y1 - p1y) * ex) / len;
+    const front2 = ((x2 - p1x) * ey - (y2 - p1y) * ex) / len;
+    return front1 < 0 || front2 > 0.25 * shape.minExtent();
   }
 
   /** A static or sleeping body stays put; a moving kinematic body, or a dynamic one for a bullet, moves as the step moved it. */
