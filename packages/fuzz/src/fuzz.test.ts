@@ -25,9 +25,12 @@ export const KNOWN_BLOW_UPS: readonly number[] = [];
  * the figure). The scenes are chaotic, so a correct change elsewhere moves them too: rolling
  * contacts made exact (c3c95db) added one at the rotation cap (seed 1484251341, a 25 g body
  * between motors, gone with 16 substeps), and the full runs' counts moved by a few either way;
- * the anti-windup at the caps (space/step.ts) moved one scene from the speed cap to the rotation cap.
+ * the anti-windup at the caps (space/step.ts) moved one scene from the speed cap to the rotation cap;
+ * continuous collision added one at the speed cap (and changed two at the rotation cap: seeds
+ * 2830525739 and 3637747661 stay under it with disableCCD on every body). It stops a fast body of
+ * a joint web at its time of impact while its partners go on, and the joints then pull it back.
  */
-export const KNOWN_CAPPED_UNDRIVEN = { speed: 1, spin: 7 } as const;
+export const KNOWN_CAPPED_UNDRIVEN = { speed: 2, spin: 7 } as const;
 
 describe(`fuzz, quick: ${QUICK.scenes} scenes × ${QUICK.steps} steps, seed ${QUICK.seed}`, () => {
   let r: FuzzResult;

@@ -88,8 +88,10 @@ export class ContinuousCollision {
     // Without a static or kinematic shape to meet, only bullets have anything to sweep against.
     this.plainHaveTargets = this.contacts.solidTargets() > 0;
     this.sb = sb;
-    const { dpx, dpy, dq, ccdSlack, reach } = sb;
+    const { dpx, dpy, dq, ccdSlack, reach, bullet } = sb;
+    const plain = this.plainHaveTargets;
     for (let i = 1, n = sb.count; i < n; i++) {
+      if (!plain && bullet[i] === 0) continue;
       // |Δp| + |Δθ|·maxExtent ≤ FAST_SHARE·minExtent (SolverBodies.ccdSlack), without a square
       // root and without reading the Body: most bodies stop here.
       const dx = dpx[i]!, dy = dpy[i]!;
@@ -101,7 +103,6 @@ export class ContinuousCollision {
   }
 
   private sweepBody(sb: SolverBodies, i: number, b: Body): void {
-    if (!this.plainHaveTargets && !b._isBullet) return;
     // Nothing to sweep for a body of sensors and shapes that pair with nothing (a joint chain).
     let solid = false;
     for (const s of b._shapes) if (!s.sensor && !s._inert) solid = true;

@@ -38,7 +38,8 @@ export class Fluids {
   private readonly fluid: Shape[] = [];
   private readonly shape: Shape[] = [];
   private index = new Int32Array(16);
-  private count = 0;
+  /** This step's overlaps (the step calls substep only when there are some). */
+  count = 0;
 
   /** After gather: the overlaps of fluids and the gathered dynamic bodies' solid shapes. */
   gather(contacts: ContactManager, sb: SolverBodies): void {

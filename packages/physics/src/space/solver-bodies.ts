@@ -51,6 +51,8 @@ export class SolverBodies {
    */
   ccdSlack = new Float64Array(0);
   reach = new Float64Array(0);
+  /** 1 for a bullet (Body.isBullet): swept against dynamic bodies too. */
+  bullet = new Uint8Array(0);
   /** 1 for a body a speed cap slowed in this step (capSpeed); anyAtCap: whether any was (step.ts, anti-windup). */
   atCap = new Uint8Array(0);
   anyAtCap = false;
@@ -137,6 +139,7 @@ export class SolverBodies {
     this.atCap = grow(this.atCap);
     this.ccdSlack = grow(this.ccdSlack);
     this.reach = grow(this.reach);
+    this.bullet = grow(this.bullet);
     this.cx = grow(this.cx);
     this.cy = grow(this.cy);
     this.a0 = grow(this.a0);
@@ -174,6 +177,7 @@ export class SolverBodies {
     this.atCap[i] = 0;
     this.ccdSlack[i] = dyn && !b._disableCCD ? FAST_SHARE * b._minExtent : Infinity;
     this.reach[i] = b._maxExtent;
+    this.bullet[i] = b._isBullet ? 1 : 0;
     const gs = b._gravityScale;
     this.ax[i] = dyn && im > 0 ? b._fx * im + gx * gs : 0;
     this.ay[i] = dyn && im > 0 ? b._fy * im + gy * gs : 0;

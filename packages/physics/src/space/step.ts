@@ -192,7 +192,7 @@ export class StepPipeline {
     const sb = this.bodies;
     const families = this.families;
     sb.integrateVelocities(ctx.h);
-    this.fluids.substep(sb, ctx.h, this.world.settings.gx, this.world.settings.gy);
+    if (this.fluids.count > 0) this.fluids.substep(sb, ctx.h, this.world.settings.gx, this.world.settings.gy);
     for (let f = 0; f < families.length; f++) families[f]!.warmStart(ctx);
     for (let f = 0; f < families.length; f++) families[f]!.solve(ctx);
     const s = this.world.settings;
