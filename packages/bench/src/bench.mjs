@@ -161,6 +161,7 @@ function displayPath(p) {
 
 const fmtMs = (x) => (x == null || !Number.isFinite(x) ? '–' : x < 1 ? x.toFixed(3) : x < 10 ? x.toFixed(2) : x < 100 ? x.toFixed(1) : x.toFixed(0));
 const fmtLen = (x) => (x == null || !Number.isFinite(x) ? 'NaN' : Math.abs(x) < 1e-3 && x !== 0 ? x.toExponential(1) : x.toFixed(Math.abs(x) < 0.1 ? 4 : 3));
+const fmtSpeed = (x) => (x == null || !Number.isFinite(x) ? 'NaN' : x.toFixed(x < 10 ? 2 : 1));
 const fmtSigned = (x) => (x == null || !Number.isFinite(x) ? 'NaN' : `${x >= 0 ? '+' : ''}${fmtLen(x)}`);
 
 function table(header, rows) {
@@ -180,6 +181,7 @@ function timeCell(r) {
 function qualityCell(r) {
   if (!r || r.status !== 'ok' || !r.quality) return r ? timeCell(r) : '';
   const q = r.quality;
+  if ('escaped' in q) return `${q.escaped} out, ${fmtSpeed(q.meanSpeed)} m/s`;
   if ('worstViolation' in q) return `viol. ${fmtLen(q.worstViolation)} m`;
   if ('worstAngle' in q) return `${fmtLen(q.worstSeparation)} m, ${fmtLen(q.worstAngle)} rad`;
   if ('worstSeparation' in q) return `${fmtLen(q.worstSeparation)} m`;
@@ -203,7 +205,7 @@ function report(doc) {
   out.push('');
   out.push(
     'quality after all steps: A/B top box Δy (stands: |Δx| and |Δy| < 1 m; Δx is in the JSON); C–I worst joint-anchor separation; ' +
-      'J worst violation of [0.9, 1.1] m; K worst anchor separation, worst relative angle',
+      'J worst violation of [0.9, 1.1] m; K worst anchor separation, worst relative angle; L bodies outside the box, mean speed',
   );
   const qrows = doc.config.scenes.map((s) => [s, ...engines.map((e) => qualityCell(byKey.get(`${s}/${e}`)))]);
   out.push(table(['scene', ...labels], qrows));
@@ -228,7 +230,7 @@ function report(doc) {
   if (pr['K-sym']) vs.push(`K-sym vs K: SymbolicConstraint welds take ${x('K-sym')} the time of WeldJoints (the goal is at most 2x)`);
   if (vs.length) out.push(`\n${vs.join('\n')}\n(each ratio is taken within a repetition, from two runs back to back; median [min–max] over the repetitions)`);
   out.push('');
-  out.push('engine settings (each engine’s defaults; friction 0.6, restitution 0, density 1, no damping, sleeping off):');
+  out.push('engine settings (each engine’s defaults; friction 0.6, restitution 0 (L: 1), density 1, no damping, sleeping off):');
   for (const id of engines) {
     const en = doc.engines[id];
     out.push(`  ${engineById(id).label} ${en.version ?? '?'}: ${en.settings ? summarizeSettings(id, en.settings) : '(no successful run)'}`);
@@ -407,7 +409,7 @@ async function main() {
   }
   if (opt.compare !== null) return runCompare(opt);
   const pairs = sweepOrder(opt.scenes, opt.engines);
-  if (!pairs.length) throw new Error('no (engine, scene) pair to run: scenes E to K-sym are Fulcrum only');
+  if (!pairs.length) throw new Error('no (engine, scene) pair to run: scenes E to L are Fulcrum only');
 
   const started = Date.now();
   const git = gitInfo(); // at the start: the build that runs is the tree as it is now

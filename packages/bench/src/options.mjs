@@ -8,7 +8,7 @@ import { SCENE_IDS, SIZES } from './scenes.mjs';
 export const COMPARE_SCENES = ['A', 'B', 'C', 'D', 'G'];
 
 export const USAGE = `usage: node src/bench.mjs [options]
-  --quick           small sizes (B 20 rows, C/J/K 20x20, D 40 links, G 100 links), 20 warm-up + 60 timed steps, 1 repetition
+  --quick           small sizes (B 20 rows, C/J/K 20x20, D 40 links, G 100 links, L 100 bodies), 20 warm-up + 60 timed steps, 1 repetition
   --repeat N        repetitions of the whole sweep (default 3; 1 with --quick), in alternating order
   --engines a,b     subset of: ${ENGINE_IDS.join(', ')}
   --scenes A,C      subset of: ${SCENE_IDS.join(', ')}

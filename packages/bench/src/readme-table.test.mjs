@@ -72,6 +72,14 @@ describe('renderFigures', () => {
     expect(md).toContain('- J Rapier: failed, timed out after 300 s');
   });
 
+  it('shows an escape count and a mean speed as such (scene L)', () => {
+    const doc = syntheticDoc();
+    doc.config.scenes.push('L');
+    doc.scenes.L = { title: 'fast bodies' };
+    doc.results.push({ scene: 'L', engine: 'fulcrum', status: 'ok', medianMs: 4, minMs: 4, maxMs: 4, quality: { escaped: 0, meanSpeed: 4.956 }, runs: [{ status: 'ok', medianMs: 4 }] });
+    expect(renderFigures(doc)).toContain('| L: fast bodies | Fulcrum | 4.00 | 0 escaped; mean speed 4.96 m/s |');
+  });
+
   it('replaces only the text between the markers', () => {
     const readme = `# x\n\nbefore\n\n${BEGIN}\nold\n${END}\n\nafter\n`;
     const next = replaceFigures(readme, 'new');

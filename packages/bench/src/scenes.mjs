@@ -1,28 +1,34 @@
 // Scene specifications: plain data that every engine adapter builds the same way.
 //
 // A spec is { id, title, bodies, joints, jointKind, top? } where
-//   bodies[k] = { type: 'static' | 'dynamic', x, y, shape, collide }
+//   bodies[k] = { type: 'static' | 'dynamic', x, y, shape, collide, velocity?, restitution? }
 //     shape   = { kind: 'box', w, h } | { kind: 'circle', r } | null (a static anchor with no shape)
 //     collide = false puts the shape in a "never collides" filter (Fulcrum group -1, Box2D/planck
 //               groupIndex -1, matter group -1, p2 mask 0, Rapier groups 0x00010000)
+//     velocity    = [vx, vy] initial linear velocity (m/s) of a dynamic body; absent: at rest (scene L only;
+//                   only the Fulcrum adapter reads it, and only Fulcrum runs L)
+//     restitution = the shape's restitution; absent: 0 (scene L only, read by the Fulcrum adapter)
 //   joints[k] = { a, b, anchorA: [x, y], anchorB: [x, y] }  body indices and body-local anchors (y up)
 //   jointKind = 'pivot' (native revolute/pivot) | 'user' (Fulcrum UserConstraint with a bulk kernel)
 //               | 'user-hooks' (the same UserConstraint without it) | 'symbolic' (@fulcrum/symbolic)
 //               | 'distance' | 'distance-user' | 'distance-sym' (scene J: a distance limit, three ways)
 //               | 'weld' | 'weld-user' | 'weld-sym' (scene K: a weld, three ways)
 //   limits    = [jointMin, jointMax] of the distance joints (scene J)
-//   measure   = 'distance' (J: worst violation of the limits) | 'weld' (K: anchor gap and angle error);
-//               absent: anchor separation (C to I) or the pyramid's top box (A, B)
+//   measure   = 'distance' (J: worst violation of the limits) | 'weld' (K: anchor gap and angle error)
+//               | 'escape' (L: bodies outside the box, mean speed); absent: anchor separation (C to I)
+//               or the pyramid's top box (A, B)
+//   box       = { x, y, half }: scene L's box, its inside the square of half-width `half` about (x, y)
 //   top       = index of the pyramid's top box (scenes A and B)
-// Every shape has density 1, friction 0.6, restitution 0; y points up; bodies start at rest, angle 0.
+// Every shape has density 1, friction 0.6, restitution 0 (unless the body says otherwise); y points up;
+// bodies start with angle 0, at rest unless they have a velocity.
 
 /** Problem sizes: the full benchmark and the `--quick` smoke run. */
 export const SIZES = {
-  full: { A: { rows: 20 }, B: { rows: 100 }, C: { n: 100 }, D: { links: 200 }, G: { links: 1000 }, J: { n: 100 }, K: { n: 100 } },
-  quick: { A: { rows: 20 }, B: { rows: 20 }, C: { n: 20 }, D: { links: 40 }, G: { links: 100 }, J: { n: 20 }, K: { n: 20 } },
+  full: { A: { rows: 20 }, B: { rows: 100 }, C: { n: 100 }, D: { links: 200 }, G: { links: 1000 }, J: { n: 100 }, K: { n: 100 }, L: { n: 500 } },
+  quick: { A: { rows: 20 }, B: { rows: 20 }, C: { n: 20 }, D: { links: 40 }, G: { links: 100 }, J: { n: 20 }, K: { n: 20 }, L: { n: 100 } },
 };
 
-export const SCENE_IDS = ['A', 'B', 'C', 'D', 'E', 'F', 'G', 'H', 'I', 'J', 'J-user', 'J-sym', 'K', 'K-user', 'K-sym'];
+export const SCENE_IDS = ['A', 'B', 'C', 'D', 'E', 'F', 'G', 'H', 'I', 'J', 'J-user', 'J-sym', 'K', 'K-user', 'K-sym', 'L'];
 
 /** Scene J's distance limits (m), between body centres 1 m apart at rest. */
 export const J_LIMITS = [0.9, 1.1];
@@ -53,6 +59,10 @@ export const SCENE_INFO = {
     'scene K with each weld a UserConstraint subclass in Jacobian form (UserWeld: C = (p2 + r2) - (p1 + r1), θ2 - θ1 - phase; ' +
     'position + jacobian hooks and their bulk kernel); Fulcrum only',
   'K-sym': "scene K with each weld a @fulcrum/symbolic SymbolicConstraint from the seed's examples.WELD; Fulcrum only",
+  L:
+    'small fast bodies (circles r 0.05-0.1 m and boxes of sides 0.1-0.2 m, seeded) in a closed 20 m box of 0.1 m thick static walls, ' +
+    'each started at 50-150 m/s in a random direction, restitution 1, continuous collision as the engine defaults; ' +
+    'quality: bodies outside the box (must be 0) and the mean speed at the end; Fulcrum only',
 };
 
 export function pyramid(id, rows) {
@@ -135,6 +145,84 @@ export function chain(id, links, jointKind = 'pivot') {
   return { id, title: `chain ${links} links${how}`, bodies, joints, jointKind };
 }
 
+/** Scene L's box (m): the inside is 2·half square about the origin, walls `wall` thick; bodies start `margin` from the walls. */
+export const L_BOX = { half: 10, wall: 0.1, margin: 0.5 };
+/** Scene L's initial speeds (m/s): each body's is uniform in this range, in a uniform direction. */
+export const L_SPEED = [50, 150];
+/** Scene L's restitution (every shape, walls included); see fastBodies. */
+export const L_RESTITUTION = 1;
+/** Scene L's seed (its layout, shapes and velocities are a function of it and the body count). */
+export const L_SEED = 0x5eed_1;
+
+/** A seeded generator of uniform numbers in [0, 1) (mulberry32: integer arithmetic only, the same on every platform). */
+export function seededRandom(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/**
+ * Scene L: `n` small fast bodies in a closed box of four thin static walls. Bodies 0 to 3 are the
+ * walls (left, right, bottom, top; each 2·(half + wall) long, so they close the corners), the rest
+ * are dynamic: each a circle (r 0.05 to 0.1 m) or a box (sides 0.1 to 0.2 m), even odds.
+ * Body k sits in cell k of a grid of ceil(√n) columns over the box less `margin`, at a random point of
+ * its cell that keeps the body (whatever its shape, at any angle) inside the cell: no overlaps.
+ * Each gets a random velocity of 50 to 150 m/s in a random direction: 0.8 to 2.5 m a step, 8 to
+ * 25 times a wall's thickness, so without continuous collision they would pass through the walls.
+ * Restitution 1 (walls and bodies; Fulcrum takes the larger of two), not the other scenes' 0: with 0
+ * a body loses its speed into a wall at its first impact, so the box is a pile nearly at rest before
+ * the timed steps begin (the 60 warm-up steps last 1 s; a body crosses the box in 0.13 to 0.4 s) and
+ * they would time a resting pile, not fast motion. With 1 the bodies keep bouncing through all 360
+ * steps (friction, spin and gravity still take energy out: the mean speed is about 40 m/s when the
+ * timed steps begin and a few m/s at the end).
+ */
+export function fastBodies(id, n, { seed = L_SEED } = {}) {
+  const { half, wall, margin } = L_BOX;
+  const rand = seededRandom(seed);
+  const between = (lo, hi) => lo + (hi - lo) * rand();
+  const e = L_RESTITUTION;
+  const len = 2 * (half + wall);
+  const off = half + wall / 2;
+  const bodies = [
+    { type: 'static', x: -off, y: 0, shape: { kind: 'box', w: wall, h: len }, collide: true, restitution: e },
+    { type: 'static', x: off, y: 0, shape: { kind: 'box', w: wall, h: len }, collide: true, restitution: e },
+    { type: 'static', x: 0, y: -off, shape: { kind: 'box', w: len, h: wall }, collide: true, restitution: e },
+    { type: 'static', x: 0, y: off, shape: { kind: 'box', w: len, h: wall }, collide: true, restitution: e },
+  ];
+  const cols = Math.ceil(Math.sqrt(n));
+  const rows = Math.ceil(n / cols);
+  const span = 2 * (half - margin);
+  const cw = span / cols;
+  const ch = span / rows;
+  const reach = Math.hypot(0.1, 0.1); // the largest body's farthest point from its centre (a 0.2 x 0.2 box's corner)
+  if (Math.min(cw, ch) < 2 * reach) throw new Error(`scene L: ${n} bodies do not fit in the box`);
+  const [vmin, vmax] = L_SPEED;
+  for (let k = 0; k < n; k++) {
+    const i = k % cols;
+    const j = Math.floor(k / cols);
+    const x = -half + margin + (i + 0.5) * cw + between(-1, 1) * (cw / 2 - reach);
+    const y = -half + margin + (j + 0.5) * ch + between(-1, 1) * (ch / 2 - reach);
+    const shape = rand() < 0.5 ? { kind: 'circle', r: between(0.05, 0.1) } : { kind: 'box', w: between(0.1, 0.2), h: between(0.1, 0.2) };
+    const speed = between(vmin, vmax);
+    const dir = between(0, 2 * Math.PI);
+    bodies.push({ type: 'dynamic', x, y, shape, collide: true, velocity: [speed * Math.cos(dir), speed * Math.sin(dir)], restitution: e });
+  }
+  return {
+    id,
+    title: `${n} fast bodies in a closed box (${vmin}–${vmax} m/s, walls ${wall} m thick)`,
+    bodies,
+    joints: [],
+    jointKind: 'pivot',
+    measure: 'escape',
+    box: { x: 0, y: 0, half },
+  };
+}
+
 /** The spec of scene `id` at the given sizes (SIZES.full or SIZES.quick). */
 export function buildScene(id, sizes) {
   switch (id) {
@@ -168,6 +256,8 @@ export function buildScene(id, sizes) {
       return weldGrid('K-user', sizes.K.n, 'weld-user');
     case 'K-sym':
       return weldGrid('K-sym', sizes.K.n, 'weld-sym');
+    case 'L':
+      return fastBodies('L', sizes.L.n);
     default:
       throw new Error(`unknown scene ${JSON.stringify(id)} (expected one of ${SCENE_IDS.join(', ')})`);
   }
@@ -228,12 +318,37 @@ export function weldError(spec, pose) {
 }
 
 /**
- * Quality metrics after the run: pyramid top displacement (A, B), worst anchor separation (C–I),
- * worst limit violation (J), worst anchor separation and angle (K).
+ * Scene L's figures: `escaped`, how many dynamic bodies have their centre outside the box's inside
+ * (in a wall or beyond it; a NaN pose counts as escaped), and `meanSpeed`, the mean |v| (m/s) of the
+ * dynamic bodies; `velocity(k)` gives [vx, vy]. (A body's centre is its centre of mass here.)
  */
-export function measureQuality(spec, pose) {
+export function escapes(spec, pose, velocity) {
+  if (typeof velocity !== 'function') throw new Error(`scene ${spec.id}'s quality needs the adapter's velocity(k)`);
+  const { x, y, half } = spec.box;
+  let escaped = 0;
+  let sum = 0;
+  let n = 0;
+  for (let k = 0; k < spec.bodies.length; k++) {
+    if (spec.bodies[k].type !== 'dynamic') continue;
+    const p = pose(k);
+    const inside = Math.abs(p[0] - x) < half && Math.abs(p[1] - y) < half; // false for NaN
+    if (!inside) escaped++;
+    const v = velocity(k);
+    sum += Math.hypot(v[0], v[1]);
+    n++;
+  }
+  return { escaped, meanSpeed: sum / n };
+}
+
+/**
+ * Quality metrics after the run: pyramid top displacement (A, B), worst anchor separation (C–I),
+ * worst limit violation (J), worst anchor separation and angle (K), bodies escaped and mean speed (L,
+ * which needs `velocity(k)` → [vx, vy] as well).
+ */
+export function measureQuality(spec, pose, velocity) {
   if (spec.measure === 'distance') return limitViolation(spec, pose);
   if (spec.measure === 'weld') return weldError(spec, pose);
+  if (spec.measure === 'escape') return escapes(spec, pose, velocity);
   if (spec.top !== undefined) {
     const b = spec.bodies[spec.top];
     const p = pose(spec.top);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ENGINES } from './engines/index.mjs';
-import { J_LIMITS, SCENE_IDS, SIZES, buildScene, limitViolation, measureQuality, median, weldError, worldPoint, worstSeparation } from './scenes.mjs';
+import { sweepOrder } from './sweep.mjs';
+import { J_LIMITS, L_BOX, L_SPEED, SCENE_IDS, SIZES, buildScene, escapes, limitViolation, measureQuality, median, seededRandom, weldError, worldPoint, worstSeparation } from './scenes.mjs';
 
 /** Poses of the spec itself (every body where it starts, angle 0). */
 const startPose = (spec) => (k) => [spec.bodies[k].x, spec.bodies[k].y, 0];
@@ -85,6 +86,96 @@ describe('scene specs at full size', () => {
     }
   });
 
+  it('L: 500 small dynamic bodies inside a closed box of four thin static walls, no overlaps, each at 50–150 m/s', () => {
+    const s = buildScene('L', SIZES.full);
+    const { half, wall } = L_BOX;
+    expect(half).toBe(10);
+    expect(wall).toBe(0.1);
+    expect(s.measure).toBe('escape');
+    expect(s.box).toEqual({ x: 0, y: 0, half: 10 });
+    expect(s.joints).toEqual([]);
+    const walls = s.bodies.filter((b) => b.type === 'static');
+    const dyn = s.bodies.filter((b) => b.type === 'dynamic');
+    expect(walls).toHaveLength(4);
+    expect(dyn).toHaveLength(500);
+    expect(s.bodies).toHaveLength(504);
+    // The walls' inner faces are the box's sides, and the walls close the corners.
+    const faces = walls.map((w) => [w.x - w.shape.w / 2, w.x + w.shape.w / 2, w.y - w.shape.h / 2, w.y + w.shape.h / 2]);
+    expect(walls.every((w) => w.collide && !w.velocity && Math.min(w.shape.w, w.shape.h) === wall && Math.max(w.shape.w, w.shape.h) >= 2 * (half + wall))).toBe(true);
+    expect(faces.map((f) => f.map((v) => Math.round(v * 1e9) / 1e9))).toEqual([
+      [-10.1, -10, -10.1, 10.1],
+      [10, 10.1, -10.1, 10.1],
+      [-10.1, 10.1, -10.1, -10],
+      [-10.1, 10.1, 10, 10.1],
+    ]);
+    // A mix of small circles and small boxes.
+    const circles = dyn.filter((b) => b.shape.kind === 'circle');
+    const boxes = dyn.filter((b) => b.shape.kind === 'box');
+    expect(circles.length + boxes.length).toBe(500);
+    expect(circles.length).toBeGreaterThan(200);
+    expect(boxes.length).toBeGreaterThan(200);
+    expect(circles.every((b) => b.shape.r >= 0.05 && b.shape.r <= 0.1)).toBe(true);
+    expect(boxes.every((b) => [b.shape.w, b.shape.h].every((d) => d >= 0.1 && d <= 0.2))).toBe(true);
+    // Every body wholly inside, at any angle (its bounding circle), and no two bounding circles overlap.
+    const reach = (b) => (b.shape.kind === 'circle' ? b.shape.r : Math.hypot(b.shape.w, b.shape.h) / 2);
+    for (const b of dyn) {
+      expect(Math.abs(b.x) + reach(b)).toBeLessThan(half);
+      expect(Math.abs(b.y) + reach(b)).toBeLessThan(half);
+    }
+    let closest = Infinity;
+    for (let i = 0; i < dyn.length; i++) {
+      for (let j = i + 1; j < dyn.length; j++) {
+        const gap = Math.hypot(dyn[j].x - dyn[i].x, dyn[j].y - dyn[i].y) - reach(dyn[i]) - reach(dyn[j]);
+        if (gap < closest) closest = gap;
+      }
+    }
+    expect(closest).toBeGreaterThan(0);
+    // Initial velocities: 50 to 150 m/s, in every direction.
+    const speeds = dyn.map((b) => Math.hypot(...b.velocity));
+    expect(L_SPEED).toEqual([50, 150]);
+    expect(Math.min(...speeds)).toBeGreaterThanOrEqual(50);
+    expect(Math.max(...speeds)).toBeLessThanOrEqual(150);
+    expect(Math.min(...speeds)).toBeLessThan(55);
+    expect(Math.max(...speeds)).toBeGreaterThan(145);
+    const quadrants = new Set(dyn.map((b) => `${Math.sign(b.velocity[0])},${Math.sign(b.velocity[1])}`));
+    expect(quadrants.size).toBe(4);
+    // Fast enough to cross a wall in one step (1/60 s) many times over: it is continuous collision that keeps them in.
+    expect(Math.min(...speeds) / 60).toBeGreaterThan(5 * wall);
+    // Restitution 1 on every shape (see fastBodies); nothing starts turned.
+    expect(s.bodies.every((b) => b.restitution === 1)).toBe(true);
+    // At the start, nothing is outside and the mean speed is the mean of the initial speeds.
+    const q = measureQuality(s, startPose(s), (k) => s.bodies[k].velocity ?? [0, 0]);
+    expect(q.escaped).toBe(0);
+    expect(q.meanSpeed).toBeCloseTo(speeds.reduce((a, b) => a + b) / 500, 12);
+    expect(q.meanSpeed).toBeGreaterThan(90);
+    expect(q.meanSpeed).toBeLessThan(110);
+  });
+
+  it('L: the layout is a function of the seed (the same every build), and quick has 100 bodies', () => {
+    expect(buildScene('L', SIZES.full)).toEqual(buildScene('L', SIZES.full));
+    const r = seededRandom(1);
+    const a = [r(), r(), r()];
+    const r2 = seededRandom(1);
+    expect([r2(), r2(), r2()]).toEqual(a);
+    expect(a.every((x) => x >= 0 && x < 1)).toBe(true);
+    const q = buildScene('L', SIZES.quick);
+    expect(q.bodies.filter((b) => b.type === 'dynamic')).toHaveLength(100);
+    expect(escapes(q, startPose(q), () => [0, 0]).escaped).toBe(0);
+  });
+
+  it('scenes other than L have no initial velocity and restitution 0 (the spec format before L)', () => {
+    for (const id of SCENE_IDS.filter((x) => x !== 'L')) {
+      expect(buildScene(id, SIZES.quick).bodies.every((b) => b.velocity === undefined && b.restitution === undefined)).toBe(true);
+    }
+  });
+
+  it('L is Fulcrum only: no other engine lists it, and the sweep runs it for Fulcrum alone', () => {
+    expect(ENGINES.filter((e) => e.scenes.includes('L')).map((e) => e.id)).toEqual(['fulcrum']);
+    const all = ENGINES.map((e) => e.id);
+    expect(sweepOrder(['A', 'L'], all).filter((p) => p.scene === 'L')).toEqual([{ scene: 'L', engine: 'fulcrum' }]);
+    expect(sweepOrder(['L'], all.filter((e) => e !== 'fulcrum'))).toEqual([]);
+  });
+
   it('quick sizes are small', () => {
     expect(buildScene('B', SIZES.quick).bodies.length - 1).toBe(210);
     expect(buildScene('C', SIZES.quick).joints).toHaveLength(760);
@@ -132,6 +223,24 @@ describe('measurement', () => {
     const q = weldError(s, turned);
     expect(q.worstAngle).toBeCloseTo(0.02, 15);
     expect(q.worstSeparation).toBeCloseTo(0.5 * Math.hypot(1 - Math.cos(0.02), Math.sin(0.02)), 12);
+  });
+
+  it('L: a body outside the box, in a wall, or NaN counts as escaped; the mean speed is over the dynamic bodies', () => {
+    const s = buildScene('L', SIZES.quick);
+    const rest = () => [0, 0];
+    const moved = (k0, x, y) => (k) => (k === k0 ? [x, y, 0] : startPose(s)(k));
+    expect(measureQuality(s, startPose(s), rest)).toEqual({ escaped: 0, meanSpeed: 0 });
+    expect(measureQuality(s, moved(4, 10.5, 0), rest).escaped).toBe(1); // beyond the right wall
+    expect(measureQuality(s, moved(7, 0, -12), rest).escaped).toBe(1); // below the floor
+    expect(measureQuality(s, moved(9, 3, 10.05), rest).escaped).toBe(1); // stuck in the top wall
+    expect(measureQuality(s, moved(9, -9.95, 9.95), rest).escaped).toBe(0); // in a corner, still inside
+    expect(measureQuality(s, moved(5, NaN, 0), rest).escaped).toBe(1);
+    const two = (k) => (k === 4 || k === 5 ? [-30, 30, 0] : startPose(s)(k));
+    expect(measureQuality(s, two, rest).escaped).toBe(2);
+    // Mean speed: the walls (bodies 0–3) are not counted.
+    const v = (k) => (k < 4 ? [1000, 0] : k === 4 ? [300, 400] : [0, 0]);
+    expect(measureQuality(s, startPose(s), v).meanSpeed).toBeCloseTo(500 / 100, 12);
+    expect(() => measureQuality(s, startPose(s))).toThrow(/velocity/);
   });
 
   it('pyramid quality: top displacement and "stands"', () => {

@@ -33,7 +33,7 @@ async function run(job) {
     times[i] = performance.now() - t;
   }
   const s = summarize(times);
-  const quality = measureQuality(spec, sim.pose);
+  const quality = measureQuality(spec, sim.pose, sim.velocity); // velocity: scene L's (Fulcrum's adapter has it)
   return {
     status: 'ok',
     title: spec.title,

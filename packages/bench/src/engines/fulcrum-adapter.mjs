@@ -75,7 +75,7 @@ export function fulcrumAdapter(physics, loadSymbolic, where = {}) {
 
   /**
    * Builds `spec`.
-   * @returns {{ step(): void, pose(k: number): number[], settings: object }}
+   * @returns {{ step(): void, pose(k: number): number[], velocity(k: number): number[], settings: object }}
    */
   async function create(spec) {
     const { Space, Body, Polygon, Circle } = need('every scene', 'Space', 'Body', 'Polygon', 'Circle');
@@ -83,9 +83,13 @@ export function fulcrumAdapter(physics, loadSymbolic, where = {}) {
     if (/sym/.test(kind) && !symbolic) symbolic = await loadSymbolic();
     const space = new Space({ gravity: [0, -10], allowSleep: false });
     const bodies = spec.bodies.map((b) => {
-      const opts = { density: 1, friction: 0.6, restitution: 0, ...(b.collide ? {} : { filter: { mask: 0 } }) };
+      const opts = { density: 1, friction: 0.6, restitution: b.restitution ?? 0, ...(b.collide ? {} : { filter: { mask: 0 } }) };
       const shapes = !b.shape ? [] : b.shape.kind === 'box' ? [Polygon.box(b.shape.w, b.shape.h, opts)] : [new Circle({ radius: b.shape.r, ...opts })];
-      return space.addBody(new Body({ type: b.type, position: [b.x, b.y], shapes }));
+      // An initial velocity (scene L) is that of the centre of mass, which is the body origin here.
+      // Continuous collision stays at the engine's default (against static and kinematic shapes; no
+      // isBullet, no disableCCD), which is what scene L measures.
+      const velocity = b.velocity ? { velocity: b.velocity } : {};
+      return space.addBody(new Body({ type: b.type, position: [b.x, b.y], shapes, ...velocity }));
     });
     const make = jointMaker(spec);
     let first = null;
@@ -100,6 +104,10 @@ export function fulcrumAdapter(physics, loadSymbolic, where = {}) {
       pose: (k) => {
         const b = bodies[k];
         return [b.x, b.y, b.rotation];
+      },
+      velocity: (k) => {
+        const v = bodies[k].velocity;
+        return [v.x, v.y];
       },
       settings: {
         call: 'space.step(1/60) (defaults)',

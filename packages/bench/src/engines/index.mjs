@@ -1,7 +1,8 @@
 // The engines, in table order. `pkg` is the npm package whose version is recorded; `scenes` are the
-// scenes an engine runs (E, F, H, I and the J/K families exercise Fulcrum-only constraint forms; G is H's reference).
+// scenes an engine runs (E, F, H, I and the J/K families exercise Fulcrum-only constraint forms; G is H's reference;
+// L, fast bodies in a thin-walled box, needs initial velocities, which only Fulcrum's adapter reads).
 export const ENGINES = [
-  { id: 'fulcrum', label: 'Fulcrum', pkg: '@fulcrum/physics', scenes: ['A', 'B', 'C', 'D', 'E', 'F', 'G', 'H', 'I', 'J', 'J-user', 'J-sym', 'K', 'K-user', 'K-sym'] },
+  { id: 'fulcrum', label: 'Fulcrum', pkg: '@fulcrum/physics', scenes: ['A', 'B', 'C', 'D', 'E', 'F', 'G', 'H', 'I', 'J', 'J-user', 'J-sym', 'K', 'K-user', 'K-sym', 'L'] },
   { id: 'planck', label: 'planck', pkg: 'planck', scenes: ['A', 'B', 'C', 'D'] },
   { id: 'matter', label: 'matter-js', pkg: 'matter-js', scenes: ['A', 'B', 'C', 'D'] },
   { id: 'p2', label: 'p2-es', pkg: 'p2-es', scenes: ['A', 'B', 'C', 'D'] },
