@@ -78,9 +78,9 @@ export class Contact {
   }
   /**
    * The speed (m/s) at which friction drives shape2's surface relative to shape1's along the
-   * tangent (normal.y, −normal.x): a conveyor belt. 0 by default. Settable as friction is. For a
-   * belt that carries things to +x whichever shape it is: speed · (belt === shape1 ? 1 : −1) ·
-   * sign(tangent.x), with the belt's normal pointing up.
+   * tangent (normal.y, −normal.x): a conveyor belt. 0 by default. Settable as friction is. Swapping
+   * the shapes flips the normal, the tangent and the relative velocity together, so it means the
+   * same whichever shape is shape1: for a box on a horizontal belt, a positive speed carries it to +x.
    */
   get tangentSpeed(): number {
     return this.index >= 0 ? this._store.tangentSpeed[this.index]! : 0;
