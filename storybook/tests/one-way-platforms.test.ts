@@ -2,33 +2,18 @@
  * The one-way platforms story shows the preSolve rule as a user sees it: every ball thrown up
  * from the floor goes up through a platform, and comes down to rest on it.
  */
-import { launchBrowser, serveStatic, type OpenedPage, type StaticServer } from '@fulcrum/browser-testing';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { waitForReadout } from './readout';
-import { openStory, STATIC_DIR, waitForRest } from './storybook-page';
+import { openedStory, waitForRest } from './storybook-page';
 
 const ID = 'scenes-one-way-platforms--thrown-up-through';
 
-let browser: Browser;
-let server: StaticServer;
-let opened: OpenedPage;
-
-beforeAll(async () => {
-  server = await serveStatic(STATIC_DIR);
-  browser = await launchBrowser();
-  opened = await openStory(browser, server.url, ID);
-});
-afterAll(async () => {
-  await opened?.close();
-  await browser?.close();
-  await server?.close();
-});
+const story = openedStory(ID);
 
 it('all nine balls thrown up from below pass through a platform and rest on top of it', async () => {
   // Nine throws 0.4 s apart, then a second or two to land: about 5.5 s.
-  await waitForRest(opened, 60_000);
-  const m = await waitForReadout(opened.page, 'one-way-readings', /thrown: (\d+) \/ 9 · went up through a platform: (\d+) · resting on a platform: (\d+)/);
+  await waitForRest(story.opened, 60_000);
+  const m = await waitForReadout(story.opened.page, 'one-way-readings', /thrown: (\d+) \/ 9 · went up through a platform: (\d+) · resting on a platform: (\d+)/);
   expect({ thrown: Number(m[1]), wentThrough: Number(m[2]), resting: Number(m[3]) }).toEqual({ thrown: 9, wentThrough: 9, resting: 9 });
-  opened.assertNoErrors(ID);
+  story.opened.assertNoErrors(ID);
 });

@@ -3,33 +3,19 @@
  * of its area under water that its density says (density / the water's), the dense block lies on
  * the bottom; a denser water (a control change) floats them higher.
  */
-import { launchBrowser, serveStatic, waitForProbe, type OpenedPage, type StaticServer } from '@fulcrum/browser-testing';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { waitForProbe } from '@fulcrum/browser-testing';
+import { expect, it } from 'vitest';
 import { waitForReadout } from './readout';
-import { openStory, sceneProbe, STATIC_DIR, updateStoryArgs, waitForRest } from './storybook-page';
+import { openedStory, sceneProbe, updateStoryArgs, waitForRest } from './storybook-page';
 
 const ID = 'scenes-pool--floating-boxes';
 const READING = /water ρ ([\d.]+) · light box ρ 0\.5: (\d+)% under · ball ρ 1: (\d+)% under · box ρ 1\.5: (\d+)% under · block ρ 5: (\d+)% under(, on the bottom)?/;
 
-let browser: Browser;
-let server: StaticServer;
-let opened: OpenedPage;
-
-beforeAll(async () => {
-  server = await serveStatic(STATIC_DIR);
-  browser = await launchBrowser();
-  opened = await openStory(browser, server.url, ID);
-});
-afterAll(async () => {
-  await opened?.close();
-  await browser?.close();
-  await server?.close();
-});
+const story = openedStory(ID);
 
 /** The readings at rest in water of `density`: each floater within 5 points of 100·ρ/density %, the block on the bottom. */
 async function expectFloating(density: number) {
-  const m = await waitForReadout(opened.page, 'pool-readings', READING, (m) => Number(m[1]) === density);
+  const m = await waitForReadout(story.opened.page, 'pool-readings', READING, (m) => Number(m[1]) === density);
   const shares = { light: Number(m[2]), ball: Number(m[3]), box: Number(m[4]) };
   for (const [name, rho] of [['light', 0.5], ['ball', 1], ['box', 1.5]] as const) {
     expect(Math.abs(shares[name] - (100 * rho) / density), `${name} (ρ ${rho}): ${shares[name]}% under`).toBeLessThanOrEqual(5);
@@ -39,17 +25,17 @@ async function expectFloating(density: number) {
 }
 
 it('in water of density 2, bodies of density 0.5, 1 and 1.5 float 25%, 50% and 75% under; the block of 5 sinks', async () => {
-  await waitForRest(opened, 90_000);
+  await waitForRest(story.opened, 90_000);
   await expectFloating(2);
-  opened.assertNoErrors(ID);
+  story.opened.assertNoErrors(ID);
 });
 
 it('in water of density 4 they float higher: 12.5%, 25%, 37.5% under; the block still sinks', async () => {
-  const before = await sceneProbe(opened);
-  await updateStoryArgs(opened, ID, { fluidDensity: 4 });
+  const before = await sceneProbe(story.opened);
+  await updateStoryArgs(story.opened, ID, { fluidDensity: 4 });
   // The setter wakes what is in the water; then it settles again.
-  await waitForProbe(opened.page, (p, frames) => p.frames > frames && (p.awakeBodies as number) > 0, { arg: before.frames, timeout: 30_000 });
-  await waitForRest(opened, 90_000);
+  await waitForProbe(story.opened.page, (p, frames) => p.frames > frames && (p.awakeBodies as number) > 0, { arg: before.frames, timeout: 30_000 });
+  await waitForRest(story.opened, 90_000);
   await expectFloating(4);
-  opened.assertNoErrors(ID);
+  story.opened.assertNoErrors(ID);
 });

@@ -3,29 +3,14 @@
  * maxLinearSpeed, the plain box at maxRotationPerSubstep × 4 substeps × 60 steps a second, and the
  * box with allowFastRotation at its motor's rate (read from the readings under the canvas).
  */
-import { launchBrowser, serveStatic, type OpenedPage, type StaticServer } from '@fulcrum/browser-testing';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { openStory, STATIC_DIR } from './storybook-page';
+import { expect, it } from 'vitest';
+import { openedStory } from './storybook-page';
 
-let browser: Browser;
-let server: StaticServer;
-let opened: OpenedPage;
-
-beforeAll(async () => {
-  server = await serveStatic(STATIC_DIR);
-  browser = await launchBrowser();
-  opened = await openStory(browser, server.url, 'scenes-speed-caps--caps');
-});
-afterAll(async () => {
-  await opened?.close();
-  await browser?.close();
-  await server?.close();
-});
+const story = openedStory('scenes-speed-caps--caps');
 
 it('the ball falls at 4 m/s, the plain box turns at 4.8 rad/s, the allowFastRotation box at its motor rate of 12 rad/s', async () => {
   // The ball reaches the cap after 0.4 s and lands after about 2.7 s; the motors spin the boxes up within a second.
-  const handle = await opened.page.waitForFunction(
+  const handle = await story.opened.page.waitForFunction(
     () => {
       const text = document.querySelector('[data-testid="speed-readings"]')?.textContent ?? '';
       return /falling ball: 4\.0 m\/s .* box: 4\.8 rad\/s .* allowFastRotation: 12\.0 rad\/s/.test(text) ? text : null;
@@ -34,5 +19,5 @@ it('the ball falls at 4 m/s, the plain box turns at 4.8 rad/s, the allowFastRota
     { timeout: 30_000 },
   );
   expect(await handle.jsonValue()).toContain('(cap 4 m/s)');
-  opened.assertNoErrors('scenes-speed-caps--caps');
+  story.opened.assertNoErrors('scenes-speed-caps--caps');
 });

@@ -4,8 +4,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { openPage, readProbe, waitForProbe, type OpenedPage, type Probe } from '@fulcrum/browser-testing';
+import { launchBrowser, openPage, readProbe, serveStatic, waitForProbe, type OpenedPage, type Probe, type StaticServer } from '@fulcrum/browser-testing';
 import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
 
 export const STATIC_DIR = join(import.meta.dirname, '..', 'storybook-static');
 export const CANVAS = '#storybook-root canvas';
@@ -67,4 +68,25 @@ export async function updateStoryArgs(opened: OpenedPage, storyId: string, updat
     },
     { storyId, updatedArgs },
   );
+}
+
+/**
+ * For a test file about one story: opens it in headless Chromium before the file's tests and
+ * closes the page, the browser and the server after them. Read `.opened` inside a test.
+ */
+export function openedStory(id: string): { readonly opened: OpenedPage } {
+  let browser: Browser | undefined;
+  let server: StaticServer | undefined;
+  const story = { opened: undefined as unknown as OpenedPage };
+  beforeAll(async () => {
+    server = await serveStatic(STATIC_DIR);
+    browser = await launchBrowser();
+    story.opened = await openStory(browser, server.url, id);
+  });
+  afterAll(async () => {
+    await story.opened?.close();
+    await browser?.close();
+    await server?.close();
+  });
+  return story;
 }

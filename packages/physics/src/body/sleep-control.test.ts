@@ -28,6 +28,34 @@ function stackScene(n: number, x = 0): { space: Space; stack: Body[] } {
   return { space, stack };
 }
 
+/**
+ * A UserConstraint on `body` whose position() hook calls `attempt` inside the step (where the
+ * space is locked) and keeps what it threw.
+ */
+function tryInsideStep(space: Space, body: Body, attempt: () => void): { thrown: unknown } {
+  const caught = { thrown: null as unknown };
+  space.addConstraint(
+    new UserConstraint({
+      dimensions: 1,
+      bodies: [body],
+      hooks: {
+        position(err) {
+          err[0] = body.x;
+          try {
+            attempt();
+          } catch (e) {
+            caught.thrown = e;
+          }
+        },
+        jacobian(J) {
+          J.set([1, 0, 0]);
+        },
+      },
+    }),
+  );
+  return caught;
+}
+
 describe('Body.allowSleep', () => {
   it('false keeps a resting body awake; true again lets it sleep after sleepDelay', () => {
     const space = new Space({ gravity: [0, -10] });
@@ -69,29 +97,12 @@ describe('Body.allowSleep', () => {
     expect(b.allowSleep).toBe(true);
     const space = new Space();
     const a = space.addBody(box(0, 0));
-    let caught: unknown = null;
-    space.addConstraint(
-      new UserConstraint({
-        dimensions: 1,
-        bodies: [a],
-        hooks: {
-          position(err) {
-            err[0] = a.x;
-            try {
-              a.allowSleep = false;
-            } catch (e) {
-              caught = e;
-            }
-          },
-          jacobian(J) {
-            J.set([1, 0, 0]);
-          },
-        },
-      }),
-    );
+    const inside = tryInsideStep(space, a, () => {
+      a.allowSleep = false;
+    });
     space.step(DT);
-    expect(caught).toBeInstanceOf(FulcrumInputError);
-    expect((caught as FulcrumInputError).prop).toBe('allowSleep');
+    expect(inside.thrown).toBeInstanceOf(FulcrumInputError);
+    expect((inside.thrown as FulcrumInputError).prop).toBe('allowSleep');
     expect(a.allowSleep).toBe(true);
   });
 });
@@ -117,28 +128,11 @@ describe('Body.wake()', () => {
     expect(() => new Body().wake()).not.toThrow();
     const space = new Space();
     const a = space.addBody(box(0, 0));
-    let caught: unknown = null;
-    space.addConstraint(
-      new UserConstraint({
-        dimensions: 1,
-        bodies: [a],
-        hooks: {
-          position(err) {
-            err[0] = a.x;
-            try {
-              a.wake();
-            } catch (e) {
-              caught = e;
-            }
-          },
-          jacobian(J) {
-            J.set([1, 0, 0]);
-          },
-        },
-      }),
-    );
+    const inside = tryInsideStep(space, a, () => {
+      a.wake();
+    });
     space.step(DT);
-    expect((caught as FulcrumInputError).prop).toBe('wake');
+    expect((inside.thrown as FulcrumInputError).prop).toBe('wake');
   });
 });
 
@@ -211,28 +205,11 @@ describe('Body.sleep()', () => {
   it('is rejected from inside a step, and the step goes on', () => {
     const space = new Space({ gravity: [0, -10] });
     const a = space.addBody(box(0, 0));
-    let caught: unknown = null;
-    space.addConstraint(
-      new UserConstraint({
-        dimensions: 1,
-        bodies: [a],
-        hooks: {
-          position(err) {
-            err[0] = a.x;
-            try {
-              a.sleep();
-            } catch (e) {
-              caught = e;
-            }
-          },
-          jacobian(J) {
-            J.set([1, 0, 0]);
-          },
-        },
-      }),
-    );
+    const inside = tryInsideStep(space, a, () => {
+      a.sleep();
+    });
     space.step(DT);
-    expect((caught as FulcrumInputError).prop).toBe('sleep');
+    expect((inside.thrown as FulcrumInputError).prop).toBe('sleep');
     expect(a.isSleeping).toBe(false);
     expect(a.velocity.y).toBeLessThan(0);
   });
