@@ -4,35 +4,9 @@ import { Circle } from '../shape/circle.js';
 import { Polygon } from '../shape/polygon.js';
 import { Segment } from '../shape/segment.js';
 import type { Shape } from '../shape/shape.js';
-import { collideShapes } from './collide.js';
-import { Manifold, SPECULATIVE_DISTANCE } from './manifold.js';
+import { SPECULATIVE_DISTANCE } from './manifold.js';
+import { collide, place, type Pt, type Result } from '../test-support/manifolds.js';
 
-function place<T extends Shape>(s: T, x = 0, y = 0, angle = 0): T {
-  s.updateWorld(x, y, Math.cos(angle), Math.sin(angle));
-  return s;
-}
-
-interface Pt {
-  x: number;
-  y: number;
-  sep: number;
-  id: number;
-}
-interface Result {
-  count: number;
-  nx: number;
-  ny: number;
-  points: Pt[];
-}
-const manifold = new Manifold();
-function collide(a: Shape, b: Shape): Result {
-  collideShapes(a, b, manifold);
-  const points: Pt[] = [];
-  for (let i = 0; i < manifold.pointCount; i++) {
-    points.push({ x: manifold.px[i]!, y: manifold.py[i]!, sep: manifold.separation[i]!, id: manifold.id[i]! });
-  }
-  return { count: manifold.pointCount, nx: manifold.nx, ny: manifold.ny, points };
-}
 function expectNormal(r: Result, nx: number, ny: number): void {
   expect(r.nx).toBeCloseTo(nx, 10);
   expect(r.ny).toBeCloseTo(ny, 10);

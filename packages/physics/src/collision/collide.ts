@@ -843,23 +843,11 @@ function chainFaceManifold(a: ChainSegment, b: PolyShape, jA: number, m: Manifol
   const loY0 = bv[2 * jLo + 1]!;
   const hiX0 = bv[2 * jHi]!;
   const hiY0 = bv[2 * jHi + 1]!;
-  let loX = loX0;
-  let loY = loY0;
-  let hiX = hiX0;
-  let hiY = hiY0;
-  const span = tHi - tLo;
-  if (span > 1e-12) {
-    if (tLo < 0) {
-      const t = -tLo / span;
-      loX = loX0 + t * (hiX0 - loX0);
-      loY = loY0 + t * (hiY0 - loY0);
-    }
-    if (tHi > len) {
-      const t = (len - tLo) / span;
-      hiX = loX0 + t * (hiX0 - loX0);
-      hiY = loY0 + t * (hiY0 - loY0);
-    }
-  }
+  clipEdge(loX0, loY0, hiX0, hiY0, tLo, tHi, len);
+  const loX = edge[0]!;
+  const loY = edge[1]!;
+  const hiX = edge[2]!;
+  const hiY = edge[3]!;
   const sepLo = nx * (loX - p1x) + ny * (loY - p1y);
   const sepHi = nx * (hiX - p1x) + ny * (hiY - p1y);
   // Midway between the segment (on its line) and B's surface (rB below its core point).
@@ -878,6 +866,37 @@ function chainFaceManifold(a: ChainSegment, b: PolyShape, jA: number, m: Manifol
   c[6] = hiX - loX;
   c[7] = hiY - loY;
   writeClipped(m, jLo, (1 << 8) | jHi);
+}
+
+/** clipEdge's result: the clipped edge's ends, lo then hi (x, y). */
+const edge = new Float64Array(4);
+
+/**
+ * The edge lo → hi, whose ends project to tLo ≤ tHi along a reference face running from 0 to
+ * `upper`, clipped to that extent, into `edge` (an edge shorter than 1e-12 along the face is kept whole).
+ */
+function clipEdge(loX0: number, loY0: number, hiX0: number, hiY0: number, tLo: number, tHi: number, upper: number): void {
+  let loX = loX0;
+  let loY = loY0;
+  let hiX = hiX0;
+  let hiY = hiY0;
+  const span = tHi - tLo;
+  if (span > 1e-12) {
+    if (tLo < 0) {
+      const t = -tLo / span;
+      loX = loX0 + t * (hiX0 - loX0);
+      loY = loY0 + t * (hiY0 - loY0);
+    }
+    if (tHi > upper) {
+      const t = (upper - tLo) / span;
+      hiX = loX0 + t * (hiX0 - loX0);
+      hiY = loY0 + t * (hiY0 - loY0);
+    }
+  }
+  edge[0] = loX;
+  edge[1] = loY;
+  edge[2] = hiX;
+  edge[3] = hiY;
 }
 
 /**
@@ -907,23 +926,11 @@ function polygonFaceManifold(a: ChainSegment, b: PolyShape, jB: number, m: Manif
   const loY0 = av[2 * kLoEnd + 1]!;
   const hiX0 = av[2 - 2 * kLoEnd]!;
   const hiY0 = av[3 - 2 * kLoEnd]!;
-  let loX = loX0;
-  let loY = loY0;
-  let hiX = hiX0;
-  let hiY = hiY0;
-  const span = tHi - tLo;
-  if (span > 1e-12) {
-    if (tLo < 0) {
-      const t = -tLo / span;
-      loX = loX0 + t * (hiX0 - loX0);
-      loY = loY0 + t * (hiY0 - loY0);
-    }
-    if (tHi > upper) {
-      const t = (upper - tLo) / span;
-      hiX = loX0 + t * (hiX0 - loX0);
-      hiY = loY0 + t * (hiY0 - loY0);
-    }
-  }
+  clipEdge(loX0, loY0, hiX0, hiY0, tLo, tHi, upper);
+  const loX = edge[0]!;
+  const loY = edge[1]!;
+  const hiX = edge[2]!;
+  const hiY = edge[3]!;
   const sepLo = nx * (loX - r1x) + ny * (loY - r1y);
   const sepHi = nx * (hiX - r1x) + ny * (hiY - r1y);
   // Midway between B's surface (rB out from its face) and the segment point.

@@ -7,8 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { Body } from '../body/body.js';
-import { collideShapes } from '../collision/collide.js';
-import { LINEAR_SLOP, Manifold } from '../collision/manifold.js';
+import { LINEAR_SLOP } from '../collision/manifold.js';
 import { Space } from '../space/space.js';
 import { FulcrumInputError } from '../util/validate.js';
 import { Capsule } from './capsule.js';
@@ -17,37 +16,12 @@ import { Circle } from './circle.js';
 import { Polygon } from './polygon.js';
 import { Segment } from './segment.js';
 import type { Shape } from './shape.js';
+import { collide, place } from '../test-support/manifolds.js';
 
 const DT = 1 / 60;
 const G = 9.8;
 const DEG = Math.PI / 180;
 
-function place<T extends Shape>(s: T, x = 0, y = 0, angle = 0): T {
-  s.updateWorld(x, y, Math.cos(angle), Math.sin(angle));
-  return s;
-}
-
-interface Pt {
-  x: number;
-  y: number;
-  sep: number;
-  id: number;
-}
-interface Result {
-  count: number;
-  nx: number;
-  ny: number;
-  points: Pt[];
-}
-const manifold = new Manifold();
-function collide(a: Shape, b: Shape): Result {
-  collideShapes(a, b, manifold);
-  const points: Pt[] = [];
-  for (let i = 0; i < manifold.pointCount; i++) {
-    points.push({ x: manifold.px[i]!, y: manifold.py[i]!, sep: manifold.separation[i]!, id: manifold.id[i]! });
-  }
-  return { count: manifold.pointCount, nx: manifold.nx, ny: manifold.ny, points };
-}
 
 /** The caught FulcrumInputError of `f` (fails the test if it does not throw one). */
 function inputError(f: () => unknown): FulcrumInputError {
