@@ -685,3 +685,37 @@ describe('chain scenes', () => {
     }
   });
 });
+
+describe('chain ray casts are one-sided', () => {
+  // Ground from x = 5 to x = −5 at y = 0 (listed right to left: solid below, front up).
+  const ground = (): { space: Space; segment: Segment } => {
+    const space = new Space();
+    const chain = new Chain({ vertices: [[5, 0], [0, 0], [-5, 0]] });
+    space.addBody(new Body({ type: 'static', shapes: chain.segments }));
+    return { space, segment: chain.segments[0]! };
+  };
+
+  it('a ray from the front hits, with the front normal, exactly where a plain segment is hit', () => {
+    const { space } = ground();
+    const hit = space.rayCast([2, 3], [2, -3]);
+    expect(hit).not.toBeNull();
+    expect(hit!.point.x).toBeCloseTo(2, 12);
+    expect(hit!.point.y).toBeCloseTo(0, 12);
+    expect(hit!.normal.y).toBe(1);
+    expect(hit!.fraction).toBeCloseTo(0.5, 12);
+  });
+
+  it('a ray from behind (inside the terrain) passes through, where a plain segment stops it', () => {
+    const { space } = ground();
+    expect(space.rayCast([2, -3], [2, 3])).toBeNull();
+    expect(space.rayCastAll([2, -3], [2, 3])).toEqual([]);
+    const plain = new Space();
+    plain.addBody(new Body({ type: 'static', shapes: [new Segment({ p1: [5, 0], p2: [-5, 0] })] }));
+    expect(plain.rayCast([2, -3], [2, 3])!.normal.y).toBe(-1);
+  });
+
+  it('a ray along the segment passes', () => {
+    const { space } = ground();
+    expect(space.rayCast([6, 0], [-6, 0])).toBeNull();
+  });
+});

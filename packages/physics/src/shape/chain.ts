@@ -26,8 +26,9 @@
  * end is no longer held by it. Put the ends where bodies cannot reach them, or use a loop.
  *
  * Every ChainSegment is a Segment (kind 'segment'): it adds no mass (a chain on a dynamic body
- * needs other shapes to give the body its mass), and ray casts, AABBs, queries and debug drawing
- * treat it as a plain two-sided segment. Continuous collision (space/continuous.ts) knows it is
+ * needs other shapes to give the body its mass). Ray casts are one-sided like its collisions (a
+ * ray from behind passes); AABBs, point queries and debug drawing treat it as a plain segment.
+ * Continuous collision (space/continuous.ts) knows it is
  * one-sided: a fast body passes a chain segment from behind, and sliding along a chain is not
  * stopped at each segment's end. Two chain segments never collide
  * with each other. Shape options (friction, restitution, filter, offset, angle, sensor, userData,
@@ -40,7 +41,7 @@ import { checkBoolean, checkVec2, fail } from '../util/validate.js';
 import type { Vec2, Vec2Like } from '../math/vec2.js';
 import { parseCorePoints } from './capsule.js';
 import { Segment, type SegmentOptions } from './segment.js';
-import type { ShapeOptions } from './shape.js';
+import type { RayCastOutput, ShapeOptions } from './shape.js';
 import { WELD_DISTANCE } from './vertices.js';
 
 export interface ChainOptions extends ShapeOptions {
@@ -204,6 +205,18 @@ export class ChainSegment extends Segment {
     this._n0y = s * this._ln0x + c * this._ln0y;
     this._n2x = c * this._ln2x - s * this._ln2y;
     this._n2y = s * this._ln2x + c * this._ln2y;
+  }
+
+  /**
+   * One-sided, as its collisions are (Box2D v3's chain segments): a ray that comes from behind,
+   * or runs along the segment, passes through it. Why: a ray cast from inside the terrain (a
+   * ground check from a body sunk into it, a line of sight out of a cave) would otherwise stop
+   * at the back of the first segment.
+   */
+  override rayCast(p1x: number, p1y: number, p2x: number, p2y: number, maxFraction: number, out: RayCastOutput): boolean {
+    const n = this.worldNormals;
+    if ((p2x - p1x) * n[0]! + (p2y - p1y) * n[1]! >= 0) return false;
+    return super.rayCast(p1x, p1y, p2x, p2y, maxFraction, out);
   }
 }
 

@@ -8,9 +8,9 @@
  *             can slip between its two poses that it would not already overlap at one of them.
  *   sweep     its centre of mass and angle at the step's start and end (SolverBodies' c, a0 and
  *             the deltas). Each solid shape's box over the sweep (collision/proxy-bounds.ts):
- *             inside the shape's fat box (whose proxy looks ahead along its motion: the usual
- *             case), anything it can meet already has a contact with it, and those are the
- *             candidates; otherwise the box queries the broadphase.
+ *             inside the shape's fat box (whose proxy looks ahead along its motion by up to twice
+ *             its size: the usual case), anything it can meet already has a contact with it, and
+ *             those are the candidates; otherwise the box queries the broadphase.
  *   against   static shapes, moving kinematic ones (along their own sweep), and, for a bullet
  *             (isBullet), dynamic bodies that are not bullets, where the solver left them; never a
  *             sensor, a filtered pair, a pair a joint's `ignore` keeps apart, a pair the
@@ -87,6 +87,7 @@ export class ContinuousCollision {
   solve(sb: SolverBodies): void {
     // Without a static or kinematic shape to meet, only bullets have anything to sweep against.
     this.plainHaveTargets = this.contacts.solidTargets() > 0;
+    if (!this.plainHaveTargets && sb.bullets === 0) return;
     this.sb = sb;
     const { dpx, dpy, dq, ccdSlack, reach, bullet } = sb;
     const plain = this.plainHaveTargets;

@@ -45,6 +45,41 @@ describe('contact events', () => {
     expect(events.slice(0, 2)).toEqual(['begin', 'end']);
   });
 
+  it('a sensor sees kinematic bodies: a static goal reports a kinematic platform passing through, and a kinematic trigger the walls', () => {
+    const space = new Space({ gravity: [0, -10] });
+    const goal = space.addBody(new Body({ type: 'static', position: [0, 0], shapes: [Polygon.box(1, 1, { sensor: true })] }));
+    const platform = space.addBody(new Body({ type: 'kinematic', position: [-3, 0], velocity: [6, 0], shapes: [Polygon.box(0.5, 0.2)] }));
+    const wall = space.addBody(new Body({ type: 'static', position: [10, 0], shapes: [Polygon.box(0.2, 4)] }));
+    const trigger = space.addBody(new Body({ type: 'kinematic', position: [7, 0], velocity: [6, 0], shapes: [new Circle({ radius: 0.3, sensor: true })] }));
+    const events: string[] = [];
+    const name = (b: Body): string => (b === goal ? 'goal' : b === platform ? 'platform' : b === wall ? 'wall' : b === trigger ? 'trigger' : '?');
+    space.on('beginContact', (e) => events.push(`begin ${[name(e.bodyA), name(e.bodyB)].sort().join('+')}`));
+    space.on('endContact', (e) => events.push(`end ${[name(e.bodyA), name(e.bodyB)].sort().join('+')}`));
+    stepFor(space, 1.2);
+    // Overlaps: the platform over the goal for t in (0.375, 0.625) s, the trigger over the wall for (0.433, 0.567) s.
+    expect(events).toEqual(['begin goal+platform', 'begin trigger+wall', 'end trigger+wall', 'end goal+platform']);
+    // Two solid non-dynamic bodies never pair, and nothing was solved: both kept their velocity.
+    expect(platform.velocity.x).toBe(6);
+    expect(trigger.velocity.x).toBe(6);
+  });
+
+  it('a body whose type changes drops the pairs it no longer makes and finds the ones it now makes', () => {
+    const space = new Space({ gravity: [0, 0] });
+    space.addBody(new Body({ type: 'static', shapes: [Polygon.box(2, 2, { sensor: true })] }));
+    const box = space.addBody(new Body({ type: 'static', shapes: [Polygon.box(0.5, 0.5)] }));
+    const events: string[] = [];
+    space.on('beginContact', () => events.push('begin'));
+    space.on('endContact', () => events.push('end'));
+    space.step(1 / 60);
+    expect(space.contactCount).toBe(0); // two static bodies never pair
+    box.type = 'kinematic';
+    space.step(1 / 60);
+    expect(events).toEqual(['begin']); // found at once, though it did not move
+    box.type = 'static';
+    expect(space.contactCount).toBe(0);
+    expect(events).toEqual(['begin', 'end']);
+  });
+
   it('handlers may mutate the space: events are delivered after the step', () => {
     const space = new Space({ gravity: [0, -10] });
     space.addBody(groundBody());

@@ -51,8 +51,9 @@ export class SolverBodies {
    */
   ccdSlack = new Float64Array(0);
   reach = new Float64Array(0);
-  /** 1 for a bullet (Body.isBullet): swept against dynamic bodies too. */
+  /** 1 for a bullet (Body.isBullet): swept against dynamic bodies too; bullets: how many. */
   bullet = new Uint8Array(0);
+  bullets = 0;
   /** 1 for a body a speed cap slowed in this step (capSpeed); anyAtCap: whether any was (step.ts, anti-windup). */
   atCap = new Uint8Array(0);
   anyAtCap = false;
@@ -112,6 +113,7 @@ export class SolverBodies {
     this.spinCapped[0] = 0;
     this.atCap[0] = 0;
     this.anyAtCap = false;
+    this.bullets = 0;
   }
 
   reserve(n: number): void {
@@ -178,6 +180,7 @@ export class SolverBodies {
     this.ccdSlack[i] = dyn && !b._disableCCD ? FAST_SHARE * b._minExtent : Infinity;
     this.reach[i] = b._maxExtent;
     this.bullet[i] = b._isBullet ? 1 : 0;
+    if (b._isBullet) this.bullets++;
     const gs = b._gravityScale;
     this.ax[i] = dyn && im > 0 ? b._fx * im + gx * gs : 0;
     this.ay[i] = dyn && im > 0 ? b._fy * im + gy * gs : 0;

@@ -407,8 +407,7 @@ export class Space implements BodySpaceLink, ConstraintSpaceLink {
 
   /** @internal */
   _bodyTypeChanged(body: Body): void {
-    void body;
-    this._contacts.bodyTypeChanged();
+    this._contacts.bodyTypeChanged(body);
   }
 
   /** @internal */
