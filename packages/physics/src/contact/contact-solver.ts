@@ -49,10 +49,10 @@ const POINT_STRIDE = 12;
 /** Anchors from the centres of mass (fixed for the step), separation less the anchors' part, 1/K. */
 const R_AX = 0, R_AY = 1, R_BX = 2, R_BY = 3, ADJ_SEP = 4, NORMAL_MASS = 5, TANGENT_MASS = 6;
 /**
- * Accumulated impulses, the normal impulse applied so far in the step (less the last substep's,
- * see `tangentTotals`), the approach speed before it.
+ * Accumulated impulses, and the impulses applied so far in the step, less the last substep's
+ * (the contact data, see `approach`).
  */
-const NORMAL_IMPULSE = 7, TANGENT_IMPULSE = 8, TOTAL_NORMAL = 9, REL_VEL = 10;
+const NORMAL_IMPULSE = 7, TANGENT_IMPULSE = 8, TOTAL_NORMAL = 9, TOTAL_TANGENT = 10;
 /** The two sides' rounding radii (circle, capsule, rounded polygon), in the points' spare slots. */
 const RADIUS_A = POINT + 11, RADIUS_B = POINT + POINT_STRIDE + 11;
 
@@ -102,15 +102,16 @@ export class ContactSolver implements SolverFamily {
   /** 1 when one side has infinite mass: such contacts use stiffer softness. */
   private rigidSide = new Uint8Array(0);
   /**
-   * The impulse each point applied over the step (the contact data, ContactStore's totals): a
-   * substep applies a point's accumulated impulse as it ends it (warm start and increments), so
-   * the step's total is the sum of the substeps' final impulses, plus the bounce. Each warm start
-   * adds the impulse it applies (the last substep's final), prepare subtracts the previous step's
-   * (the first substep's start), and store adds the last. The normal one is in `data`
-   * (TOTAL_NORMAL, next to the impulse the warm start reads); the tangent one here, per manifold k
-   * at 2k + j, apart from `data`, whose four cache lines per manifold are full.
+   * Per point (2k + j): the approach speed along the normal before the step, read only by the
+   * bounce, so kept apart from `data`, whose four cache lines per manifold are full. Its slot
+   * there holds what every warm start adds to: the impulse each point applied over the step (the
+   * contact data, ContactStore's totals). A substep applies a point's accumulated impulse as it
+   * ends it (warm start and increments), so the step's total is the sum of the substeps' final
+   * impulses, plus the bounce. Each warm start adds the impulse it applies (the last substep's
+   * final), prepare subtracts the previous step's (the first substep's start), and store adds
+   * the last (TOTAL_NORMAL, TOTAL_TANGENT: next to the impulses the warm start reads).
    */
-  private tangentTotals = new Float64Array(0);
+  private approach = new Float64Array(0);
   /** Per manifold: its restitution, read only by the bounce (its slot in `data` is the tangent speed's). */
   private restitution = new Float64Array(0);
 
@@ -149,7 +150,7 @@ export class ContactSolver implements SolverFamily {
     this.ends = resized(this.ends, cap * 3);
     this.points = resized(this.points, cap);
     this.rigidSide = resized(this.rigidSide, cap);
-    this.tangentTotals = resized(this.tangentTotals, cap * 2);
+    this.approach = resized(this.approach, cap * 2);
     this.restitution = resized(this.restitution, cap);
     this.capacity = cap;
   }
@@ -242,18 +243,17 @@ export class ContactSolver implements SolverFamily {
       d[p + NORMAL_IMPULSE] = st.normalImpulse[q]!;
       d[p + TANGENT_IMPULSE] = st.tangentImpulse[q]!;
       d[p + TOTAL_NORMAL] = -st.normalImpulse[q]!;
-      this.tangentTotals[2 * k + j] = -st.tangentImpulse[q]!;
+      d[p + TOTAL_TANGENT] = -st.tangentImpulse[q]!;
       // Approach speed before the step, for restitution.
       const dvx = vBx - wB * rBy - (vAx - wA * rAy);
       const dvy = vBy + wB * rBx - (vAy + wA * rAx);
-      d[p + REL_VEL] = dvx * nx + dvy * ny;
+      this.approach[2 * k + j] = dvx * nx + dvy * ny;
     }
   }
 
   warmStart(ctx: StepContext): void {
     const { vx, vy, w } = ctx.bodies;
     const d = this.data;
-    const totals = this.tangentTotals;
     for (let k = 0, n = this.count; k < n; k++) {
       const o = k * STRIDE;
       const a = this.ends[3 * k + 1];
@@ -267,7 +267,7 @@ export class ContactSolver implements SolverFamily {
         const ni = d[p + NORMAL_IMPULSE];
         const ti = d[p + TANGENT_IMPULSE];
         d[p + TOTAL_NORMAL] += ni;
-        totals[2 * k + j] = totals[2 * k + j]! + ti;
+        d[p + TOTAL_TANGENT] += ti;
         const Px = ni * nx + ti * ny;
         const Py = ni * ny - ti * nx;
         vAx -= mA * Px;
@@ -472,13 +472,14 @@ export class ContactSolver implements SolverFamily {
       for (let j = 0, pc = this.points[k]!; j < pc; j++) {
         const p = o + POINT + POINT_STRIDE * j;
         // Only a point that pushed in the step bounces (a speculative point that never touched does not).
-        if (d[p + REL_VEL] > -RESTITUTION_THRESHOLD || d[p + TOTAL_NORMAL] + d[p + NORMAL_IMPULSE] === 0) continue;
+        const approach = this.approach[2 * k + j]!;
+        if (approach > -RESTITUTION_THRESHOLD || d[p + TOTAL_NORMAL] + d[p + NORMAL_IMPULSE] === 0) continue;
         const rAx = d[p + R_AX], rAy = d[p + R_AY], rBx = d[p + R_BX], rBy = d[p + R_BY];
         const dvx = vBx - wB * rBy - (vAx - wA * rAy);
         const dvy = vBy + wB * rBx - (vAy + wA * rAx);
         const vn = dvx * nx + dvy * ny;
         const old = d[p + NORMAL_IMPULSE];
-        const next = Math.max(old - d[p + NORMAL_MASS] * (vn + e * d[p + REL_VEL]), 0);
+        const next = Math.max(old - d[p + NORMAL_MASS] * (vn + e * approach), 0);
         const impulse = next - old;
         d[p + NORMAL_IMPULSE] = next;
         const Px = impulse * nx, Py = impulse * ny;
@@ -510,7 +511,6 @@ export class ContactSolver implements SolverFamily {
     const tn = st.totalNormalImpulse;
     const tt = st.totalTangentImpulse;
     const d = this.data;
-    const totals = this.tangentTotals;
     for (let k = 0, n = this.count; k < n; k++) {
       const o = k * STRIDE;
       const s = this.ends[3 * k];
@@ -520,7 +520,7 @@ export class ContactSolver implements SolverFamily {
         ni[2 * s + j] = normal;
         ti[2 * s + j] = tangent;
         tn[2 * s + j] = d[o + POINT + POINT_STRIDE * j + TOTAL_NORMAL] + normal;
-        tt[2 * s + j] = totals[2 * k + j]! + tangent;
+        tt[2 * s + j] = d[o + POINT + POINT_STRIDE * j + TOTAL_TANGENT] + tangent;
       }
     }
   }
