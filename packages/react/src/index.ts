@@ -46,3 +46,15 @@ export type { BodyRef } from './core/body-ref.js';
 export type { BodyContactEvent, BodyEventHandlers, BodyIslandEvent, ConstraintEventHandlers } from './core/event-router.js';
 export type { StepCallback } from './core/physics-world.js';
 export type { TimeStep } from './core/step-clock.js';
+
+// control, sleep and queries
+// (The sleep and speed-cap props are in PhysicsProps, the queries in PhysicsApi, both above; their
+// result types, RayHit and ConvexCastHit, are @fulcrum/physics's.)
+export type { KinematicTargetProps } from './core/body-options.js';
+
+// contacts, contact filtering, shapes
+export { Chain } from './shapes/shapes.js';
+export type { ChainProps } from './shapes/shapes.js';
+export type { FluidProps, FluidShapeProps } from './shapes/shape-kinds.js';
+export { usePreSolve } from './hooks/use-pre-solve.js';
+export type { BodyContactForceEvent, BodyPointerEvent, BodyPointerHandlers } from './core/event-router.js';

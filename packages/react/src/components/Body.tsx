@@ -12,14 +12,15 @@ import { DebugColors } from '@fulcrum/physics';
 import { useContext, useLayoutEffect, useMemo, useRef, useState, type ReactNode, type Ref } from 'react';
 import type { Group } from 'three';
 import { BodyController } from '../core/body-controller.js';
-import { BODY_OPTION_KEYS, validateBodyOptions, type BodyOptionProps, type BodyOptionValues } from '../core/body-options.js';
+import { BODY_OPTION_KEYS, validateBodyOptions, validateTarget, type BodyOptionProps, type BodyOptionValues, type KinematicTargetProps } from '../core/body-options.js';
 import { hasRenderChildren } from '../core/children.js';
 import { ShapeHostContext, ShapeLookContext, useInCanvas, useWorld, type ShapeLook } from '../core/context.js';
 import { propFail } from '../core/errors.js';
-import type { BodyEventHandlers } from '../core/event-router.js';
+import { POINTER_HANDLER_KEYS, type BodyEventHandlers, type BodyPointerHandlers } from '../core/event-router.js';
 import { pick, useValidated } from '../core/props.js';
+import { useCommitted } from '../hooks/hooks.js';
 
-export interface BodyProps extends BodyOptionProps, BodyEventHandlers {
+export interface BodyProps extends BodyOptionProps, KinematicTargetProps, BodyEventHandlers, BodyPointerHandlers {
   /** Shape components, and three.js children that follow the body. */
   children?: ReactNode;
   /**
@@ -31,7 +32,7 @@ export interface BodyProps extends BodyOptionProps, BodyEventHandlers {
   ref?: Ref<EngineBody | null>;
 }
 
-const HANDLER_KEYS = ['onSleep', 'onWake', 'onBeginContact', 'onEndContact'] as const;
+const HANDLER_KEYS = ['onSleep', 'onWake', 'onBeginContact', 'onEndContact', 'onContactForce', ...POINTER_HANDLER_KEYS] as const;
 
 export function Body(props: BodyProps): ReactNode {
   const { children, drawShapes, ref } = props;
@@ -43,10 +44,13 @@ export function Body(props: BodyProps): ReactNode {
   for (const k of HANDLER_KEYS) checkHandler('Body', k, props[k]);
   if (drawShapes !== undefined && typeof drawShapes !== 'boolean') propFail('Body', 'drawShapes', drawShapes, 'must be a boolean');
 
+  const { target, targetRotation } = props;
+  const steering = useValidated({ target, targetRotation, type: validated.trial.type }, (p) => validateTarget('Body', p, p.type));
+
   const handlers = useRef<BodyEventHandlers>(props);
-  handlers.current = props;
+  useCommitted(handlers, props); // in an effect: a render React discards must not reach the solver
   const [controller] = useState(() => new BodyController(world, 'Body', handlers));
-  controller.setProps(validated);
+  controller.setProps(validated, steering);
   const group = useRef<Group>(null);
 
   useLayoutEffect(() => {

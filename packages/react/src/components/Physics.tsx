@@ -5,11 +5,13 @@
  *
  * Props are validated during render and applied in place: changing `gravity` wakes every
  * island; `checkUserConstraints` goes through the space's setter (the check runs before the
- * next step); `paused`, `timeStep`, `interpolate`, the iteration counts and `maxSubSteps` take
- * effect on the next frame. Changing `space` moves the whole scene: children remount into it.
+ * next step), and so do the sleep settings and speed caps (turning `allowSleep` off wakes every
+ * island, as the engine's setter does); `paused`, `timeStep`, `interpolate`, the iteration counts
+ * and `maxSubSteps` take effect on the next frame. Changing `space` moves the whole scene:
+ * children remount into it.
  */
 import { Space } from '@fulcrum/physics';
-import type { DebugDrawOptions, Vec2Like } from '@fulcrum/physics';
+import type { DebugDrawOptions, SpaceOptions, Vec2Like } from '@fulcrum/physics';
 import { Fragment, useLayoutEffect, useState, type ReactNode } from 'react';
 import { useInCanvas, WorldContext } from '../core/context.js';
 import { propFail, validateWith } from '../core/errors.js';
@@ -47,6 +49,18 @@ export interface PhysicsProps {
    * `space` too; when not given, the space keeps its own setting.
    */
   checkUserConstraints?: boolean;
+  // The sleep settings and speed caps below go to the space's setters when they change, to a
+  // given `space` too, like `gravity`; when not given, the space keeps its own setting.
+  /** Whether islands may fall asleep (default true). Turning it off wakes every sleeping island. */
+  allowSleep?: boolean;
+  /** Seconds every body of an island must rest before the island sleeps (default 0.5). */
+  sleepDelay?: number;
+  /** Speed, m/s, under which a body counts as at rest, applied to |v| and to |ω|·extent (default 0.05). */
+  sleepThreshold?: number;
+  /** Speed cap, m/s, on what the solver does to a body (default 400; Infinity turns it off). */
+  maxLinearSpeed?: number;
+  /** Radians a body may turn in one substep (default π/4; Infinity turns it off). */
+  maxRotationPerSubstep?: number;
   /** Use this Space instead of creating one. It is not emptied on unmount. */
   space?: Space;
   /** Drag bodies with the pointer: true, or the drag joint's settings. */
@@ -54,18 +68,27 @@ export interface PhysicsProps {
   children?: ReactNode;
 }
 
-const OPTION_PROPS = ['gravity', 'timeStep', 'paused', 'interpolate', 'velocityIterations', 'positionIterations', 'maxSubSteps', 'checkUserConstraints'] as const;
+/** The Space settings that are <Physics> props of the same name (sleep and speed caps). */
+export const SPACE_SETTING_PROPS = ['allowSleep', 'sleepDelay', 'sleepThreshold', 'maxLinearSpeed', 'maxRotationPerSubstep'] as const;
+type SpaceSettingProp = (typeof SPACE_SETTING_PROPS)[number];
+// Each is a Space option and a settable Space property of the same name and type.
+const settingsAreSpaceOptions: Pick<SpaceOptions, SpaceSettingProp> extends Partial<Pick<Space, SpaceSettingProp>> ? true : never = true;
+void settingsAreSpaceOptions;
+
+const OPTION_PROPS = ['gravity', 'timeStep', 'paused', 'interpolate', 'velocityIterations', 'positionIterations', 'maxSubSteps', 'checkUserConstraints', ...SPACE_SETTING_PROPS] as const;
 
 interface ValidatedOptions {
   options: WorldOptions;
   /** The prop, validated; undefined when not given. */
   checkUserConstraints: boolean | undefined;
+  /** The sleep and speed-cap props given, validated. */
+  settings: Pick<SpaceOptions, SpaceSettingProp>;
 }
 
 export function Physics(props: PhysicsProps): ReactNode {
   const [world] = useState(() => new PhysicsWorld());
   const inCanvas = useInCanvas();
-  const { options, checkUserConstraints } = useValidated(pick(props as Record<string, unknown>, OPTION_PROPS) as PhysicsProps, validatePhysicsProps);
+  const { options, checkUserConstraints, settings } = useValidated(pick(props as Record<string, unknown>, OPTION_PROPS) as PhysicsProps, validatePhysicsProps);
   const { space, debug, dragging } = props;
   if (space !== undefined && !(space instanceof Space)) propFail('Physics', 'space', space, 'must be a Space');
   if (debug !== undefined && typeof debug !== 'boolean' && (debug === null || typeof debug !== 'object')) propFail('Physics', 'debug', debug, 'must be a boolean or {shapes, contacts, aabbs, constraints}');
@@ -73,6 +96,7 @@ export function Physics(props: PhysicsProps): ReactNode {
   world.setExternalSpace(space ?? null);
   world.initialGravity = options.gravity;
   world.initialCheckUserConstraints = checkUserConstraints;
+  world.initialSettings = settings;
 
   useLayoutEffect(() => {
     const prev = world.options;
@@ -83,13 +107,23 @@ export function Physics(props: PhysicsProps): ReactNode {
       world.appliedGravity = props.gravity;
     }
     // The same for the derivative check: applied when the prop changes, never when it is absent.
-    let checkChanged = false;
+    let spaceChanged = false;
     if (checkUserConstraints !== undefined && world.appliedCheckUserConstraints !== checkUserConstraints) {
       if (world.space.checkUserConstraints !== checkUserConstraints) world.space.checkUserConstraints = checkUserConstraints;
       world.appliedCheckUserConstraints = checkUserConstraints;
-      checkChanged = true;
+      spaceChanged = true;
     }
-    if (checkChanged || !sameValue(prev, options)) world.requestFrame();
+    // And for the sleep settings and speed caps, through the engine's setters (allowSleep={false}
+    // wakes every island there).
+    const applied = world.appliedSettings;
+    for (const k of SPACE_SETTING_PROPS) {
+      const v = settings[k];
+      if (v === undefined || applied[k] === v) continue;
+      if (world.space[k] !== v) (world.space as Pick<Space, SpaceSettingProp>)[k] = v as never;
+      applied[k] = v as never;
+      spaceChanged = true;
+    }
+    if (spaceChanged || !sameValue(prev, options)) world.requestFrame();
   });
   useLayoutEffect(() => {
     world.attach();
@@ -109,8 +143,9 @@ export function Physics(props: PhysicsProps): ReactNode {
 function validatePhysicsProps(p: PhysicsProps): ValidatedOptions {
   const d = DEFAULT_WORLD_OPTIONS;
   const gravity = p.gravity ?? d.gravity;
-  // The engine validates what it owns (gravity, checkUserConstraints) on a throwaway space.
-  validateWith('Physics', p, ['Space'], () => new Space({ gravity, checkUserConstraints: p.checkUserConstraints }));
+  // The engine validates what it owns (gravity, checkUserConstraints, sleep, caps) on a throwaway space.
+  const settings = pick(p as Record<string, unknown>, SPACE_SETTING_PROPS) as Pick<SpaceOptions, SpaceSettingProp>;
+  validateWith('Physics', p, ['Space'], () => new Space({ ...settings, gravity, checkUserConstraints: p.checkUserConstraints }));
   const timeStep = p.timeStep ?? d.timeStep;
   if (timeStep !== 'vary' && (typeof timeStep !== 'number' || !Number.isFinite(timeStep) || timeStep <= 0)) {
     propFail('Physics', 'timeStep', timeStep, 'must be a positive number of seconds or "vary"');
@@ -136,6 +171,7 @@ function validatePhysicsProps(p: PhysicsProps): ValidatedOptions {
       positionIterations: int('positionIterations', 0, d.positionIterations),
     },
     checkUserConstraints: p.checkUserConstraints,
+    settings,
   };
 }
 

@@ -6,16 +6,19 @@
  * applies prop changes, adds the body to the space, registers its events and its three.js
  * group, and hands it to the ref. On unmount the body is removed from the space and retired;
  * a StrictMode remount builds a fresh one, so exactly one engine Body exists per mounted <Body>.
+ *
+ * A kinematic target is steered to before every step (see `steer`), and the three.js group is
+ * drawn at the body's world pose whatever groups it is inside (drawAtWorldPose).
  */
 import { Body } from '@fulcrum/physics';
 import type { BodyOptions, Shape, Space } from '@fulcrum/physics';
 import type { Object3D } from 'three';
 import type { Ref } from 'react';
-import { applyBodyOptions, type BodyOptionValues, type ValidatedBody } from './body-options.js';
+import { applyBodyOptions, type BodyOptionValues, type BodyTarget, type ValidatedBody } from './body-options.js';
 import type { ShapeHost, ShapeRecord } from './context.js';
 import type { BodyEventHandlers } from './event-router.js';
 import type { PhysicsWorld, TransformTarget } from './physics-world.js';
-import { Pose } from './pose.js';
+import { drawAtWorldPose, Pose } from './pose.js';
 import { RefSlot } from './ref-slot.js';
 import { isRetired, retire } from './retire.js';
 
@@ -29,6 +32,16 @@ export class BodyController implements ShapeHost, TransformTarget {
   private readonly pose = new Pose();
   private readonly refSlot = new RefSlot<Body>();
   private targeted = false;
+  private undoWorldPose: (() => void) | null = null;
+  /** The target from the latest props, and the one committed (which the steering follows). */
+  private latestTarget: BodyTarget | null = null;
+  private target: BodyTarget | null = null;
+  /** The target changed and the body has not been steered to it in a step yet. */
+  private steerPending = false;
+  /** Steering gave the body a velocity, to be taken back once it has arrived. */
+  private steered = false;
+  private unsteer: (() => void) | null = null;
+  private readonly steering = { current: (_space: Space, dt: number): void => this.steer(dt) };
 
   constructor(
     private readonly world: PhysicsWorld,
@@ -37,15 +50,23 @@ export class BodyController implements ShapeHost, TransformTarget {
   ) {}
 
   /** The latest validated props (set during render, read when the body is created). */
-  setProps(v: ValidatedBody): void {
+  setProps(v: ValidatedBody, target: BodyTarget | null = null): void {
     this.latest = v;
+    this.latestTarget = target;
   }
 
-  /** The engine body, created from the latest props if there is none yet. */
+  /**
+   * The engine body, created from the latest props if there is none yet. A kinematic body with
+   * a target and no `position` (or `rotation`) starts at its target, rather than sweeping there
+   * from the origin in its first step.
+   */
   acquire(): Body {
     if (this.body === null) {
-      this.body = new Body(this.latest!.options as BodyOptions);
-      this.applied = this.latest!.options;
+      const o = this.latest!.options;
+      const t = this.latestTarget;
+      const start = t === null ? o : { ...o, position: o.position ?? (t.x !== undefined ? [t.x, t.y] : undefined), rotation: o.rotation ?? t.rotation };
+      this.body = new Body(start as BodyOptions);
+      this.applied = o;
     }
     return this.body;
   }
@@ -100,7 +121,12 @@ export class BodyController implements ShapeHost, TransformTarget {
       added = true;
     }
     world.events.setBody(body, this.handlers);
+    if (this.commitTarget(body)) changed = true;
     if (object !== this.object || added) {
+      if (object !== this.object) {
+        this.undoWorldPose?.();
+        this.undoWorldPose = object === null ? null : drawAtWorldPose(object);
+      }
       this.object = object;
       this.pose.snap(body);
     }
@@ -122,6 +148,13 @@ export class BodyController implements ShapeHost, TransformTarget {
       this.world.removeTarget(this);
       this.targeted = false;
     }
+    this.undoWorldPose?.();
+    this.undoWorldPose = null;
+    this.object = null;
+    this.unsteer?.();
+    this.unsteer = null;
+    this.target = null;
+    this.steerPending = this.steered = false;
     if (body === null) return;
     this.body = null;
     this.world.events.deleteBody(body);
@@ -132,6 +165,67 @@ export class BodyController implements ShapeHost, TransformTarget {
     retire(body, `Body#${body.id}`, `<${this.component}>`);
     this.world.bodiesChanged();
     this.world.requestFrame();
+  }
+
+  // ------------------------------------------------------------------ kinematic target
+
+  /**
+   * Take the latest target (from commit). A changed target is steered to before the next step;
+   * until then the body already has the velocity that gets it there in a step of the fixed time
+   * step (corrected to the real dt before the step), so it wakes what it touches now, as any
+   * prop change does, and demand mode sees it moving. True when anything changed.
+   */
+  private commitTarget(body: Body): boolean {
+    const t = this.latestTarget;
+    const prev = this.target;
+    if (t === prev || (t !== null && prev !== null && t.x === prev.x && t.y === prev.y && t.rotation === prev.rotation)) return false;
+    this.target = t;
+    if (t === null) {
+      this.unsteer?.();
+      this.unsteer = null;
+      this.steerPending = false;
+      // Dropped mid-move: the body stays where it is (unless it is no longer kinematic: a new type
+      // was applied first, and a static body takes no velocity).
+      if (this.steered && body.isKinematic) this.stop(body);
+      this.steered = false;
+      return true;
+    }
+    this.unsteer ??= this.world.addStepCallback('before', this.steering);
+    // Already there (a body created at its target): nothing to steer.
+    this.steerPending = (t.x !== undefined && (t.x !== body.x || t.y !== body.y)) || (t.rotation !== undefined && t.rotation !== body.rotation);
+    if (this.steerPending) {
+      const ts = this.world.options.timeStep;
+      this.steerTowards(body, t, ts === 'vary' ? 1 / 60 : ts);
+    }
+    return true;
+  }
+
+  /**
+   * Before every step: a changed target gets the velocity that reaches it in this step (Nape's
+   * setVelocityFromTarget: the body arrives exactly, and carries what rests on it); in the step
+   * after, the target unchanged, the velocity goes back to 0, so the body stays where it arrived.
+   */
+  private steer(dt: number): void {
+    const body = this.body;
+    const t = this.target;
+    if (body === null || t === null) return;
+    if (this.steerPending) {
+      this.steerPending = false;
+      this.steerTowards(body, t, dt);
+    } else if (this.steered) {
+      this.stop(body);
+    }
+  }
+
+  private steerTowards(body: Body, t: BodyTarget, dt: number): void {
+    body.setVelocityFromTarget(t.x === undefined ? [body.x, body.y] : [t.x, t.y!], t.rotation ?? body.rotation, dt);
+    this.steered = true;
+  }
+
+  private stop(body: Body): void {
+    this.steered = false;
+    body.velocity = [0, 0];
+    body.angularVel = 0;
   }
 
   // ------------------------------------------------------------------ TransformTarget

@@ -11,7 +11,7 @@
  */
 import { Body } from '@fulcrum/physics';
 import type { BodyOptions, BodyType, Vec2Like } from '@fulcrum/physics';
-import { validateWith } from './errors.js';
+import { propFail, validateWith } from './errors.js';
 import { changedKeys, pick } from './props.js';
 
 /** The Body props that map to engine options: the engine's own option type, minus shapes (children). */
@@ -91,4 +91,49 @@ export function applyBodyOptions(body: Body, prev: BodyOptionValues, next: Valid
   for (const k of SIMPLE) if (has(k)) (body as unknown as Record<string, unknown>)[k] = (t as unknown as Record<string, unknown>)[k];
   if (has('userData')) body.userData = o.userData;
   return { changed: true, moved };
+}
+
+// ------------------------------------------------------------------ kinematic targets (<Body> only)
+
+/** <Body>'s kinematic target props: where a kinematic body should go, moved there by velocity. */
+export interface KinematicTargetProps {
+  /**
+   * Where a kinematic body's origin should be. Before every step it gets the velocity that takes it
+   * there in that step (the engine's `setVelocityFromTarget`), so it arrives exactly and carries
+   * what rests on it, which a teleport through `position` does not. Once it is there, and while
+   * the target stays the same, its velocity is 0. Only for `type="kinematic"`.
+   */
+  target?: Vec2Like;
+  /** The angle a kinematic body should turn to, radians (not wrapped). Default: the angle it has. */
+  targetRotation?: number;
+}
+
+/** A validated target: a missing part keeps the body's own position or angle. */
+export interface BodyTarget {
+  readonly x: number | undefined;
+  readonly y: number | undefined;
+  readonly rotation: number | undefined;
+}
+
+/**
+ * Validate the target props (throws FulcrumPropError naming `component`): null when there is no
+ * target. The values are checked by the engine's own setVelocityFromTarget, on a trial kinematic
+ * body; a target on a body of another type is an error.
+ */
+export function validateTarget(component: string, props: KinematicTargetProps, type: BodyType): BodyTarget | null {
+  const { target, targetRotation } = props;
+  if (target === undefined && targetRotation === undefined) return null;
+  validateWith(component, props, [], () => new Body({ type: 'kinematic' }).setVelocityFromTarget(target ?? [0, 0], targetRotation ?? 0, 1), targetPropOf);
+  const prop = target !== undefined ? 'target' : 'targetRotation';
+  if (type !== 'kinematic') propFail(component, prop, props[prop], `needs type="kinematic", the body is ${type}: a target moves a kinematic body (move a dynamic one with forces or a joint, a static one with position)`);
+  const p = target === undefined ? undefined : Array.isArray(target) ? { x: target[0] as number, y: target[1] as number } : (target as { x: number; y: number });
+  return { x: p?.x, y: p?.y, rotation: targetRotation };
+}
+
+/** The prop a setVelocityFromTarget error is about. */
+function targetPropOf(e: Error): string | null {
+  const prop = (e as { prop?: unknown }).prop;
+  if (prop === 'setVelocityFromTarget(position)') return 'target';
+  if (prop === 'setVelocityFromTarget(rotation)') return 'targetRotation';
+  return null;
 }

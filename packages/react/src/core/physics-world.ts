@@ -13,10 +13,11 @@
  *   and the event router.
  */
 import { Space } from '@fulcrum/physics';
-import type { DebugDraw, Vec2Like } from '@fulcrum/physics';
+import type { DebugDraw, SpaceOptions, Vec2Like } from '@fulcrum/physics';
 import { anyAwake } from './awake.js';
 import { CowList } from './cow-list.js';
 import { EventRouter } from './event-router.js';
+import { PreSolveRouter } from './pre-solve-router.js';
 import { StepClock, type TimeStep } from './step-clock.js';
 
 /** Called before or after every physics step. */
@@ -69,7 +70,13 @@ export class PhysicsWorld {
   initialCheckUserConstraints: boolean | undefined = undefined;
   /** The last `checkUserConstraints` prop applied to the space. */
   appliedCheckUserConstraints: boolean | null = null;
+  /** Sleep and speed-cap settings for a space created on first use (set by <Physics> during render). */
+  initialSettings: SpaceOptions = {};
+  /** The sleep and speed-cap props last applied to the space (emptied for a new space). */
+  appliedSettings: SpaceOptions = {};
   readonly events = new EventRouter();
+  /** The space's one preSolve callback, shared by usePreSolve and the shapes' contact rules. */
+  readonly preSolve = new PreSolveRouter();
   readonly clock = new StepClock();
 
   private owned: Space | null = null;
@@ -97,7 +104,7 @@ export class PhysicsWorld {
 
   /** The space children register with; created on first use unless one was given. */
   get space(): Space {
-    return this.external ?? (this.owned ??= new Space({ gravity: this.initialGravity, checkUserConstraints: this.initialCheckUserConstraints }));
+    return this.external ?? (this.owned ??= new Space({ ...this.initialSettings, gravity: this.initialGravity, checkUserConstraints: this.initialCheckUserConstraints }));
   }
 
   /** Whether `space` is the world's own (emptied on unmount) rather than a given one. */
@@ -112,6 +119,7 @@ export class PhysicsWorld {
     // The props given so far were applied to the old space: apply them to this one too.
     this.appliedGravity = null;
     this.appliedCheckUserConstraints = null;
+    this.appliedSettings = {};
     this.clock.reset();
   }
 
@@ -120,7 +128,12 @@ export class PhysicsWorld {
     const space = this.space;
     if (this.attachedTo === space) return;
     this.detachEvents?.();
-    this.detachEvents = this.events.attach(space);
+    const offEvents = this.events.attach(space);
+    const offPreSolve = this.preSolve.attach(space);
+    this.detachEvents = () => {
+      offEvents();
+      offPreSolve();
+    };
     this.attachedTo = space;
   }
 
@@ -183,10 +196,10 @@ export class PhysicsWorld {
     this.requester = fn;
   }
 
-  /** Ask for a frame (demand mode); a no-op outside a <Canvas>. */
-  requestFrame(): void {
+  /** Ask for a frame (demand mode); a no-op outside a <Canvas>. Bound: usePhysics() hands it out. */
+  readonly requestFrame = (): void => {
     this.requester?.();
-  }
+  };
 
   /** One R3F frame of `delta` seconds. */
   frame(delta: number, state: FrameState): void {
@@ -211,16 +224,27 @@ export class PhysicsWorld {
 
   /**
    * Step once by hand (`dt` defaults to the fixed time step, or 1/60 with "vary"), with the
-   * step callbacks, and draw the result. Works paused and outside a <Canvas>.
+   * step callbacks, and draw the result. Works paused and outside a <Canvas>. Bound:
+   * usePhysics() hands it out.
    */
-  step(dt?: number): void {
+  readonly step = (dt?: number): void => {
     const ts = this.options.timeStep;
     const h = dt ?? (ts === 'vary' ? 1 / 60 : ts);
     this.snapshot();
     this.runStep(this.space, h);
     this.writeTargets(1);
     this.requestFrame();
-  }
+  };
+
+  // ------------------------------------------------------------------ queries
+
+  // The space's queries, bound and reading the current space (which a new `space` prop changes),
+  // so that `const { rayCast } = usePhysics()` works.
+  readonly rayCast: Space['rayCast'] = (from, to, options) => this.space.rayCast(from, to, options);
+  readonly rayCastAll: Space['rayCastAll'] = (from, to, options) => this.space.rayCastAll(from, to, options);
+  readonly queryPoint: Space['queryPoint'] = (point, options) => this.space.queryPoint(point, options);
+  readonly queryAABB: Space['queryAABB'] = (min, max, options) => this.space.queryAABB(min, max, options);
+  readonly convexCast: Space['convexCast'] = (shape, pose, translation, options) => this.space.convexCast(shape, pose, translation, options);
 
   private runStep(space: Space, dt: number): void {
     const pending = this.pending.items;

@@ -30,9 +30,14 @@ export class DragController {
   private space: Space | null = null;
   private unwatch: (() => void) | null = null;
 
+  /**
+   * `onRelease` is called with the body whenever a drag ends, however it ends: `release()`, a new
+   * `grab()`, or the body leaving the space.
+   */
   constructor(
     private readonly world: PhysicsWorld,
     private readonly settings: { readonly current: DragSettings },
+    private readonly onRelease?: (body: Body) => void,
   ) {}
 
   /** The body being dragged, or null. */
@@ -93,6 +98,7 @@ export class DragController {
   release(): void {
     this.unwatch?.();
     this.unwatch = null;
+    const body = this.body;
     const space = this.space;
     if (space !== null) {
       if (this.joint && this.joint.space === space) space.removeConstraint(this.joint);
@@ -103,5 +109,6 @@ export class DragController {
     this.joint = null;
     this.body = null;
     this.space = null;
+    if (body !== null) this.onRelease?.(body);
   }
 }

@@ -25,6 +25,7 @@ import type { BodyEventHandlers } from '../core/event-router.js';
 import { pick, sameValue } from '../core/props.js';
 import { RefSlot } from '../core/ref-slot.js';
 import { checkHandler, typeColor } from '../components/Body.js';
+import { useCommitted } from '../hooks/hooks.js';
 import { defaultMaterial } from '../shapes/default-look.js';
 import { InstancedController, type ValidatedInstance } from './instanced-controller.js';
 
@@ -58,7 +59,7 @@ export function InstancedBodies(props: InstancedBodiesProps): ReactNode {
   const validated = useValidatedInstances(props);
 
   const handlers = useRef<BodyEventHandlers>(props);
-  handlers.current = props;
+  useCommitted(handlers, props); // in an effect: a render React discards must not reach the solver
   const [controller] = useState(() => new InstancedController(world, handlers));
   const mesh = useRef<InstancedMesh>(null);
   const meshSlot = useRef<RefSlot<InstancedMesh> | null>(null);

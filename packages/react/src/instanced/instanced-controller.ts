@@ -16,7 +16,7 @@ import { applyBodyOptions, type BodyOptionValues, type ValidatedBody } from '../
 import type { ShapeHost, ShapeRecord } from '../core/context.js';
 import type { BodyEventHandlers } from '../core/event-router.js';
 import type { PhysicsWorld, TransformTarget } from '../core/physics-world.js';
-import { Pose } from '../core/pose.js';
+import { drawAtWorldPose, Pose } from '../core/pose.js';
 import { RefSlot } from '../core/ref-slot.js';
 import { isRetired, retire } from '../core/retire.js';
 
@@ -40,6 +40,7 @@ export class InstancedController implements ShapeHost, TransformTarget {
   private order: Entry[] = [];
   private readonly templates: ShapeRecord[] = [];
   private mesh: InstancedMesh | null = null;
+  private undoWorldPose: (() => void) | null = null;
   private readonly refSlot = new RefSlot<readonly Body[]>();
   private targeted = false;
 
@@ -129,6 +130,9 @@ export class InstancedController implements ShapeHost, TransformTarget {
     this.entries = next;
     this.order = order;
     if (mesh !== this.mesh) {
+      // Instance matrices are world poses: the mesh cancels whatever groups it is inside.
+      this.undoWorldPose?.();
+      this.undoWorldPose = mesh === null ? null : drawAtWorldPose(mesh);
       this.mesh = mesh;
       for (const e of order) e.pose.redraw();
     }
@@ -154,6 +158,8 @@ export class InstancedController implements ShapeHost, TransformTarget {
     for (const e of this.order) this.drop(e);
     this.entries = new Map();
     this.order = [];
+    this.undoWorldPose?.();
+    this.undoWorldPose = null;
     this.mesh = null;
     if (had) {
       this.world.bodiesChanged();

@@ -16,6 +16,7 @@ import { checkBodyRef, type BodyRef } from '../core/body-ref.js';
 import type { BodyBinding, ConstraintSpec, OptionValues } from '../core/constraint-controller.js';
 import { propFail } from '../core/errors.js';
 import { pick } from '../core/props.js';
+import { useCommitted } from '../hooks/hooks.js';
 import type { CommonConstraintProps } from './joints.js';
 import { useConstraint } from './use-constraint.js';
 
@@ -57,13 +58,14 @@ export const USER_CONSTRAINT_SPEC: ConstraintSpec<EngineUserConstraint> = {
  */
 export function useHookDelegates(hooks: UserConstraintHooks | undefined, component: string): UserConstraintHooks | undefined {
   if (hooks !== undefined && (hooks === null || typeof hooks !== 'object')) propFail(component, 'hooks', hooks, 'must be an object of hook functions');
+  // The delegates call the committed hooks: a render React discards never reaches the solver.
   const latest = useRef(hooks);
-  latest.current = hooks;
+  useCommitted(latest, hooks);
   const signature = hooks === undefined ? null : Object.keys(hooks).map((k) => `${k}:${typeof (hooks as Record<string, unknown>)[k]}`).sort().join(',');
   return useMemo(() => {
-    if (signature === null || latest.current === undefined) return undefined;
+    if (signature === null || hooks === undefined) return undefined;
     const out: Record<string, unknown> = {};
-    for (const [name, fn] of Object.entries(latest.current)) {
+    for (const [name, fn] of Object.entries(hooks)) {
       if (typeof fn !== 'function') {
         if (fn !== undefined) out[name] = fn;
         continue;
@@ -74,7 +76,7 @@ export function useHookDelegates(hooks: UserConstraintHooks | undefined, compone
       };
     }
     return out as UserConstraintHooks;
-    // The delegates read `latest`, so they only change with the set of hooks.
+    // The delegates read `latest` when called, so they only change with the set of hooks.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [signature]);
 }

@@ -10,6 +10,7 @@ import { useWorld } from '../core/context.js';
 import { propFail } from '../core/errors.js';
 import type { ConstraintEventHandlers } from '../core/event-router.js';
 import { pick, useValidated } from '../core/props.js';
+import { useCommitted } from '../hooks/hooks.js';
 
 export function useConstraint<C extends Constraint>(
   spec: ConstraintSpec<C>,
@@ -23,7 +24,7 @@ export function useConstraint<C extends Constraint>(
   for (const name of bodyProps) checkBodyRef(spec.component, name, all[name]);
   if (props.onBreak !== undefined && typeof props.onBreak !== 'function') propFail(spec.component, 'onBreak', props.onBreak, 'must be a function');
   const handlers = useRef<ConstraintEventHandlers>(props);
-  handlers.current = props;
+  useCommitted(handlers, props); // in an effect: a render React discards must not reach the solver
   const [controller] = useState(() => new ConstraintController(world, spec, handlers));
   controller.setProps(validated, all);
   useLayoutEffect(() => {

@@ -3,7 +3,7 @@
  * engine's debug palette), built from the validated shape. Materials are shared per colour and
  * created on first use, never at import (SSR-safe).
  */
-import type { Capsule, Circle, Polygon, Segment, Shape } from '@fulcrum/physics';
+import type { Capsule, Circle, Polygon, Segment, Shape, Vec2, Vec2Like } from '@fulcrum/physics';
 import { DebugColors } from '@fulcrum/physics';
 import {
   BufferGeometry,
@@ -21,8 +21,13 @@ import {
 /** The wedge left out of a circle, radians, so that its rotation shows. */
 const CIRCLE_NOTCH = 0.35;
 
-/** A geometry for `shape` in the shape's own frame (the mesh applies its offset and angle). */
-export function shapeGeometry(component: string, shape: Shape): BufferGeometry {
+/**
+ * A geometry for a shape component in the shape's own frame (the mesh applies its offset and
+ * angle): its outline, from the component's options and its engine pieces on trial. A decomposed
+ * <Polygon> draws its whole outline, not its pieces; a <Chain> its segments, as lines.
+ */
+export function shapeGeometry(component: string, options: Readonly<Record<string, unknown>>, pieces: readonly Shape[]): BufferGeometry {
+  const shape = pieces[0]!;
   switch (component) {
     case 'Circle':
       return new CircleGeometry((shape as Circle).radius, 40, CIRCLE_NOTCH / 2, 2 * Math.PI - CIRCLE_NOTCH);
@@ -32,8 +37,11 @@ export function shapeGeometry(component: string, shape: Shape): BufferGeometry {
       const ys = v.map((p) => p.y);
       return new PlaneGeometry(Math.max(...xs) - Math.min(...xs), Math.max(...ys) - Math.min(...ys));
     }
-    case 'Polygon':
-      return new ShapeGeometry(new PathShape((shape as Polygon).vertices.map((p) => new Vector2(p.x, p.y))));
+    case 'Polygon': {
+      // The outline as given (validated: finite, simple); three.js triangulates it, concave or not.
+      const outline = (options.vertices as readonly Vec2Like[]).map((p) => (Array.isArray(p) ? new Vector2(p[0], p[1]) : new Vector2((p as Vec2).x, (p as Vec2).y)));
+      return new ShapeGeometry(new PathShape(outline));
+    }
     case 'Capsule': {
       const c = shape as Capsule;
       const p1 = c.p1;
@@ -46,9 +54,14 @@ export function shapeGeometry(component: string, shape: Shape): BufferGeometry {
       return new ShapeGeometry(path, 16);
     }
     default: {
-      const s = shape as Segment;
+      // Segment, and a Chain's segments: one line each.
+      const xyz: number[] = [];
+      for (const piece of pieces) {
+        const s = piece as Segment;
+        xyz.push(s.p1.x, s.p1.y, 0, s.p2.x, s.p2.y, 0);
+      }
       const g = new BufferGeometry();
-      g.setAttribute('position', new Float32BufferAttribute([s.p1.x, s.p1.y, 0, s.p2.x, s.p2.y, 0], 3));
+      g.setAttribute('position', new Float32BufferAttribute(xyz, 3));
       return g;
     }
   }

@@ -1,20 +1,29 @@
 /**
  * Shape components: children of <Body> (or templates inside <InstancedBodies>). Every prop is
- * mutable: geometry, density (the body's mass follows), material, filter and sensor all update
- * the engine shape in place. The ref is the engine shape.
+ * mutable: geometry, density (the body's mass follows), material, filter, sensor, fluid and the
+ * contact rules all update the engine shapes in place (a <Chain>'s points excepted: see
+ * shape-kinds.ts). The ref is the engine shape.
  */
-import type { Capsule as EngineCapsule, Circle as EngineCircle, Polygon as EnginePolygon, Segment as EngineSegment, Vec2Like } from '@fulcrum/physics';
-import type { ReactNode } from 'react';
+import type {
+  Capsule as EngineCapsule,
+  Chain as EngineChain,
+  Circle as EngineCircle,
+  Polygon as EnginePolygon,
+  Segment as EngineSegment,
+  Vec2Like,
+} from '@fulcrum/physics';
+import { useLayoutEffect, useRef, type ReactNode, type Ref } from 'react';
 import { markShape } from '../core/children.js';
-import { BOX, CAPSULE, CIRCLE, POLYGON, SEGMENT, type CommonShapeProps } from './shape-kinds.js';
+import { RefSlot } from '../core/ref-slot.js';
+import { BOX, CAPSULE, CHAIN, CIRCLE, POLYGON, SEGMENT, type CommonShapeProps, type FluidShapeProps } from './shape-kinds.js';
 import { useShape, type ShapeComponentProps } from './use-shape.js';
 
-export interface CircleProps extends CommonShapeProps, ShapeComponentProps<EngineCircle> {
+export interface CircleProps extends CommonShapeProps, FluidShapeProps, ShapeComponentProps<EngineCircle> {
   /** Metres, > 0. */
   radius: number;
 }
 
-export interface BoxProps extends CommonShapeProps, ShapeComponentProps<EnginePolygon> {
+export interface BoxProps extends CommonShapeProps, FluidShapeProps, ShapeComponentProps<EnginePolygon> {
   /** Full width, metres. */
   width: number;
   /** Full height, metres. */
@@ -23,14 +32,22 @@ export interface BoxProps extends CommonShapeProps, ShapeComponentProps<EnginePo
   radius?: number;
 }
 
-export interface PolygonProps extends CommonShapeProps, ShapeComponentProps<EnginePolygon> {
-  /** Convex outline, any winding, 3 to 64 points. */
+export interface PolygonProps extends CommonShapeProps, FluidShapeProps, ShapeComponentProps<EnginePolygon> {
+  /**
+   * The outline, any winding, not crossing itself. A strictly convex outline of 3 to 64 points is
+   * one engine Polygon (the `ref`); any other (concave, more points, straight corners) is split by
+   * the engine's `Polygon.decompose` into convex pieces with the same props (the ref is then null:
+   * see `piecesRef`).
+   */
   vertices: readonly Vec2Like[];
   /** Rounding radius, metres (default 0). */
   radius?: number;
+  /** Every engine Polygon of the outline: one for a convex outline, the pieces of a concave one (null inside <InstancedBodies>). */
+  piecesRef?: Ref<readonly EnginePolygon[] | null>;
 }
 
 export type CapsuleProps = CommonShapeProps &
+  FluidShapeProps &
   ShapeComponentProps<EngineCapsule> & { radius: number } & (
     | { /** Distance between the two centres, along the shape's x axis. */ length: number; p1?: never; p2?: never }
     | { p1: Vec2Like; p2: Vec2Like; length?: never }
@@ -41,6 +58,17 @@ export interface SegmentProps extends CommonShapeProps, ShapeComponentProps<Engi
   p2: Vec2Like;
 }
 
+export interface ChainProps extends Omit<CommonShapeProps, 'density'>, ShapeComponentProps<EngineChain> {
+  /**
+   * The chain's points, body frame (before `offset` and `angle`): at least 2, or 3 for a loop. It
+   * collides on the right of each segment p1 → p2: list ground points right to left; a
+   * counter-clockwise loop is solid inside.
+   */
+  vertices: readonly Vec2Like[];
+  /** A closed loop (a segment from the last point back to the first). Default false. */
+  loop?: boolean;
+}
+
 export const Circle = markShape(function Circle(props: CircleProps): ReactNode {
   return useShape(CIRCLE, props);
 });
@@ -49,8 +77,19 @@ export const Box = markShape(function Box(props: BoxProps): ReactNode {
   return useShape(BOX, props);
 });
 
+/** A polygon; a concave outline becomes several convex engine Polygons (see PolygonProps.vertices). */
 export const Polygon = markShape(function Polygon(props: PolygonProps): ReactNode {
-  return useShape(POLYGON, props);
+  const pieces = useRef<{ slot: RefSlot<readonly EnginePolygon[]>; list: readonly EnginePolygon[] | null } | null>(null);
+  pieces.current ??= { slot: new RefSlot(), list: null };
+  const { piecesRef } = props;
+  useLayoutEffect(() => () => pieces.current!.slot.clear(), []);
+  return useShape(POLYGON, props, (shapes) => {
+    const p = pieces.current!;
+    // The same list while the pieces are the same objects, so a callback ref is not called again.
+    if (shapes[0] === null) p.list = null;
+    else if (p.list === null || p.list.length !== shapes.length || p.list.some((s, i) => s !== shapes[i])) p.list = Object.freeze(shapes.slice() as EnginePolygon[]);
+    p.slot.set(piecesRef, p.list);
+  });
 });
 
 export const Capsule = markShape(function Capsule(props: CapsuleProps): ReactNode {
@@ -60,4 +99,14 @@ export const Capsule = markShape(function Capsule(props: CapsuleProps): ReactNod
 /** A two-sided line with no thickness and no mass: for static terrain and walls. */
 export const Segment = markShape(function Segment(props: SegmentProps): ReactNode {
   return useShape(SEGMENT, props);
+});
+
+/**
+ * Terrain as a polyline of one-sided, smooth segments (the engine's Chain): bodies roll and slide
+ * across its inner points without catching. No mass. The ref is the engine Chain; a new
+ * `vertices` or `loop` builds a new one (the engine's chain points are fixed), the other props
+ * update its segments in place.
+ */
+export const Chain = markShape(function Chain(props: ChainProps): ReactNode {
+  return useShape(CHAIN, props);
 });

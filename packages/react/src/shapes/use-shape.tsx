@@ -1,17 +1,26 @@
 /**
- * useShape: what every shape component does. It validates its props during render (a trial
- * engine shape: bad props throw a FulcrumPropError before anything changes), attaches its engine
- * shape(s) to the enclosing host, updates them in place when props change, and draws the
- * default look when its <Body> has nothing else to draw.
+ * useShape: what every shape component does. It validates its props during render (trial engine
+ * shapes: bad props throw a FulcrumPropError before anything changes), attaches its engine
+ * shape(s) to the enclosing host, updates them in place when props change, registers its contact
+ * rule (`oneWay`, `tangentSpeed`) with the world, and draws the default look when its <Body> has
+ * nothing else to draw.
+ *
+ * A component may stand for several engine shapes (a decomposed <Polygon>, a <Chain>): each is a
+ * piece with its own record in the host, so a <Body> gets one engine shape per piece and
+ * <InstancedBodies> one per piece per instance.
  */
 import type { Shape } from '@fulcrum/physics';
 import { useContext, useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode, type Ref } from 'react';
-import { GeometrySinkContext, ShapeHostContext, ShapeLookContext, useInCanvas, useWorld, type ShapeRecord } from '../core/context.js';
-import { propFail, validateWith } from '../core/errors.js';
-import { pick, sameValue, useValidated } from '../core/props.js';
+import { GeometrySinkContext, ShapeHostContext, ShapeLookContext, useInCanvas, useWorld, type ShapeHost, type ShapeRecord } from '../core/context.js';
+import { propFail } from '../core/errors.js';
+import type { PhysicsWorld } from '../core/physics-world.js';
+import type { ContactRule, RuleOwner } from '../core/pre-solve-router.js';
+import { changedKeys, pick, sameValue, useValidated } from '../core/props.js';
 import { RefSlot } from '../core/ref-slot.js';
 import { defaultMaterial, shapeGeometry } from './default-look.js';
-import { applyShapeOptions, COMMON_KEYS, type ShapeKind, type ShapeOptionValues } from './shape-kinds.js';
+import { pointerForwarding } from './pointer.js';
+import type { ShapeKind, ShapeOptionValues } from './shape-kinds.js';
+import { applyShapeOptions, COMMON_KEYS, validateShape, type ValidatedShape } from './shape-options.js';
 
 /** Props of the default look. */
 export interface ShapeLookProps {
@@ -19,74 +28,129 @@ export interface ShapeLookProps {
   color?: number;
 }
 
-export interface ShapeComponentProps<S extends Shape> extends ShapeLookProps {
+export interface ShapeComponentProps<R> extends ShapeLookProps {
   /** The engine shape (inside <InstancedBodies>: null, as there is one per instance). */
-  ref?: Ref<S | null>;
+  ref?: Ref<R | null>;
 }
 
-interface Validated {
-  options: ShapeOptionValues;
-  trial: Shape;
-}
-
-class Record_ implements ShapeRecord {
-  latest: Validated | null = null;
-  applied: ShapeOptionValues | null = null;
-  constructor(private readonly kind: ShapeKind) {}
+/** One engine shape of a component (its piece `index`), as the host knows it. */
+class PieceRecord implements ShapeRecord {
+  constructor(
+    private readonly set: ShapeSet,
+    private readonly index: number,
+  ) {}
   get component(): string {
-    return this.kind.component;
+    return this.set.kind.component;
   }
   create(): Shape {
-    return this.kind.build(this.latest!.options);
+    const shape = this.set.latest!.plan.build(this.index);
+    this.set.world.preSolve.claim(shape, this.set);
+    return shape;
   }
   apply(shape: Shape, prev: Readonly<ShapeOptionValues>): void {
-    applyShapeOptions(this.kind, shape, prev, this.latest!.options, this.latest!.trial);
+    const v = this.set.latest!;
+    applyShapeOptions(this.set.kind, shape, prev, v.options, v.plan.pieces[this.index]!);
   }
 }
 
-export function useShape<S extends Shape>(kind: ShapeKind, props: ShapeComponentProps<S> & object): ReactNode {
+/** A shape component's pieces in its host, and its contact rule. */
+class ShapeSet implements RuleOwner {
+  rule: ContactRule | null = null;
+  /** The latest validated props (set during render). */
+  latest: ValidatedShape | null = null;
+  /** What the host's engine shapes were last built or updated from. */
+  private applied: ValidatedShape | null = null;
+  private records: PieceRecord[] = [];
+  /** The engine shapes on a <Body> after the last commit (null entries inside <InstancedBodies>). */
+  shapes: readonly (Shape | null)[] = [];
+  /** Committed, and not released since: its engine shapes already existed before this commit. */
+  mounted = false;
+
+  constructor(
+    readonly kind: ShapeKind,
+    readonly world: PhysicsWorld,
+  ) {}
+
+  /** After every render: bring the host's engine shapes to `latest`; true if anything changed. */
+  commit(host: ShapeHost): boolean {
+    const next = this.latest!;
+    const prev = this.applied;
+    const changed = prev !== null && prev !== next;
+    if (changed) {
+      if (changedKeys(this.kind.replaceOn ?? [], prev.options, next.options).length > 0) {
+        for (const r of this.records) host.unmountShape(r);
+        this.records = [];
+      } else {
+        while (this.records.length > next.plan.pieces.length) host.unmountShape(this.records.pop()!);
+        for (const r of this.records) {
+          host.mountShape(r);
+          host.updateShape(r, prev.options);
+        }
+      }
+    }
+    while (this.records.length < next.plan.pieces.length) this.records.push(new PieceRecord(this, this.records.length));
+    this.shapes = this.records.map((r) => host.mountShape(r));
+    this.applied = next;
+    return changed;
+  }
+
+  /** Unmount: take every piece out of the host, and the rule out of the world. */
+  release(host: ShapeHost): void {
+    for (const r of this.records) host.unmountShape(r);
+    this.shapes = [];
+    this.mounted = false;
+    this.world.preSolve.release(this);
+  }
+}
+
+/**
+ * The shape component `kind` with `props`; `onCommit` gets the engine shapes on a <Body> after
+ * every commit (null entries inside <InstancedBodies>), for refs of the kind's own (piecesRef).
+ */
+export function useShape<R>(kind: ShapeKind, props: ShapeComponentProps<R> & object, onCommit?: (shapes: readonly (Shape | null)[]) => void): ReactNode {
   const host = useContext(ShapeHostContext);
   if (host === null) throw new Error(`<${kind.component}> must be inside <Body> or <InstancedBodies>`);
   const world = useWorld(kind.component);
   const look = useContext(ShapeLookContext);
   const inCanvas = useInCanvas();
-  const input = pick(props as ShapeOptionValues, [...kind.keys, ...COMMON_KEYS]);
-  const validated = useValidated(input, (o): Validated => ({ options: o, trial: validateWith(kind.component, props, kind.owners, () => kind.build(o)) }));
+  const input = pick(props as ShapeOptionValues, [...kind.keys, ...COMMON_KEYS]) as ShapeOptionValues;
+  const validated = useValidated(input, (o) => validateShape(kind, o));
   const { color } = props;
   if (color !== undefined && (typeof color !== 'number' || !Number.isInteger(color) || color < 0 || color > 0xffffff)) {
     propFail(kind.component, 'color', color, 'must be a 0xRRGGBB number');
   }
-  const [rec] = useState(() => new Record_(kind));
-  rec.latest = validated;
-  const refSlot = useRef<RefSlot<S> | null>(null);
-  refSlot.current ??= new RefSlot<S>();
+  const [set] = useState(() => new ShapeSet(kind, world));
+  set.latest = validated;
+  const refSlot = useRef<RefSlot<R> | null>(null);
+  refSlot.current ??= new RefSlot<R>();
 
   useLayoutEffect(() => {
-    const prev = rec.applied;
-    const shape = host.mountShape(rec);
-    if (prev !== null && prev !== validated.options) {
-      host.updateShape(rec, prev);
-      world.requestFrame();
-    }
-    rec.applied = validated.options;
-    refSlot.current!.set(props.ref, shape as S | null);
+    const existed = set.mounted;
+    const changed = set.commit(host);
+    set.mounted = true;
+    // A rule that changes on shapes that already existed wakes their bodies (a new shape has
+    // woken its body by joining it).
+    world.preSolve.setRule(set, validated.rule, existed);
+    if (changed) world.requestFrame();
+    refSlot.current!.set(props.ref, kind.refValue(set.shapes) as R | null);
+    onCommit?.(set.shapes);
   });
   useLayoutEffect(
     () => () => {
       refSlot.current!.clear();
-      host.unmountShape(rec);
+      set.release(host);
     },
-    [host, rec],
+    [host, set],
   );
 
   if (!look.draw || !inCanvas) return null;
-  if (look.draw === 'geometry') return <AttachedGeometry component={kind.component} trial={validated.trial} />;
-  return <DefaultLook component={kind.component} trial={validated.trial} color={color ?? look.color} />;
+  if (look.draw === 'geometry') return <AttachedGeometry kind={kind} validated={validated} />;
+  return <DefaultLook kind={kind} validated={validated} color={color ?? look.color} set={set} />;
 }
 
 /** The shape's geometry, placed at its offset and angle, handed to the instanced mesh. */
-function AttachedGeometry({ component, trial }: { component: string; trial: Shape }): ReactNode {
-  const geometry = useGeometry(component, trial, true);
+function AttachedGeometry({ kind, validated }: { kind: ShapeKind; validated: ValidatedShape }): ReactNode {
+  const geometry = useGeometry(kind, validated, true);
   const sink = useContext(GeometrySinkContext);
   useLayoutEffect(() => {
     sink?.(geometry);
@@ -96,15 +160,18 @@ function AttachedGeometry({ component, trial }: { component: string; trial: Shap
   return null;
 }
 
-/** The mesh (or line, for a segment) a shape draws itself with. */
-function DefaultLook({ component, trial, color }: { component: string; trial: Shape; color: number }): ReactNode {
-  const geometry = useGeometry(component, trial, false);
+/** The mesh (or lines, for a segment or a chain) a shape draws itself with; it forwards pointer events to its body. */
+function DefaultLook({ kind, validated, color, set }: { kind: ShapeKind; validated: ValidatedShape; color: number; set: ShapeSet }): ReactNode {
+  const geometry = useGeometry(kind, validated, false);
   useEffect(() => () => geometry.dispose(), [geometry]);
+  const world = useWorld(kind.component);
+  const [pointer] = useState(() => pointerForwarding(world, () => set.shapes));
+  const trial = validated.plan.pieces[0]!;
   const offset = trial.offset;
-  if (component === 'Segment') {
-    return <lineSegments geometry={geometry} material={defaultMaterial(color, false, true)} position={[offset.x, offset.y, 0]} rotation-z={trial.angle} />;
+  if (kind.line) {
+    return <lineSegments geometry={geometry} material={defaultMaterial(color, false, true)} position={[offset.x, offset.y, 0]} rotation-z={trial.angle} {...pointer} />;
   }
-  return <mesh geometry={geometry} material={defaultMaterial(color, trial.sensor, false)} position={[offset.x, offset.y, 0]} rotation-z={trial.angle} />;
+  return <mesh geometry={geometry} material={defaultMaterial(color, trial.sensor, false)} position={[offset.x, offset.y, 0]} rotation-z={trial.angle} {...pointer} />;
 }
 
 /**
@@ -112,20 +179,17 @@ function DefaultLook({ component, trial, color }: { component: string; trial: Sh
  * bakes the shape's offset and angle into it (for an instanced mesh, which has no child mesh
  * to carry them).
  */
-function useGeometry(component: string, trial: Shape, placed: boolean) {
-  const key = geometryKey(trial, placed);
+function useGeometry(kind: ShapeKind, validated: ValidatedShape, placed: boolean) {
+  const o = validated.options;
+  const key = [pick(o, kind.keys), placed ? [o.offset, o.angle] : null];
   const last = useRef<{ key: unknown; geometry: ReturnType<typeof shapeGeometry> } | null>(null);
   return useMemo(() => {
     if (last.current && sameValue(last.current.key, key)) return last.current.geometry;
-    const geometry = shapeGeometry(component, trial);
+    const trial = validated.plan.pieces[0]!;
+    const geometry = shapeGeometry(kind.component, o, validated.plan.pieces);
     if (placed) geometry.rotateZ(trial.angle).translate(trial.offsetX, trial.offsetY, 0);
     last.current = { key, geometry };
     return geometry;
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [component, trial, placed]);
-}
-
-function geometryKey(s: Shape, placed: boolean): unknown {
-  const t = s as unknown as Record<string, unknown>;
-  return [t.radius, 'vertices' in t ? t.vertices : null, 'p1' in t ? [t.p1, t.p2] : null, placed ? [s.offset, s.angle] : null];
+  }, [kind, validated, placed]);
 }
