@@ -18,8 +18,8 @@
  *   is on unmount, so every component must take out what it put in.
  * - dom/persistent: the scene mounted and unmounted as the children of one persistent <Physics>
  *   that owns its space: the world's lists and the space must be back where they were each time.
- * - dom/owned: whole `<Physics>` trees that own their spaces; each cycle's space (held from
- *   outside) must be left empty and unsubscribed.
+ * - dom/owned: whole `<Physics>` trees that own their spaces (with the sleep settings and speed
+ *   caps); each cycle's space (held from outside) must be left empty and unsubscribed.
  * - canvas: @react-three/test-renderer (a real R3F root with three.js objects, over a mocked WebGL
  *   context) and `<Physics space={given}>`. The frame driver steps through useFrame, the debug view
  *   draws, and a pointer drag is in progress when the scene unmounts. <PointerDrag> and
@@ -30,11 +30,14 @@
  * with its own geometry), and 10,000 of them alone would not fit the time budget: every fifth
  * cycle is a canvas one, the others the same components and effects under react-dom.
  *
- * After every cycle the test checks, from outside: the space's bodies, constraints and event
- * listeners (the engine's EventHub); what the <Physics> world still has registered (frame
- * targets, step callbacks, body watchers, pending joints, debug overlays, routed events, the
- * frame requester, its space subscription); and, for the canvas, the DOM listeners on the canvas
- * and R3F's frame subscribers. The first cycle that leaves anything behind fails the test.
+ * After every cycle the test checks, from outside: the space's bodies, constraints, event
+ * listeners (the engine's EventHub, contactForce included) and preSolve callback; what the
+ * <Physics> world still has registered (frame targets, step callbacks, body watchers, pending
+ * joints, debug overlays, routed events, the bodies with a contact-force threshold and the
+ * contactForce subscription, usePreSolve callbacks and shape contact rules, the frame requester,
+ * its space subscription); and, for the canvas, the DOM listeners on the canvas, R3F's frame
+ * subscribers and the objects R3F raycasts for pointer events. The first cycle that leaves
+ * anything behind fails the test.
  *
  * The heap is measured after forced GCs (vitest.config.ts runs the tests with --expose-gc) around
  * cycle 1,000, when every path has run and the JIT has settled, and around cycle 10,000. The loop
@@ -101,9 +104,9 @@ interface Harness {
 
 /** The space is empty and has `listeners` event listeners; the world holds nothing (but its subscription, if `listeners`). */
 function expectClean(where: string, space: Space, world: PhysicsApi, listeners = 0): void {
-  const left = { bodies: space.bodies.length, constraints: space.constraints.length, listeners: spaceListenerCount(space) };
-  if (left.bodies !== 0 || left.constraints !== 0 || left.listeners !== listeners) {
-    expect.fail(`${where}: the space kept ${JSON.stringify(left)} (expected no bodies, no constraints, ${listeners} listeners)`);
+  const left = { bodies: space.bodies.length, constraints: space.constraints.length, listeners: spaceListenerCount(space), preSolve: space.preSolve !== null };
+  if (left.bodies !== 0 || left.constraints !== 0 || left.listeners !== listeners || left.preSolve) {
+    expect.fail(`${where}: the space kept ${JSON.stringify(left)} (expected no bodies, no constraints, ${listeners} listeners, no preSolve callback)`);
   }
   const reg = worldRegistrations(world);
   const expected: WorldRegistrations = { ...NO_REGISTRATIONS, attached: listeners > 0 ? 1 : 0 };
@@ -193,12 +196,12 @@ function domHarnesses(events: SceneEvents): DomHarnesses {
     },
   };
 
-  // dom/owned: whole <Physics> trees that own their spaces.
+  // dom/owned: whole <Physics> trees that own their spaces, with the sleep settings and speed caps.
   const ownedRoot = newRoot();
   const ownedProbe = makeProbe();
   const ownedTree = (
     <StrictMode>
-      <Physics gravity={gravity} checkUserConstraints={false}>
+      <Physics gravity={gravity} checkUserConstraints={false} allowSleep sleepDelay={0.4} sleepThreshold={0.06} maxLinearSpeed={300} maxRotationPerSubstep={0.5}>
         <ownedProbe.Component />
         <EveryComponent events={events} canvas={false} />
       </Physics>
@@ -315,8 +318,14 @@ async function canvasHarness(events: SceneEvents): Promise<CanvasHarness> {
   return harness;
 }
 
+/**
+ * The test's time limit, a guard against a hang: the cycles take about 100 s of CPU (12 ms a
+ * cycle), and twice that in wall time on a 2-core machine busy with other work (210 s seen).
+ */
+const TIMEOUT_MS = 600_000;
+
 describe('React churn', () => {
-  it(`${CYCLES} StrictMode mount/unmount cycles of every component leave no bodies, constraints or listeners, and a flat heap`, { timeout: 300_000 }, async () => {
+  it(`${CYCLES} StrictMode mount/unmount cycles of every component leave no bodies, constraints or listeners, and a flat heap`, { timeout: TIMEOUT_MS }, async () => {
     const events = sceneEvents();
     const dom = domHarnesses(events);
     const canvas = await canvasHarness(events);
@@ -344,6 +353,8 @@ describe('React churn', () => {
     expect(events.afterStep).toBe(CYCLES);
     expect(events.broke).toBe(CYCLES);
     expect(events.beginContact).toBeGreaterThanOrEqual(CYCLES);
+    expect(events.contactForce).toBeGreaterThanOrEqual(CYCLES);
+    expect(events.preSolve).toBeGreaterThanOrEqual(CYCLES);
     expect(dom.given.stepCount).toBe(dom.harnesses[0]!.cycles);
     expect(canvas.space.stepCount).toBe(canvas.cycles);
 

@@ -35,6 +35,7 @@ export { UserConstraint, type UserConstraintProps } from './joints/UserConstrain
 // <SymbolicConstraint> is in the '@fulcrum/react/symbolic' entry (src/symbolic/), so that this one never loads @fulcrum/symbolic.
 
 export { InstancedBodies, type InstanceProps, type InstancedBodiesProps } from './instanced/InstancedBodies.js';
+export type { InstancePointerEvent, InstancePointerHandlers } from './instanced/instance-pointer.js';
 export { PointerDrag, type PointerDragProps } from './drag/PointerDrag.js';
 export { DragController, type DragSettings } from './drag/drag-controller.js';
 export { DebugLines, type DebugLinesProps } from './debug/DebugLines.js';

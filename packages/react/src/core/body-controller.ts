@@ -9,16 +9,30 @@
  *
  * A kinematic target is steered to before every step (see `steer`), and the three.js group is
  * drawn at the body's world pose whatever groups it is inside (drawAtWorldPose).
+ *
+ * Only committed props reach the engine: the validated props <Body> hands over during render are
+ * checked against its committed props before they are applied or built from (see `settle`).
  */
 import { Body } from '@fulcrum/physics';
 import type { BodyOptions, Shape, Space } from '@fulcrum/physics';
 import type { Object3D } from 'three';
 import type { Ref } from 'react';
-import { applyBodyOptions, type BodyOptionValues, type BodyTarget, type ValidatedBody } from './body-options.js';
+import {
+  applyBodyOptions,
+  BODY_OPTION_KEYS,
+  validateBodyOptions,
+  validateTarget,
+  type BodyOptionProps,
+  type BodyOptionValues,
+  type BodyTarget,
+  type KinematicTargetProps,
+  type ValidatedBody,
+} from './body-options.js';
 import type { ShapeHost, ShapeRecord } from './context.js';
 import type { BodyEventHandlers } from './event-router.js';
 import type { PhysicsWorld, TransformTarget } from './physics-world.js';
 import { drawAtWorldPose, Pose } from './pose.js';
+import { pick, sameValue } from './props.js';
 import { RefSlot } from './ref-slot.js';
 import { isRetired, retire } from './retire.js';
 
@@ -43,16 +57,36 @@ export class BodyController implements ShapeHost, TransformTarget {
   private unsteer: (() => void) | null = null;
   private readonly steering = { current: (_space: Space, dt: number): void => this.steer(dt) };
 
+  /**
+   * `handlers` holds <Body>'s committed props, whole (it assigns them in an insertion effect,
+   * useCommitted): the event handlers routed to the body, and the body props `settle` checks.
+   */
   constructor(
     private readonly world: PhysicsWorld,
     readonly component: string,
-    private readonly handlers: { readonly current: BodyEventHandlers },
+    private readonly handlers: { readonly current: BodyEventHandlers & BodyOptionProps & KinematicTargetProps },
   ) {}
 
-  /** The latest validated props (set during render, read when the body is created). */
+  /** The validated props of the latest render (set during render; see `settle`). */
   setProps(v: ValidatedBody, target: BodyTarget | null = null): void {
     this.latest = v;
     this.latestTarget = target;
+  }
+
+  /**
+   * Make `latest` the committed props before the engine sees them. `setProps` runs during render,
+   * so a render React discards (a transition abandoned because a sibling suspended) leaves its
+   * props there, and the <Body> need not render again before its effects next run: a Suspense
+   * boundary that hid it and shows it again rebuilds the body from `latest` without rendering
+   * it. So `latest` is compared with the committed props, and when it is not theirs they are
+   * validated again (they passed when they were rendered, so this does not throw). A committed
+   * render set `latest` itself: the comparison, a pick of the props, is all it costs.
+   */
+  private settle(): void {
+    const props = this.handlers.current;
+    if (sameValue(this.latest!.options, pick(props as BodyOptionValues, BODY_OPTION_KEYS)) && sameTarget(this.latestTarget, props)) return;
+    this.latest = validateBodyOptions(this.component, props);
+    this.latestTarget = validateTarget(this.component, props, this.latest.trial.type);
   }
 
   /**
@@ -62,6 +96,7 @@ export class BodyController implements ShapeHost, TransformTarget {
    */
   acquire(): Body {
     if (this.body === null) {
+      this.settle();
       const o = this.latest!.options;
       const t = this.latestTarget;
       const start = t === null ? o : { ...o, position: o.position ?? (t.x !== undefined ? [t.x, t.y] : undefined), rotation: o.rotation ?? t.rotation };
@@ -106,6 +141,7 @@ export class BodyController implements ShapeHost, TransformTarget {
     const world = this.world;
     const space = world.space;
     const isNew = this.body === null;
+    if (!isNew) this.settle(); // (acquire settles before it builds a body)
     const body = this.acquire();
     let changed = isNew;
     if (!isNew) {
@@ -242,4 +278,14 @@ export class BodyController implements ShapeHost, TransformTarget {
     o.position.y = this.pose.y;
     o.rotation.z = this.pose.angle;
   }
+}
+
+/** Whether a validated target is the one the target props give. */
+function sameTarget(t: BodyTarget | null, props: KinematicTargetProps): boolean {
+  const { target, targetRotation } = props;
+  if (target === undefined && targetRotation === undefined) return t === null;
+  if (t === null || !Object.is(t.rotation, targetRotation)) return false;
+  if (target === undefined) return t.x === undefined && t.y === undefined;
+  const [x, y] = Array.isArray(target) ? target : [(target as { x: number }).x, (target as { y: number }).y];
+  return Object.is(t.x, x) && Object.is(t.y, y);
 }

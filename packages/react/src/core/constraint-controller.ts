@@ -107,7 +107,7 @@ export class ConstraintController<C extends Constraint> {
     private readonly handlers: { readonly current: ConstraintEventHandlers },
   ) {}
 
-  /** The latest validated props (set during render). */
+  /** The latest committed props (set in an insertion effect, before commit reads them). */
   setProps(v: ValidatedConstraint, props: OptionValues): void {
     this.latest = v;
     this.props = props;

@@ -3,11 +3,17 @@
  * After every frame the space describes itself (shapes, contacts, constraints, AABBs) to a
  * LineSink, the joint limits are added, and the one LineSegments geometry is updated from the
  * sink's reused arrays: its attributes are replaced only when the arrays grew.
+ *
+ * The engine draws in world coordinates, so the lines are drawn at the world origin whatever
+ * three.js groups <Physics> is inside (drawAtWorldPose, as bodies are). The layers come from the
+ * committed props, taken in an effect: a render React discards never changes what is drawn.
  */
 import type { DebugDrawOptions } from '@fulcrum/physics';
 import { useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
-import { BufferAttribute, BufferGeometry } from 'three';
+import { BufferAttribute, BufferGeometry, type LineSegments } from 'three';
 import { useWorld } from '../core/context.js';
+import { drawAtWorldPose } from '../core/pose.js';
+import { useCommitted } from '../hooks/hooks.js';
 import { LineSink } from './line-sink.js';
 
 export interface DebugLinesProps {
@@ -21,8 +27,10 @@ export function DebugLines({ options }: DebugLinesProps): ReactNode {
   const world = useWorld('DebugLines');
   const [sink] = useState(() => new LineSink());
   const geometry = useMemo(() => new BufferGeometry(), []);
-  const opts = useRef<DebugDrawOptions>({});
-  opts.current = { ...DEFAULT_LAYERS, ...options };
+  const layers = { ...DEFAULT_LAYERS, ...options };
+  const opts = useRef<DebugDrawOptions>(layers);
+  useCommitted(opts, layers);
+  const lines = useRef<LineSegments>(null);
 
   useLayoutEffect(() => {
     const draw = (): void => {
@@ -44,12 +52,17 @@ export function DebugLines({ options }: DebugLinesProps): ReactNode {
     };
     draw();
     world.requestFrame();
-    return world.addAfterFrame(draw);
+    const stop = world.addAfterFrame(draw);
+    const undoWorldPose = lines.current === null ? null : drawAtWorldPose(lines.current);
+    return () => {
+      stop();
+      undoWorldPose?.();
+    };
   }, [world, sink, geometry]);
   useEffect(() => () => geometry.dispose(), [geometry]);
 
   return (
-    <lineSegments geometry={geometry} frustumCulled={false} renderOrder={1000}>
+    <lineSegments ref={lines} geometry={geometry} frustumCulled={false} renderOrder={1000}>
       <lineBasicMaterial vertexColors depthTest={false} transparent />
     </lineSegments>
   );

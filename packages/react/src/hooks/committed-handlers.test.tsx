@@ -5,7 +5,7 @@
 import { Body as EngineBody } from '@fulcrum/physics';
 import ReactThreeTestRenderer from '@react-three/test-renderer';
 import { act, cleanup } from '@testing-library/react';
-import { startTransition, Suspense, use, useRef, type ReactNode } from 'react';
+import { startTransition, Suspense, use, useRef, useState, type ReactNode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Body } from '../components/Body.js';
@@ -140,5 +140,61 @@ describe('what the solver calls comes from committed renders only', () => {
     canvas!.dispatchEvent(new PointerEvent('pointerdown', { clientX: 400, clientY: 300, button: 0, pointerId: 1, bubbles: true }));
     expect(calls).toEqual(['A filter', 'A drag start']);
     await r.unmount();
+  });
+});
+
+describe('props the solver reads come from committed renders only', () => {
+  it('a joint keeps its committed body2 when a discarded transition changed it and something else mounts later', async () => {
+    const probe = makeProbe();
+    const root = createRoot(document.createElement('div'));
+    let showExtra: (on: boolean) => void = () => {};
+    /** A body mounted by its own state: the joint does not render again when it appears. */
+    function Extra(): ReactNode {
+      const [on, setOn] = useState(false);
+      showExtra = setOn;
+      return on ? (
+        <Body position={[0, 5]}>
+          <Circle radius={0.5} />
+        </Body>
+      ) : null;
+    }
+    function Joined({ second }: { second: 'b' | 'c' }): ReactNode {
+      const a = useRef<EngineBody>(null);
+      const b = useRef<EngineBody>(null);
+      const c = useRef<EngineBody>(null);
+      return (
+        <>
+          <Body ref={a} type="static" position={[0, 0]} />
+          <Body ref={b} position={[2, 0]}>
+            <Circle radius={0.5} />
+          </Body>
+          <Body ref={c} position={[-2, 0]}>
+            <Circle radius={0.5} />
+          </Body>
+          <PivotJoint body1={a} body2={second === 'b' ? b : c} />
+        </>
+      );
+    }
+    const app = (second: 'b' | 'c', suspend: boolean) => (
+      <Physics gravity={[0, 0]}>
+        <probe.Component />
+        <Extra />
+        <Suspense fallback={null}>
+          <Joined second={second} />
+          <Suspender on={suspend} />
+        </Suspense>
+      </Physics>
+    );
+    act(() => root.render(app('b', false)));
+    const joint = () => probe.space.constraints[0]!;
+    const bBody = joint().bodies[1]!;
+    expect(bBody.x).toBe(2);
+    // Rendered with body2 = c, then abandoned: the transition waits on a promise that never settles.
+    await act(async () => startTransition(() => root.render(app('c', true))));
+    // An unrelated body mounts in a commit of its own; the joint resolves its bodies again.
+    act(() => showExtra(true));
+    expect(probe.space.bodies.length).toBe(4);
+    expect(joint().bodies[1]).toBe(bBody);
+    act(() => root.unmount());
   });
 });

@@ -2,7 +2,7 @@ import { Body as EngineBody } from '@fulcrum/physics';
 import ReactThreeTestRenderer from '@react-three/test-renderer';
 import { cleanup, render } from '@testing-library/react';
 import { createRef, StrictMode, type ReactNode } from 'react';
-import type { InstancedMesh } from 'three';
+import { Raycaster, Vector3, type InstancedMesh, type Intersection } from 'three';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Body } from '../components/Body.js';
 import { Physics } from '../components/Physics.js';
@@ -10,6 +10,7 @@ import { FulcrumPropError, FulcrumUnmountedError } from '../core/errors.js';
 import type { BodyContactEvent } from '../core/event-router.js';
 import { Box, Circle } from '../shapes/shapes.js';
 import { makeProbe } from '../test-support/probe.js';
+import type { InstancePointerEvent } from './instance-pointer.js';
 import { InstancedBodies, type InstanceProps } from './InstancedBodies.js';
 
 afterEach(cleanup);
@@ -129,6 +130,104 @@ describe('<InstancedBodies>', () => {
     const m2 = mesh.current!.instanceMatrix.array;
     ref.current!.forEach((b, i) => expect(m2[16 * i + 12]).toBeCloseTo(b.x, 5));
     expect(probe.space.bodies.length).toBe(20);
+    await r.unmount();
+  });
+  it('checks that every handler is a function, onContactForce and the pointer events included', () => {
+    const quiet = vi.spyOn(console, 'error').mockImplementation(() => {});
+    try {
+      for (const [props, message] of [
+        [{ onContactForce: 5 }, /^<InstancedBodies> prop onContactForce=\{5\} is invalid: must be a function/],
+        [{ onClick: 'x' }, /^<InstancedBodies> prop onClick=\{"x"\} is invalid: must be a function/],
+      ] as const) {
+        expect(() =>
+          render(
+            <Physics>
+              <InstancedBodies instances={row(1)} {...(props as object)}>
+                <Circle radius={0.5} />
+              </InstancedBodies>
+            </Physics>,
+          ),
+        ).toThrow(message);
+        cleanup();
+      }
+    } finally {
+      quiet.mockRestore();
+    }
+  });
+
+  it('forwards R3F pointer events from the mesh with the instance\'s engine body, index and shape', async () => {
+    const ref = createRef<readonly EngineBody[]>();
+    const clicks: InstancePointerEvent<MouseEvent>[] = [];
+    const over = vi.fn();
+    const scene = (handlers: { onClick?: (e: InstancePointerEvent<MouseEvent>) => void; onPointerOver?: (e: InstancePointerEvent) => void }) => (
+      <Physics gravity={[0, 0]}>
+        <InstancedBodies ref={ref} instances={row(3)} {...handlers}>
+          <Circle radius={0.5} />
+        </InstancedBodies>
+      </Physics>
+    );
+    const r = await ReactThreeTestRenderer.create(scene({ onClick: (e) => clicks.push(e), onPointerOver: over }));
+    const mesh = () => r.scene.find((n) => (n.instance as Partial<InstancedMesh>).isInstancedMesh === true);
+    await r.fireEvent(mesh(), 'click', { instanceId: 1, point: new Vector3(2.1, 0, 0) });
+    expect(clicks.length).toBe(1);
+    expect(clicks[0]!.index).toBe(1);
+    expect(clicks[0]!.body).toBe(ref.current![1]);
+    expect(clicks[0]!.shape).toBe(ref.current![1]!.shapes[0]);
+    expect(clicks[0]!.point.x).toBe(2.1); // R3F's own fields are kept
+    await r.fireEvent(mesh(), 'pointerOver', { instanceId: 2, point: new Vector3(4, 0, 0) });
+    expect(over).toHaveBeenCalledTimes(1);
+    expect((over.mock.calls[0]![0] as InstancePointerEvent).body).toBe(ref.current![2]);
+    expect((over.mock.calls[0]![0] as InstancePointerEvent).index).toBe(2);
+    // R3F's own event object is left as it is: R3F keys its hover records by its `index` and
+    // `instanceId`, so the handler gets a copy.
+    const r3fEvent = { instanceId: 2, point: new Vector3(4, 0, 0), stopPropagation: () => {} };
+    (mesh().props as { onPointerOver: (e: unknown) => void }).onPointerOver(r3fEvent);
+    expect(over).toHaveBeenCalledTimes(2);
+    expect(Object.keys(r3fEvent).sort()).toEqual(['instanceId', 'point', 'stopPropagation']);
+    expect((over.mock.calls[1]![0] as InstancePointerEvent).index).toBe(2);
+    // A hit with no instance (or past the last one) reaches no handler.
+    await r.fireEvent(mesh(), 'click', { point: new Vector3(0, 0, 0) });
+    await r.fireEvent(mesh(), 'click', { instanceId: 7, point: new Vector3(0, 0, 0) });
+    expect(clicks.length).toBe(1);
+    // The latest committed props' handler is called; nothing is re-registered.
+    const next = vi.fn();
+    await ReactThreeTestRenderer.act(async () => r.update(scene({ onClick: next })));
+    await r.fireEvent(mesh(), 'click', { instanceId: 0, point: new Vector3(0, 0, 0) });
+    expect(next).toHaveBeenCalledTimes(1);
+    expect((next.mock.calls[0]![0] as InstancePointerEvent).body).toBe(ref.current![0]);
+    expect(clicks.length).toBe(1);
+    await r.unmount();
+  });
+
+  it('the mesh is hit only while a pointer handler is given, at each instance\'s current pose', async () => {
+    const ref = createRef<readonly EngineBody[]>();
+    const mesh = createRef<InstancedMesh>();
+    /** What a ray straight down the z axis through world (x, y) hits of the mesh. */
+    const hits = (x: number, y: number): Intersection[] => {
+      mesh.current!.updateWorldMatrix(true, false);
+      return new Raycaster(new Vector3(x, y, 10), new Vector3(0, 0, -1)).intersectObject(mesh.current!, false);
+    };
+    const scene = (instances: InstanceProps[], onClick?: () => void) => (
+      <Physics gravity={[0, 0]} interpolate={false}>
+        <InstancedBodies ref={ref} meshRef={mesh} instances={instances} onClick={onClick}>
+          <Circle radius={0.5} />
+        </InstancedBodies>
+      </Physics>
+    );
+    const r = await ReactThreeTestRenderer.create(scene(row(3)));
+    // Off the circle geometry's centre, where every triangle of its fan meets.
+    expect(hits(2.1, 0.13)).toEqual([]);
+    await ReactThreeTestRenderer.act(async () => r.update(scene(row(3), () => {})));
+    expect(hits(2.1, 0.13).map((h) => h.instanceId)).toEqual([1]);
+    expect(hits(1, 3)).toEqual([]);
+    // The instances move far from where three.js first bounded them: still hit where they are.
+    await ReactThreeTestRenderer.act(async () => r.update(scene(row(3, 20), () => {})));
+    await ReactThreeTestRenderer.act(() => r.advanceFrames(1, 1 / 60));
+    expect(ref.current![2]!.y).toBe(20);
+    expect(hits(4.1, 20.13).map((h) => h.instanceId)).toEqual([2]);
+    expect(hits(4.1, 0.13)).toEqual([]);
+    await ReactThreeTestRenderer.act(async () => r.update(scene(row(3, 20))));
+    expect(hits(4.1, 20.13)).toEqual([]);
     await r.unmount();
   });
 });

@@ -11,8 +11,9 @@
  * resized (the default key is the index). The other props apply to every instance. Shape
  * children are copied onto every body; the rest (geometry, material, ...) go inside the
  * <instancedMesh>. Without a geometry child or prop, the first shape's outline is used; without
- * a material, the default one. Events report the instance's current `index`. The ref is the
- * array of engine bodies in instance order.
+ * a material, the default one. Events report the instance's current `index`, and pointer events
+ * on the mesh (`onClick`, `onPointerOver`, …) the engine `body` of the instance under the pointer
+ * too. The ref is the array of engine bodies in instance order.
  */
 import type { Body as EngineBody } from '@fulcrum/physics';
 import { isValidElement, useLayoutEffect, useMemo, useRef, useState, type ReactNode, type Ref } from 'react';
@@ -21,12 +22,13 @@ import { BODY_OPTION_KEYS, validateBodyOptions, type BodyOptionProps, type BodyO
 import { partitionChildren } from '../core/children.js';
 import { GeometrySinkContext, ShapeHostContext, ShapeLookContext, useInCanvas, useWorld, type ShapeLook } from '../core/context.js';
 import { FulcrumPropError, propFail } from '../core/errors.js';
-import type { BodyEventHandlers } from '../core/event-router.js';
+import { POINTER_HANDLER_KEYS, type BodyEventHandlers } from '../core/event-router.js';
 import { pick, sameValue } from '../core/props.js';
 import { RefSlot } from '../core/ref-slot.js';
 import { checkHandler, typeColor } from '../components/Body.js';
 import { useCommitted } from '../hooks/hooks.js';
 import { defaultMaterial } from '../shapes/default-look.js';
+import { instancePointerForwarding, type InstancePointerHandlers } from './instance-pointer.js';
 import { InstancedController, type ValidatedInstance } from './instanced-controller.js';
 
 export interface InstanceProps extends BodyOptionProps {
@@ -34,7 +36,7 @@ export interface InstanceProps extends BodyOptionProps {
   key?: string | number;
 }
 
-export interface InstancedBodiesProps extends BodyOptionProps, BodyEventHandlers {
+export interface InstancedBodiesProps extends BodyOptionProps, BodyEventHandlers, InstancePointerHandlers {
   instances: readonly InstanceProps[];
   /** Shape components (copied onto every body), and children of the instanced mesh. */
   children?: ReactNode;
@@ -48,7 +50,7 @@ export interface InstancedBodiesProps extends BodyOptionProps, BodyEventHandlers
   meshRef?: Ref<InstancedMesh | null>;
 }
 
-const HANDLER_KEYS = ['onSleep', 'onWake', 'onBeginContact', 'onEndContact'] as const;
+const HANDLER_KEYS = ['onSleep', 'onWake', 'onBeginContact', 'onEndContact', 'onContactForce', ...POINTER_HANDLER_KEYS] as const;
 
 export function InstancedBodies(props: InstancedBodiesProps): ReactNode {
   const { instances, children, geometry, material, ref, meshRef } = props;
@@ -58,9 +60,10 @@ export function InstancedBodies(props: InstancedBodiesProps): ReactNode {
   for (const k of HANDLER_KEYS) checkHandler('InstancedBodies', k, props[k]);
   const validated = useValidatedInstances(props);
 
-  const handlers = useRef<BodyEventHandlers>(props);
+  const handlers = useRef<BodyEventHandlers & InstancePointerHandlers>(props);
   useCommitted(handlers, props); // in an effect: a render React discards must not reach the solver
   const [controller] = useState(() => new InstancedController(world, handlers));
+  const [pointer] = useState(() => instancePointerForwarding(handlers, (i) => controller.bodyAt(i)));
   const mesh = useRef<InstancedMesh>(null);
   const meshSlot = useRef<RefSlot<InstancedMesh> | null>(null);
   meshSlot.current ??= new RefSlot<InstancedMesh>();
@@ -112,6 +115,7 @@ export function InstancedBodies(props: InstancedBodiesProps): ReactNode {
         frustumCulled={false}
         {...(meshGeometry ? { geometry: meshGeometry } : {})}
         {...(meshMaterial ? { material: meshMaterial } : {})}
+        {...pointer}
       >
         {others}
       </instancedMesh>

@@ -54,6 +54,11 @@ export class InstancedController implements ShapeHost, TransformTarget {
     return this.order.map((e) => e.body);
   }
 
+  /** The body of the instance at `index` (its slot in the mesh), or null. */
+  bodyAt(index: number): Body | null {
+    return this.order[index]?.body ?? null;
+  }
+
   // ------------------------------------------------------------------ ShapeHost (templates)
 
   mountShape(rec: ShapeRecord): null {

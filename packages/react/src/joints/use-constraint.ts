@@ -3,7 +3,7 @@
  * create once, update in place, resolve bodies, retire on unmount). See ConstraintController.
  */
 import type { Constraint } from '@fulcrum/physics';
-import { useLayoutEffect, useRef, useState, type Ref } from 'react';
+import { useInsertionEffect, useLayoutEffect, useRef, useState, type Ref } from 'react';
 import { checkBodyRef } from '../core/body-ref.js';
 import { ConstraintController, validateConstraint, type ConstraintSpec, type OptionValues } from '../core/constraint-controller.js';
 import { useWorld } from '../core/context.js';
@@ -26,7 +26,9 @@ export function useConstraint<C extends Constraint>(
   const handlers = useRef<ConstraintEventHandlers>(props);
   useCommitted(handlers, props); // in an effect: a render React discards must not reach the solver
   const [controller] = useState(() => new ConstraintController(world, spec, handlers));
-  controller.setProps(validated, all);
+  // Also in an effect: a discarded render's props (a body2 of a transition that never committed)
+  // must not rewire the joint when something else mounts.
+  useInsertionEffect(() => controller.setProps(validated, all));
   useLayoutEffect(() => {
     controller.commit(props.ref);
   });

@@ -10,7 +10,7 @@
  * <InstancedBodies> one per piece per instance.
  */
 import type { Shape } from '@fulcrum/physics';
-import { useContext, useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode, type Ref } from 'react';
+import { useContext, useEffect, useInsertionEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode, type Ref } from 'react';
 import { GeometrySinkContext, ShapeHostContext, ShapeLookContext, useInCanvas, useWorld, type ShapeHost, type ShapeRecord } from '../core/context.js';
 import { propFail } from '../core/errors.js';
 import type { PhysicsWorld } from '../core/physics-world.js';
@@ -56,7 +56,7 @@ class PieceRecord implements ShapeRecord {
 /** A shape component's pieces in its host, and its contact rule. */
 class ShapeSet implements RuleOwner {
   rule: ContactRule | null = null;
-  /** The latest validated props (set during render). */
+  /** The validated props of the last render that committed (set in an insertion effect). */
   latest: ValidatedShape | null = null;
   /** What the host's engine shapes were last built or updated from. */
   private applied: ValidatedShape | null = null;
@@ -120,7 +120,14 @@ export function useShape<R>(kind: ShapeKind, props: ShapeComponentProps<R> & obj
     propFail(kind.component, 'color', color, 'must be a 0xRRGGBB number');
   }
   const [set] = useState(() => new ShapeSet(kind, world));
-  set.latest = validated;
+  // Not during render: a render React discards (a transition abandoned because a sibling
+  // suspended) would leave its props here, and the host builds shapes from `latest` without this
+  // component rendering again: a new instance of <InstancedBodies>, or a <Body> that a Suspense
+  // boundary hid and shows again. An insertion effect runs before every layout effect of the
+  // commit, so the host's effects (and this component's) see the committed props.
+  useInsertionEffect(() => {
+    set.latest = validated;
+  });
   const refSlot = useRef<RefSlot<R> | null>(null);
   refSlot.current ??= new RefSlot<R>();
 

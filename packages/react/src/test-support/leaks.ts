@@ -7,7 +7,11 @@
 import type { Space, SpaceEventType } from '@fulcrum/physics';
 import type { PhysicsApi } from '../hooks/hooks.js';
 
-const SPACE_EVENTS: readonly SpaceEventType[] = ['beginContact', 'endContact', 'sleep', 'wake', 'constraintBreak'];
+/** Every Space event type. The engine exports the type but not a list of its values, so it is listed here. */
+const SPACE_EVENTS = ['beginContact', 'endContact', 'sleep', 'wake', 'constraintBreak', 'contactForce'] as const satisfies readonly SpaceEventType[];
+// The list must name every event type: a new one in the engine's SpaceEventMap fails to compile here until added.
+const everyEventListed: [Exclude<SpaceEventType, (typeof SPACE_EVENTS)[number]>] extends [never] ? true : never = true;
+void everyEventListed;
 
 interface EventHubInternals {
   handlers: Map<SpaceEventType, unknown[]>;
@@ -27,7 +31,7 @@ export function spaceListeners(space: Space): Record<SpaceEventType, number> {
     if (hub.has(type) !== n > 0) throw new Error(`EventHub.has('${type}') disagrees with its list`);
     out[type] = n;
   }
-  for (const type of hub.handlers.keys()) if (!SPACE_EVENTS.includes(type)) throw new Error(`EventHub has listeners for an unknown type '${type}'`);
+  for (const type of hub.handlers.keys()) if (!(SPACE_EVENTS as readonly SpaceEventType[]).includes(type)) throw new Error(`EventHub has listeners for an unknown type '${type}'`);
   return out;
 }
 
@@ -54,6 +58,14 @@ export interface WorldRegistrations {
   /** Bodies and constraints whose events are routed to a component. */
   routedBodies: number;
   routedConstraints: number;
+  /** Routed bodies with a contactForceThreshold (the reason for the contactForce subscription). */
+  forceBodies: number;
+  /** 1 while the world is subscribed to contactForce. */
+  forceSubscription: number;
+  /** usePreSolve callbacks. */
+  preSolveCallbacks: number;
+  /** Shape components with a contact rule (oneWay, tangentSpeed). */
+  contactRules: number;
   /** 1 while a frame driver (inside a <Canvas>) can request frames. */
   frameRequester: number;
   /** 1 while the world is subscribed to its space's events. */
@@ -72,8 +84,12 @@ export function worldRegistrations(api: PhysicsApi): WorldRegistrations {
     if (!v || typeof v.size !== 'number') throw new Error(`PhysicsWorld.${key} is not a list this helper knows`);
     return v.size;
   };
-  const router = w.events as { bodies?: unknown; constraints?: unknown } | undefined;
-  if (!router || !(router.bodies instanceof Map) || !(router.constraints instanceof Map)) throw new Error('PhysicsWorld.events is not the EventRouter this helper knows');
+  const router = w.events as { bodies?: unknown; constraints?: unknown; forceBodies?: unknown; offForce?: unknown } | undefined;
+  if (!router || !(router.bodies instanceof Map) || !(router.constraints instanceof Map) || !(router.forceBodies instanceof Set) || !('offForce' in router)) {
+    throw new Error('PhysicsWorld.events is not the EventRouter this helper knows');
+  }
+  const preSolve = w.preSolve as { callbacks?: Partial<Sized>; ruled?: unknown } | undefined;
+  if (!preSolve || typeof preSolve.callbacks?.size !== 'number' || !(preSolve.ruled instanceof Set)) throw new Error('PhysicsWorld.preSolve is not the PreSolveRouter this helper knows');
   if (!('requester' in w) || !('detachEvents' in w)) throw new Error('PhysicsWorld has no requester / detachEvents');
   return {
     targets: list('targets'),
@@ -85,6 +101,10 @@ export function worldRegistrations(api: PhysicsApi): WorldRegistrations {
     overlays: list('overlays'),
     routedBodies: router.bodies.size,
     routedConstraints: router.constraints.size,
+    forceBodies: router.forceBodies.size,
+    forceSubscription: router.offForce === null ? 0 : 1,
+    preSolveCallbacks: preSolve.callbacks.size,
+    contactRules: preSolve.ruled.size,
     frameRequester: w.requester === null ? 0 : 1,
     attached: w.detachEvents === null ? 0 : 1,
   };
@@ -101,6 +121,10 @@ export const NO_REGISTRATIONS: Readonly<WorldRegistrations> = Object.freeze({
   overlays: 0,
   routedBodies: 0,
   routedConstraints: 0,
+  forceBodies: 0,
+  forceSubscription: 0,
+  preSolveCallbacks: 0,
+  contactRules: 0,
   frameRequester: 0,
   attached: 0,
 });
