@@ -20,8 +20,13 @@ export interface StoryEntry {
 
 /** Every story in the built Storybook, from its index.json: a new story is tested automatically. */
 export function listStories(): StoryEntry[] {
+  return listEntries('story');
+}
+
+/** Every entry of one type (a story, or a docs page) in the built Storybook's index.json. */
+export function listEntries(type: 'story' | 'docs'): StoryEntry[] {
   const index = JSON.parse(readFileSync(join(STATIC_DIR, 'index.json'), 'utf8')) as { entries: Record<string, StoryEntry & { type: string }> };
-  return Object.values(index.entries).filter((e) => e.type === 'story');
+  return Object.values(index.entries).filter((e) => e.type === type);
 }
 
 /** What the story helpers publish in `window.__fulcrum` (see stories/support/SceneProbe.tsx). */

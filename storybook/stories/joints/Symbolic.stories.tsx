@@ -4,6 +4,7 @@ import { SymbolicConstraint, type SymbolicConstraintProps } from '@fulcrum/react
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { useMemo, useRef } from 'react';
 import { COMMON_CONSTRAINT_ARG_TYPES, COMMON_CONSTRAINT_ARGS, range, vectorControl } from '../support/controls';
+import { fonts, ui } from '../support/palette';
 import type { FulcrumParameters, StoryPanelProps } from '../support/parameters';
 import { Anchor, DRAG_HANDLE, Floor, SETTLE } from '../support/scenery';
 import { checkSource } from './symbolic-check';
@@ -66,18 +67,18 @@ function SourcePanel({ args, updateArgs }: StoryPanelProps) {
   const source = String(args.source ?? '');
   const check = useMemo(() => checkSource(source, BODIES, SCALARS, VECTORS), [source]);
   return (
-    <div style={{ padding: 8, background: '#23262e' }}>
+    <div style={{ padding: 8, background: ui.surface, borderTop: `1px solid ${ui.border}` }}>
       <textarea
         data-testid="symbolic-source"
         value={source}
         spellCheck={false}
         rows={8}
         onChange={(e) => updateArgs({ source: e.target.value })}
-        style={{ width: '100%', boxSizing: 'border-box', fontFamily: 'ui-monospace, monospace', fontSize: 12, background: '#15171c', color: '#ddd' }}
+        style={{ width: '100%', boxSizing: 'border-box', fontFamily: fonts.code, fontSize: 12, background: ui.inset, color: ui.text, border: `1px solid ${ui.border}` }}
       />
       <pre
         data-testid="symbolic-status"
-        style={{ margin: 0, whiteSpace: 'pre-wrap', fontSize: 12, color: check.ok ? '#8fd18f' : '#ff8a80' }}
+        style={{ margin: 0, whiteSpace: 'pre-wrap', fontSize: 12, color: check.ok ? ui.ok : ui.error }}
       >
         {check.ok ? 'compiled' : `rejected (the scene keeps the last good source):\n${check.error}`}
       </pre>

@@ -3,6 +3,7 @@ import { Body, Box, Circle, useAfterStep } from '@fulcrum/react';
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { useLayoutEffect, useRef, useState } from 'react';
 import { range } from '../support/controls';
+import { accent } from '../support/palette';
 import type { FulcrumParameters } from '../support/parameters';
 import { createReadout } from '../support/readout';
 import { DRAG_HANDLE, Floor } from '../support/scenery';
@@ -97,11 +98,11 @@ function BulletsScene({ speed, disableCCD }: Controls) {
       </Body>
       {/* What the wall protects. */}
       <Body position={[6, FLOOR_TOP + 0.6]} userData={DRAG_HANDLE}>
-        <Box width={1.2} height={1.2} friction={0.8} color={0xf2a33a} />
+        <Box width={1.2} height={1.2} friction={0.8} color={accent.subject} />
       </Body>
       {shots.map((shot) => (
         <Body key={shot.key} position={shot.position} velocity={shot.velocity} isBullet disableCCD={disableCCD} userData={{ shot }}>
-          <Circle radius={SHOT_RADIUS} density={4} friction={0.5} color={0xe05555} />
+          <Circle radius={SHOT_RADIUS} density={4} friction={0.5} color={accent.projectile} />
         </Body>
       ))}
     </>

@@ -3,6 +3,7 @@ import { Body, Circle, useAfterStep, usePhysics, useSpace } from '@fulcrum/react
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { useLayoutEffect, useMemo, useRef } from 'react';
 import { range } from '../support/controls';
+import { accent, bodyColors } from '../support/palette';
 import type { FulcrumParameters } from '../support/parameters';
 import { createReadout } from '../support/readout';
 import { DRAG_HANDLE } from '../support/scenery';
@@ -68,7 +69,7 @@ function ChainTerrainScene({ hills, push }: Controls) {
     <>
       <Terrain points={points} />
       <Body key={`${hills}-${push}`} ref={ball} position={[LEFT + 1, points[points.length - 2]![1] + 0.6]} velocity={[push, 0]} allowSleep={false} userData={DRAG_HANDLE}>
-        <Circle radius={0.3} friction={0.9} color={0xf2a33a} />
+        <Circle radius={0.3} friction={0.9} color={accent.subject} />
       </Body>
     </>
   );
@@ -99,7 +100,7 @@ function Terrain({ points }: { points: [number, number][] }) {
       <bufferGeometry>
         <bufferAttribute attach="attributes-position" args={[positions, 3]} />
       </bufferGeometry>
-      <lineBasicMaterial color={0x6b8e23} />
+      <lineBasicMaterial color={bodyColors.static} />
     </line>
   );
 }

@@ -2,6 +2,7 @@ import { Polygon as EnginePolygon, type Body as EngineBody } from '@fulcrum/phys
 import { Body, Box, Polygon, useAfterStep } from '@fulcrum/react';
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { useLayoutEffect, useMemo, useRef } from 'react';
+import { accent } from '../support/palette';
 import type { FulcrumParameters } from '../support/parameters';
 import { createReadout } from '../support/readout';
 import { dragHandleAt, Floor } from '../support/scenery';
@@ -94,7 +95,7 @@ function ConcaveScene({ outline }: Controls) {
       {/* A new outline is a new body, dropped from the top. */}
       <Body key={outline} ref={shape} position={[0.2, 3]} userData={dragHandleAt(...grab)}>
         {pieces.map((vertices, i) => (
-          <Polygon key={i} vertices={vertices} friction={0.8} color={i % 2 ? 0xe07b39 : 0xf2a33a} />
+          <Polygon key={i} vertices={vertices} friction={0.8} color={i % 2 ? accent.subjectDark : accent.subject} />
         ))}
       </Body>
     </>

@@ -5,6 +5,7 @@ import type { Meta, StoryObj } from '@storybook/react-vite';
 import { useLayoutEffect, useRef, useState } from 'react';
 import type { Group } from 'three';
 import { range } from '../support/controls';
+import { accent, ui } from '../support/palette';
 import type { FulcrumParameters } from '../support/parameters';
 import { createReadout } from '../support/readout';
 import { Floor } from '../support/scenery';
@@ -106,13 +107,13 @@ function ConveyorScene({ speed }: Controls) {
       <Floor top={FLOOR_TOP} />
       {BELTS.map((belt, i) => (
         <Body key={i} type="static" position={[belt.x, belt.top - BELT_THICKNESS / 2]} userData={{ belt: belt.dir }} drawShapes>
-          <Box width={BELT_LENGTH} height={BELT_THICKNESS} friction={0.8} color={0x6b7080} />
+          <Box width={BELT_LENGTH} height={BELT_THICKNESS} friction={0.8} color={accent.machine} />
           <BeltMarks speed={speed * belt.dir} />
         </Body>
       ))}
       {crates.map((crate, i) => (
         <Body key={crate.key} position={crate.position} userData={{ crate: crate.key, dragHandle: i === 0 }}>
-          <Box width={BOX} height={BOX} friction={0.8} color={0xf2a33a} />
+          <Box width={BOX} height={BOX} friction={0.8} color={accent.subject} />
         </Body>
       ))}
     </>
@@ -137,7 +138,7 @@ function BeltMarks({ speed }: { speed: number }) {
         {Array.from({ length: count }, (_, i) => (
           <mesh key={i} position={[-BELT_LENGTH / 2 + (i + 0.5) * MARK_SPACING, 0.05, 0.01]}>
             <planeGeometry args={[0.12, BELT_THICKNESS - 0.1]} />
-            <meshBasicMaterial color={0x9aa0ad} />
+            <meshBasicMaterial color={ui.muted} />
           </mesh>
         ))}
       </group>

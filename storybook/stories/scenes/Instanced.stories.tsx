@@ -2,6 +2,7 @@ import { Body, Box, InstancedBodies, type InstanceProps } from '@fulcrum/react';
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { useMemo } from 'react';
 import { range } from '../support/controls';
+import { bodyColors } from '../support/palette';
 import { FrameTimings } from './frame-timings';
 
 interface Controls {
@@ -32,7 +33,7 @@ function InstancedScene({ count, restitution }: Controls) {
       </Body>
       <InstancedBodies instances={instances} linearDrag={0.5} angularDrag={1}>
         <Box width={SIZE} height={SIZE} friction={0.9} restitution={restitution} />
-        <meshBasicMaterial color="#e0a040" />
+        <meshBasicMaterial color={bodyColors.dynamic} />
       </InstancedBodies>
       <FrameTimings />
     </>

@@ -3,6 +3,7 @@ import { Body, Box, useAfterStep, useBeforeStep } from '@fulcrum/react';
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { useLayoutEffect, useRef, useState } from 'react';
 import { range } from '../support/controls';
+import { accent } from '../support/palette';
 import type { FulcrumParameters } from '../support/parameters';
 import { createReadout } from '../support/readout';
 import { DRAG_HANDLE, Floor } from '../support/scenery';
@@ -97,7 +98,7 @@ function MovingPlatformScene({ amplitude, period }: Controls) {
           position={[start[0] + x, PLATFORM_Y + y]}
           userData={i === 0 ? DRAG_HANDLE : undefined}
         >
-          <Box width={size} height={size} friction={0.8} color={0xf2a33a} />
+          <Box width={size} height={size} friction={0.8} color={accent.subject} />
         </Body>
       ))}
     </>

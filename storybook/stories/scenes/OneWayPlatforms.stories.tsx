@@ -3,6 +3,7 @@ import { Body, Box, Circle, useAfterStep, useSpace } from '@fulcrum/react';
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { useLayoutEffect, useRef, useState } from 'react';
 import { range } from '../support/controls';
+import { accent } from '../support/palette';
 import type { FulcrumParameters } from '../support/parameters';
 import { createReadout } from '../support/readout';
 import { Floor } from '../support/scenery';
@@ -110,7 +111,7 @@ function BallThrow({ index, x, speed }: { index: number; x: number; speed: numbe
   const [velocity] = useState<[number, number]>(() => [0, speed]);
   return (
     <Body position={[x, START_Y]} velocity={velocity} userData={{ ball: index, dragHandle: index === 0 }}>
-      <Circle radius={BALL_RADIUS} friction={0.8} restitution={0.1} color={0xe05555} />
+      <Circle radius={BALL_RADIUS} friction={0.8} restitution={0.1} color={accent.projectile} />
     </Body>
   );
 }

@@ -3,6 +3,7 @@ import { Body, Box, Circle, useAfterStep, usePhysics, useSpace } from '@fulcrum/
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { useLayoutEffect, useRef, type ReactNode } from 'react';
 import { range } from '../support/controls';
+import { accent } from '../support/palette';
 import type { FulcrumParameters } from '../support/parameters';
 import { createReadout } from '../support/readout';
 import { DRAG_HANDLE, Floor } from '../support/scenery';
@@ -123,7 +124,7 @@ function Water({ density, viscosity }: { density: number; viscosity: number }) {
   return (
     <mesh position={[0, FLOOR_TOP + depth / 2, 0.01]}>
       <planeGeometry args={[POOL_WIDTH, depth]} />
-      <meshBasicMaterial color={0x3a7bd5} transparent opacity={0.35} depthWrite={false} />
+      <meshBasicMaterial color={accent.fluid} transparent opacity={0.35} depthWrite={false} />
     </mesh>
   );
 }

@@ -2,10 +2,11 @@ import { Body, Box, Circle } from '@fulcrum/react';
 import type { Meta, StoryObj } from '@storybook/react-vite';
 import { useState } from 'react';
 import { range } from '../support/controls';
+import { accent } from '../support/palette';
 import { DRAG_HANDLE, Floor } from '../support/scenery';
 
-const AWAKE = 0xf2a33a;
-const ASLEEP = 0x5b7fd6;
+const AWAKE = accent.subject;
+const ASLEEP = accent.contrast;
 
 /** A box coloured by its own island state, from the body's onSleep / onWake events. */
 function SleepyBox({ position, handle }: { position: [number, number]; handle?: boolean }) {
@@ -43,7 +44,7 @@ function BallOnTheWay() {
   const [asleep, setAsleep] = useState(false);
   return (
     <Body position={[0, 9]} onSleep={() => setAsleep(true)} onWake={() => setAsleep(false)}>
-      <Circle radius={0.4} density={2} color={asleep ? ASLEEP : 0xe05555} />
+      <Circle radius={0.4} density={2} color={asleep ? ASLEEP : accent.projectile} />
     </Body>
   );
 }

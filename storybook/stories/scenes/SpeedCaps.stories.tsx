@@ -1,9 +1,11 @@
 import type { Body as EngineBody } from '@fulcrum/physics';
 import { Body, Box, Circle, MotorJoint, PivotJoint, useAfterStep, useSpace } from '@fulcrum/react';
 import type { Meta, StoryObj } from '@storybook/react-vite';
-import { useLayoutEffect, useRef, useSyncExternalStore } from 'react';
+import { useLayoutEffect, useRef } from 'react';
 import { range } from '../support/controls';
+import { accent } from '../support/palette';
 import type { FulcrumParameters } from '../support/parameters';
+import { createReadout } from '../support/readout';
 import { Anchor, DRAG_HANDLE, Floor } from '../support/scenery';
 
 interface Controls {
@@ -16,19 +18,7 @@ interface Controls {
 }
 
 /** The readings under the canvas: the scene writes them after steps, the panel shows them. */
-const readings = {
-  text: '',
-  listeners: new Set<() => void>(),
-  set(text: string): void {
-    if (text === this.text) return;
-    this.text = text;
-    for (const l of this.listeners) l();
-  },
-  subscribe(l: () => void): () => void {
-    readings.listeners.add(l);
-    return () => readings.listeners.delete(l);
-  },
-};
+const readings = createReadout('speed-readings');
 
 /**
  * The space's speed caps. A ball falls from the top: it speeds up at g until maxLinearSpeed,
@@ -62,7 +52,7 @@ function SpeedCapsScene({ maxLinearSpeed, maxRotationPerSubstep, motorRate }: Co
     <>
       <Floor />
       <Body ref={ball} position={[-6, 5.5]} userData={DRAG_HANDLE}>
-        <Circle radius={0.4} friction={0.8} color={0xe05555} />
+        <Circle radius={0.4} friction={0.8} color={accent.projectile} />
       </Body>
       {[
         { x: 0, ref: capped, axle: axle1, allowFastRotation: false },
@@ -71,7 +61,7 @@ function SpeedCapsScene({ maxLinearSpeed, maxRotationPerSubstep, motorRate }: Co
         <group key={x}>
           <Anchor bodyRef={axle} position={[x, 1]} />
           <Body ref={ref} position={[x, 1]} allowFastRotation={allowFastRotation}>
-            <Box width={3} height={0.3} color={allowFastRotation ? 0x5b7fd6 : 0xf2a33a} />
+            <Box width={3} height={0.3} color={allowFastRotation ? accent.contrast : accent.subject} />
           </Body>
           <PivotJoint body1={axle} body2={ref} />
           <MotorJoint body1={axle} body2={ref} rate={motorRate} maxForce={500} />
@@ -79,11 +69,6 @@ function SpeedCapsScene({ maxLinearSpeed, maxRotationPerSubstep, motorRate }: Co
       ))}
     </>
   );
-}
-
-function Readings() {
-  const text = useSyncExternalStore(readings.subscribe, () => readings.text);
-  return <div data-testid="speed-readings" style={{ padding: '6px 8px', fontVariantNumeric: 'tabular-nums' }}>{text}</div>;
 }
 
 const meta = {
@@ -95,7 +80,7 @@ const meta = {
     maxRotationPerSubstep: { ...range(0.005, 0.8, 0.005), description: 'Space.maxRotationPerSubstep (rad): the turn per substep no body goes past, unless allowFastRotation or a free ball. Engine default π/4.' },
     motorRate: range(0, 40, 1),
   },
-  parameters: { fulcrum: { panel: Readings } satisfies FulcrumParameters },
+  parameters: { fulcrum: { panel: readings.Panel } satisfies FulcrumParameters },
 } satisfies Meta<typeof SpeedCapsScene>;
 
 export default meta;

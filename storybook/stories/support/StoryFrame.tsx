@@ -9,6 +9,7 @@ import { Physics } from '@fulcrum/react';
 import type { Vec2Like } from '@fulcrum/physics';
 import { Canvas } from '@react-three/fiber';
 import { useLayoutEffect, useState, type ReactNode } from 'react';
+import { fonts, ui } from './palette';
 import { SceneProbe } from './SceneProbe';
 import { SleepStatus } from './SleepStatus';
 
@@ -55,9 +56,9 @@ export function StoryFrame({ settings = {}, debugInitially = false, storyId, pan
   const [resets, setResets] = useState(0);
 
   return (
-    <div style={{ width, fontFamily: 'system-ui, sans-serif', fontSize: 13, color: '#ddd' }}>
+    <div style={{ width, fontFamily: fonts.base, fontSize: 13, color: ui.text, background: ui.surface }}>
       {/* A fixed-height toolbar: the status text must not reflow the canvas. */}
-      <div style={{ display: 'flex', gap: 12, alignItems: 'center', height: 32, padding: '0 8px', whiteSpace: 'nowrap', overflow: 'hidden', background: '#23262e' }}>
+      <div style={{ display: 'flex', gap: 12, alignItems: 'center', height: 32, padding: '0 8px', whiteSpace: 'nowrap', overflow: 'hidden', background: ui.surface, borderBottom: `1px solid ${ui.border}` }}>
         <label>
           <input type="checkbox" data-testid="debug-toggle" checked={debug} onChange={(e) => setDebug(e.target.checked)} /> debug view
         </label>
@@ -65,19 +66,21 @@ export function StoryFrame({ settings = {}, debugInitially = false, storyId, pan
           reset
         </button>
         <SleepStatus />
-        <span style={{ marginLeft: 'auto', opacity: 0.7 }}>drag bodies with the mouse</span>
+        <span style={{ marginLeft: 'auto', color: ui.muted }}>drag bodies with the mouse</span>
       </div>
-      <div style={{ width, height, background: '#1b1d23' }}>
+      <div style={{ width, height, background: ui.canvas }}>
         <Canvas
           orthographic
           frameloop="demand"
-          camera={{ zoom, position: [center[0], center[1], 100], near: 0.1, far: 1000 }}
+          // rotation: R3F turns a camera without one towards the origin, which would tilt a
+          // camera centred elsewhere: the view must look straight down −z (see Getting started).
+          camera={{ zoom, position: [center[0], center[1], 100], rotation: [0, 0, 0], near: 0.1, far: 1000 }}
           gl={{ preserveDrawingBuffer: true }}
           onCreated={({ gl }) => {
             countRenders(gl);
           }}
         >
-          <color attach="background" args={['#1b1d23']} />
+          <color attach="background" args={[ui.canvas]} />
           <Physics key={resets} gravity={gravity} checkUserConstraints={checkUserConstraints} debug={debug ? true : JOINTS_ONLY} dragging>
             <SceneMounts storyId={storyId} />
             <SceneProbe />

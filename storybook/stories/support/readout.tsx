@@ -3,8 +3,19 @@
  * steps (`set`), the story's `parameters.fulcrum.panel` shows it with a `data-testid`, and the
  * story's browser test (`tests/`) reads it there, as a user would.
  */
-import { useSyncExternalStore, type ComponentType } from 'react';
+import { useSyncExternalStore, type ComponentType, type CSSProperties } from 'react';
+import { ui } from './palette';
 import type { StoryPanelProps } from './parameters';
+
+/** The look of every line of text under a canvas: readouts, captions, status. */
+export const CAPTION_STYLE: CSSProperties = {
+  padding: '6px 8px',
+  minHeight: 18,
+  background: ui.surface,
+  borderTop: `1px solid ${ui.border}`,
+  color: ui.text,
+  fontVariantNumeric: 'tabular-nums',
+};
 
 export interface Readout {
   /** Show `text` (re-renders the panel only when it changed). */
@@ -23,7 +34,7 @@ export function createReadout(testId: string): Readout {
   function Panel() {
     const text = useSyncExternalStore(subscribe, () => current);
     return (
-      <div data-testid={testId} style={{ padding: '6px 8px', fontVariantNumeric: 'tabular-nums' }}>
+      <div data-testid={testId} style={CAPTION_STYLE}>
         {text}
       </div>
     );

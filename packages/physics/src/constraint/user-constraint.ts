@@ -42,6 +42,27 @@
  * impulse or clamp) is solved in the space's UserBatch (user-batch.ts) instead: the same hooks
  * at the same poses, the same arithmetic (bitwise, tested), but no hook call in the velocity
  * passes. Its hooks' `state` and `J` arrays are then valid only during the call.
+ *
+ * What the hooks compute, in LaTeX, for the Storybook's docs page (rendered with KaTeX). n is
+ * `dimensions`, k the number of bodies; x and v hold each body's centre of mass and angle, and
+ * its velocity, in `bodies` order; m, i are inverse mass and inertia; J_b is body b's 3 columns.
+ * Math (KaTeX):
+ *   where: \begin{gathered}
+ *          \mathbf{x} = (x_1, y_1, \theta_1, \dots, x_k, y_k, \theta_k),\quad
+ *          \mathbf{v} = (v_{1x}, v_{1y}, \omega_1, \dots, v_{kx}, v_{ky}, \omega_k) \\
+ *          M^{-1} = \operatorname{diag}(m_1, m_1, i_1, \dots, m_k, m_k, i_k),\quad n = \texttt{dimensions}
+ *          \end{gathered}
+ *   C: \begin{gathered}
+ *          C(\mathbf{x}) \in \mathbb{R}^{n}\ \ (\texttt{position(err)}),\qquad C = 0 \\
+ *          (\texttt{jointMin}_r \le C_r \le \texttt{jointMax}_r \text{ on a limited row } r)
+ *          \end{gathered}
+ *   V: V = J\,\mathbf{v}\quad (\text{or the } \texttt{velocity(err)} \text{ hook})
+ *   J: J = \frac{\partial C}{\partial \mathbf{x}} \in \mathbb{R}^{n \times 3k}\quad (\texttt{jacobian(J)}\text{, or central differences of } C)
+ *   K: K = J\,M^{-1} J^{T}\quad (\text{or } \texttt{effMass(eff)}\text{: its upper triangle, row by row})
+ *   Jᵀλ: \begin{gathered}
+ *          \text{impulse on body } b\text{: } J_b^{T} \boldsymbol{\lambda}\ \ (\texttt{impulse(imp, body, out)}) \\
+ *          \Delta(v_{bx}, v_{by}, \omega_b) = \operatorname{diag}(m_b, m_b, i_b)\, J_b^{T} \boldsymbol{\lambda}
+ *          \end{gathered}
  */
 import type { Body } from '../body/body.js';
 import type { DebugDraw } from '../debug/debug-draw.js';

@@ -7,6 +7,18 @@
  *   K   = i1 + ratio² i2
  *   Jᵀλ : ω1 −= i1 λ,  ω2 += i2 ratio λ
  * With jointMin < jointMax each limit is a one-sided row and the joint is slack in between.
+ *
+ * The same derivation in LaTeX, for the Storybook's docs page (rendered with KaTeX):
+ * Math (KaTeX):
+ *   where: \rho = \texttt{ratio},\quad i_1,\ i_2 \text{ the inverse inertias}
+ *   C: \begin{gathered}
+ *          C = \rho\,\theta_2 - \theta_1,\qquad \texttt{jointMin} \le C \le \texttt{jointMax} \\
+ *          (\text{the row is } C - \texttt{jointMin} = 0 \text{ when } \texttt{jointMin} = \texttt{jointMax})
+ *          \end{gathered}
+ *   V: V = \rho\,\omega_2 - \omega_1
+ *   J: J = \begin{bmatrix} 0 & 0 & -1 & 0 & 0 & \rho \end{bmatrix}
+ *   K: K = i_1 + \rho^2\, i_2
+ *   Jᵀλ: \Delta\omega_1 = -i_1 \lambda,\qquad \Delta\omega_2 = i_2\,\rho\,\lambda
  */
 import type { Body } from '../../body/body.js';
 import { checkFinite } from '../../util/validate.js';

@@ -9,6 +9,25 @@
  *   Jᵀλ : v1 −= m1 λ n,  ω1 −= i1 λ (r1 × n);  v2 += m2 λ n,  ω2 += i2 λ (r2 × n)
  * Degenerate case: when L² < 1e-8 the direction is undefined, so the row is slack for that pass
  * (Nape zeroes the normal the same way). For a rigid zero-length joint use a PivotJoint.
+ *
+ * The same derivation in LaTeX, for the Storybook's docs page (rendered with KaTeX):
+ * Math (KaTeX):
+ *   where: \begin{gathered}
+ *          \mathbf{d} = \mathbf{p}_2 - \mathbf{p}_1,\quad L = |\mathbf{d}|,\quad \mathbf{n} = \mathbf{d} / L,\quad
+ *          \mathbf{a} \times \mathbf{b} = a_x b_y - a_y b_x \\
+ *          \mathbf{p}_i = \mathbf{c}_i + \mathbf{r}_i \text{ and } m_i,\ i_i \text{ (inverse mass and inertia) as for the pivot}
+ *          \end{gathered}
+ *   C: \begin{gathered}
+ *          C = L,\qquad \texttt{jointMin} \le C \le \texttt{jointMax} \\
+ *          (\text{the row is } C - \texttt{jointMin} = 0 \text{ when } \texttt{jointMin} = \texttt{jointMax})
+ *          \end{gathered}
+ *   V: V = \dot{L} = \mathbf{n} \cdot (\mathbf{v}_2 + \omega_2 \times \mathbf{r}_2 - \mathbf{v}_1 - \omega_1 \times \mathbf{r}_1)
+ *   J: J = \begin{bmatrix} -\mathbf{n}^{T} & -(\mathbf{r}_1 \times \mathbf{n}) & \mathbf{n}^{T} & \mathbf{r}_2 \times \mathbf{n} \end{bmatrix}
+ *   K: K = m_1 + m_2 + i_1 (\mathbf{r}_1 \times \mathbf{n})^2 + i_2 (\mathbf{r}_2 \times \mathbf{n})^2
+ *   Jᵀλ: \begin{gathered}
+ *          \Delta\mathbf{v}_1 = -m_1 \lambda \mathbf{n},\quad \Delta\omega_1 = -i_1 \lambda\,(\mathbf{r}_1 \times \mathbf{n}) \\
+ *          \Delta\mathbf{v}_2 = m_2 \lambda \mathbf{n},\quad \Delta\omega_2 = i_2 \lambda\,(\mathbf{r}_2 \times \mathbf{n})
+ *          \end{gathered}
  */
 import type { AnchorSlot } from '../anchor-slot.js';
 import { ROW_SLACK } from '../joint.js';

@@ -11,9 +11,42 @@
  *   J⊥  = [ −t   −n·(r1 + d)   t   n·r2 ]
  *   J∥  = [ −n   −(r1 + d) × n   n   r2 × n ]
  *   so body1's lever arm is r1 + d: the line turns with body1 about body1's centre of mass.
- *   K   = J M⁻¹ Jᵀ (2×2 when jointMin = jointMax, otherwise K⊥ and the limit rows separately)
- *   Jᵀλ : v1 −= m1 (λ⊥ t + λ∥ n), ω1 −= i1 (λ⊥ n·(r1+d) + λ∥ (r1+d)×n), and + for body 2.
+ *   K   = J M⁻¹ Jᵀ (2×2 when jointMin = jointMax, otherwise K⊥ and the limit rows separately):
+ *         K⊥⊥ = m1 + m2 + i1 (n·(r1+d))² + i2 (n·r2)²,   K∥∥ = m1 + m2 + i1 ((r1+d)×n)² + i2 (r2×n)²,
+ *         K⊥∥ = i1 (n·(r1+d)) ((r1+d)×n) + i2 (n·r2) (r2×n)          (t·n = 0, |t| = |n| = 1)
+ *   Jᵀλ : v1 −= m1 (λ⊥ t + λ∥ n), ω1 −= i1 (λ⊥ n·(r1+d) + λ∥ (r1+d)×n);
+ *         v2 += m2 (λ⊥ t + λ∥ n), ω2 += i2 (λ⊥ n·r2 + λ∥ r2×n).
  * Verified against finite differences (the seed manual's sign on −ω2·c2 is the one that holds).
+ *
+ * The same derivation in LaTeX, for the Storybook's docs page (rendered with KaTeX):
+ * Math (KaTeX):
+ *   where: \begin{gathered}
+ *          \mathbf{n} = R(\theta_1)\,\hat{\mathbf{u}}\ \ (\hat{\mathbf{u}} = \texttt{direction} / |\texttt{direction}|),\quad
+ *          \mathbf{d} = \mathbf{p}_2 - \mathbf{p}_1,\quad \mathbf{t} = (-n_y,\ n_x),\quad \dot{\mathbf{n}} = \omega_1 \times \mathbf{n} \\
+ *          \mathbf{l}_1 = \mathbf{r}_1 + \mathbf{d} \text{ (body 1's lever arm: the line turns with body 1)},\quad
+ *          \mathbf{a} \times \mathbf{b} = a_x b_y - a_y b_x \\
+ *          \mathbf{p}_i = \mathbf{c}_i + \mathbf{r}_i \text{ and } m_i,\ i_i \text{ (inverse mass and inertia) as for the pivot}
+ *          \end{gathered}
+ *   C: C = \begin{bmatrix} C_\perp \\ C_\parallel \end{bmatrix} = \begin{bmatrix} \mathbf{n} \times \mathbf{d} \\ \mathbf{n} \cdot \mathbf{d} \end{bmatrix},\qquad
+ *          C_\perp = 0,\quad \texttt{jointMin} \le C_\parallel \le \texttt{jointMax}
+ *   V: \begin{aligned}
+ *          V_\perp &= \dot{\mathbf{n}} \times \mathbf{d} + \mathbf{n} \times \dot{\mathbf{d}} = \mathbf{t} \cdot (\mathbf{v}_2 - \mathbf{v}_1) + \omega_2\,(\mathbf{n} \cdot \mathbf{r}_2) - \omega_1\,(\mathbf{n} \cdot \mathbf{l}_1) \\
+ *          V_\parallel &= \dot{\mathbf{n}} \cdot \mathbf{d} + \mathbf{n} \cdot \dot{\mathbf{d}} = \mathbf{n} \cdot (\mathbf{v}_2 - \mathbf{v}_1) + \omega_2\,(\mathbf{r}_2 \times \mathbf{n}) - \omega_1\,(\mathbf{l}_1 \times \mathbf{n})
+ *          \end{aligned}
+ *   J: J = \begin{bmatrix} -\mathbf{t}^{T} & -\mathbf{n} \cdot \mathbf{l}_1 & \mathbf{t}^{T} & \mathbf{n} \cdot \mathbf{r}_2 \\
+ *          -\mathbf{n}^{T} & -(\mathbf{l}_1 \times \mathbf{n}) & \mathbf{n}^{T} & \mathbf{r}_2 \times \mathbf{n} \end{bmatrix}
+ *   K: \begin{gathered}
+ *          K = J M^{-1} J^{T} = \begin{bmatrix} K_{\perp\perp} & K_{\perp\parallel} \\ K_{\perp\parallel} & K_{\parallel\parallel} \end{bmatrix}
+ *          \quad (\text{whole when } \texttt{jointMin} = \texttt{jointMax}\text{; otherwise } K_{\perp\perp} \text{ and the limit row's } K_{\parallel\parallel} \text{ apart}) \\
+ *          K_{\perp\perp} = m_1 + m_2 + i_1 (\mathbf{n} \cdot \mathbf{l}_1)^2 + i_2 (\mathbf{n} \cdot \mathbf{r}_2)^2,\qquad
+ *          K_{\parallel\parallel} = m_1 + m_2 + i_1 (\mathbf{l}_1 \times \mathbf{n})^2 + i_2 (\mathbf{r}_2 \times \mathbf{n})^2 \\
+ *          K_{\perp\parallel} = i_1 (\mathbf{n} \cdot \mathbf{l}_1)(\mathbf{l}_1 \times \mathbf{n}) + i_2 (\mathbf{n} \cdot \mathbf{r}_2)(\mathbf{r}_2 \times \mathbf{n})
+ *          \quad (\mathbf{t} \cdot \mathbf{n} = 0,\ |\mathbf{t}| = |\mathbf{n}| = 1)
+ *          \end{gathered}
+ *   Jᵀλ: \begin{gathered}
+ *          \Delta\mathbf{v}_1 = -m_1 (\lambda_\perp \mathbf{t} + \lambda_\parallel \mathbf{n}),\quad \Delta\omega_1 = -i_1 (\lambda_\perp\,\mathbf{n} \cdot \mathbf{l}_1 + \lambda_\parallel\,\mathbf{l}_1 \times \mathbf{n}) \\
+ *          \Delta\mathbf{v}_2 = m_2 (\lambda_\perp \mathbf{t} + \lambda_\parallel \mathbf{n}),\quad \Delta\omega_2 = i_2 (\lambda_\perp\,\mathbf{n} \cdot \mathbf{r}_2 + \lambda_\parallel\,\mathbf{r}_2 \times \mathbf{n})
+ *          \end{gathered}
  */
 import type { Vec2, Vec2Like } from '../../math/vec2.js';
 import { checkVec2, fail } from '../../util/validate.js';

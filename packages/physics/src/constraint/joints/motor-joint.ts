@@ -7,6 +7,16 @@
  *   Jᵀλ : ω1 −= i1 λ,  ω2 += i2 ratio λ
  * The accumulated impulse is always clamped to ±maxForce·h (Nape's MotorJoint always clamps,
  * stiff or not), so maxForce is the motor's torque limit.
+ *
+ * The same derivation in LaTeX, for the Storybook's docs page (rendered with KaTeX):
+ * Math (KaTeX):
+ *   where: \rho = \texttt{ratio},\quad i_1,\ i_2 \text{ the inverse inertias},\quad h \text{ the substep}
+ *   C: C:\ \text{none, a velocity constraint (no position error, no bias)}
+ *   V: V = \rho\,\omega_2 - \omega_1 - \texttt{rate}
+ *   J: J = \begin{bmatrix} 0 & 0 & -1 & 0 & 0 & \rho \end{bmatrix}
+ *   K: K = i_1 + \rho^2\, i_2
+ *   Jᵀλ: \Delta\omega_1 = -i_1 \lambda,\qquad \Delta\omega_2 = i_2\,\rho\,\lambda,\qquad
+ *          |\lambda_{\mathrm{acc}}| \le \texttt{maxForce} \cdot h
  */
 import { checkFinite } from '../../util/validate.js';
 import { ROW_MOTOR } from '../joint.js';

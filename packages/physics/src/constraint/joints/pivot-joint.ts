@@ -16,6 +16,28 @@
  * step together from typed arrays (constraint/pivot-batch.ts). The generic rows (computeRows)
  * remain the reference that the property tests check, and pivot-batch.test.ts checks that the
  * batch and the generic path produce the same step.
+ *
+ * The same derivation in LaTeX, for the Storybook's docs page (rendered with KaTeX):
+ * Math (KaTeX):
+ *   where: \begin{gathered}
+ *          \mathbf{p}_i = \mathbf{c}_i + \mathbf{r}_i,\quad
+ *          \mathbf{r}_i = R(\theta_i)\,(\mathbf{a}_i - \bar{\mathbf{c}}_i),\quad
+ *          \omega \times \mathbf{r} = (-\omega r_y,\ \omega r_x) \\
+ *          \mathbf{a}_i = \texttt{anchor}_i,\quad \bar{\mathbf{c}}_i \text{ the local centre of mass},\quad
+ *          m_i,\ i_i \text{ the inverse mass and inertia}
+ *          \end{gathered}
+ *   C: C = \mathbf{p}_2 - \mathbf{p}_1 \qquad (\text{2 rows, } x \text{ and } y)
+ *   V: V = \mathbf{v}_2 + \omega_2 \times \mathbf{r}_2 - \mathbf{v}_1 - \omega_1 \times \mathbf{r}_1
+ *   J: J = \begin{bmatrix} -1 & 0 & r_{1y} & 1 & 0 & -r_{2y} \\
+ *          0 & -1 & -r_{1x} & 0 & 1 & r_{2x} \end{bmatrix}
+ *   K: K = J M^{-1} J^{T} = \begin{bmatrix}
+ *          m_1 + m_2 + i_1 r_{1y}^2 + i_2 r_{2y}^2 & -i_1 r_{1x} r_{1y} - i_2 r_{2x} r_{2y} \\
+ *          -i_1 r_{1x} r_{1y} - i_2 r_{2x} r_{2y} & m_1 + m_2 + i_1 r_{1x}^2 + i_2 r_{2x}^2
+ *          \end{bmatrix}
+ *   Jᵀλ: \begin{gathered}
+ *          \Delta\mathbf{v}_1 = -m_1 \boldsymbol{\lambda},\quad \Delta\omega_1 = -i_1\,(\mathbf{r}_1 \times \boldsymbol{\lambda}) \\
+ *          \Delta\mathbf{v}_2 = m_2 \boldsymbol{\lambda},\quad \Delta\omega_2 = i_2\,(\mathbf{r}_2 \times \boldsymbol{\lambda})
+ *          \end{gathered}
  */
 import { AnchoredJoint, type AnchoredOptions } from './two-body-joint.js';
 import { ROW_EQUALITY } from '../joint.js';

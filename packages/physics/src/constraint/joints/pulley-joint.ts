@@ -7,10 +7,33 @@
  *   J   = [ −n12  −(r1×n12)   n12  r2×n12   −ratio n34  −ratio (r3×n34)   ratio n34  ratio (r4×n34) ]
  *   K   = Σ over distinct bodies of m |Σ_slots J_lin|² + i (Σ_slots J_ang)²: when two slots share a
  *         body (the 2- and 3-body forms) their entries add before squaring, which gives the
- *         cross terms (Joint.kEntry).
+ *         cross terms (Joint.kEntry). With four distinct bodies:
+ *         K = m1 + m2 + i1 (r1×n12)² + i2 (r2×n12)² + ratio² (m3 + m4 + i3 (r3×n34)² + i4 (r4×n34)²).
  *   Jᵀλ : each slot's body gets m J_lin λ and i J_ang λ.
  * Degenerate case: a length of exactly zero has no direction; the previous normal is reused
  * (initially (1, 0)), so the row never divides by zero.
+ *
+ * The same derivation in LaTeX, for the Storybook's docs page (rendered with KaTeX):
+ * Math (KaTeX):
+ *   where: \begin{gathered}
+ *          \mathbf{n}_{12} = \frac{\mathbf{p}_2 - \mathbf{p}_1}{|\mathbf{p}_2 - \mathbf{p}_1|},\quad
+ *          \mathbf{n}_{34} = \frac{\mathbf{p}_4 - \mathbf{p}_3}{|\mathbf{p}_4 - \mathbf{p}_3|},\quad \rho = \texttt{ratio},\quad
+ *          \mathbf{a} \times \mathbf{b} = a_x b_y - a_y b_x \\
+ *          \mathbf{p}_i = \mathbf{c}_i + \mathbf{r}_i \text{ and } m_i,\ i_i \text{ (inverse mass and inertia) as for the pivot}
+ *          \end{gathered}
+ *   C: C = |\mathbf{p}_2 - \mathbf{p}_1| + \rho\,|\mathbf{p}_4 - \mathbf{p}_3|,\qquad \texttt{jointMin} \le C \le \texttt{jointMax}
+ *   V: \begin{aligned}
+ *          V = {} & \mathbf{n}_{12} \cdot (\mathbf{v}_2 + \omega_2 \times \mathbf{r}_2 - \mathbf{v}_1 - \omega_1 \times \mathbf{r}_1) \\
+ *          & + \rho\,\mathbf{n}_{34} \cdot (\mathbf{v}_4 + \omega_4 \times \mathbf{r}_4 - \mathbf{v}_3 - \omega_3 \times \mathbf{r}_3)
+ *          \end{aligned}
+ *   J: J = \begin{bmatrix} -\mathbf{n}_{12}^{T} & -(\mathbf{r}_1 \times \mathbf{n}_{12}) & \mathbf{n}_{12}^{T} & \mathbf{r}_2 \times \mathbf{n}_{12} &
+ *          -\rho\,\mathbf{n}_{34}^{T} & -\rho\,(\mathbf{r}_3 \times \mathbf{n}_{34}) & \rho\,\mathbf{n}_{34}^{T} & \rho\,(\mathbf{r}_4 \times \mathbf{n}_{34}) \end{bmatrix}
+ *   K: \begin{gathered}
+ *          K = \sum_{\text{bodies } b} \Big( m_b \Big| \sum_{\text{slots } s \text{ of } b} J^{\mathrm{lin}}_s \Big|^2 + i_b \Big( \sum_{\text{slots } s \text{ of } b} J^{\mathrm{ang}}_s \Big)^2 \Big) \\
+ *          \text{four distinct bodies: } K = m_1 + m_2 + i_1 (\mathbf{r}_1 \times \mathbf{n}_{12})^2 + i_2 (\mathbf{r}_2 \times \mathbf{n}_{12})^2
+ *          + \rho^2 \big( m_3 + m_4 + i_3 (\mathbf{r}_3 \times \mathbf{n}_{34})^2 + i_4 (\mathbf{r}_4 \times \mathbf{n}_{34})^2 \big)
+ *          \end{gathered}
+ *   Jᵀλ: \text{for each slot } s \text{ on body } b:\quad \Delta\mathbf{v}_b \mathrel{+}= m_b\, J^{\mathrm{lin}}_s\, \lambda,\qquad \Delta\omega_b \mathrel{+}= i_b\, J^{\mathrm{ang}}_s\, \lambda
  */
 import type { Body } from '../../body/body.js';
 import type { Vec2, Vec2Like } from '../../math/vec2.js';

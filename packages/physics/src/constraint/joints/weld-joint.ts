@@ -9,6 +9,31 @@
  *   K   = the pivot's 2×2 block, plus K13 = −i1 r1y − i2 r2y, K23 = i1 r1x + i2 r2x, K33 = i1 + i2
  *   Jᵀλ : as the pivot for λ_xy, and ω1 −= i1 λ_θ, ω2 += i2 λ_θ
  * Solved as one 3×3 block (LDLᵀ), so the linear and angular parts do not fight each other.
+ *
+ * The same derivation in LaTeX, for the Storybook's docs page (rendered with KaTeX):
+ * Math (KaTeX):
+ *   where: \begin{gathered}
+ *          \mathbf{p}_i = \mathbf{c}_i + \mathbf{r}_i,\quad
+ *          \mathbf{r}_i = R(\theta_i)\,(\mathbf{a}_i - \bar{\mathbf{c}}_i),\quad
+ *          \omega \times \mathbf{r} = (-\omega r_y,\ \omega r_x),\quad \varphi = \texttt{phase} \\
+ *          \mathbf{a}_i = \texttt{anchor}_i,\quad \bar{\mathbf{c}}_i \text{ the local centre of mass},\quad
+ *          m_i,\ i_i \text{ the inverse mass and inertia}
+ *          \end{gathered}
+ *   C: C = \begin{bmatrix} \mathbf{p}_2 - \mathbf{p}_1 \\ \theta_2 - \theta_1 - \varphi \end{bmatrix} \qquad (\text{3 rows})
+ *   V: V = \begin{bmatrix} \mathbf{v}_2 + \omega_2 \times \mathbf{r}_2 - \mathbf{v}_1 - \omega_1 \times \mathbf{r}_1 \\
+ *          \omega_2 - \omega_1 \end{bmatrix}
+ *   J: J = \begin{bmatrix} -1 & 0 & r_{1y} & 1 & 0 & -r_{2y} \\
+ *          0 & -1 & -r_{1x} & 0 & 1 & r_{2x} \\
+ *          0 & 0 & -1 & 0 & 0 & 1 \end{bmatrix}
+ *   K: K = J M^{-1} J^{T} = \begin{bmatrix}
+ *          m_1 + m_2 + i_1 r_{1y}^2 + i_2 r_{2y}^2 & -i_1 r_{1x} r_{1y} - i_2 r_{2x} r_{2y} & -i_1 r_{1y} - i_2 r_{2y} \\
+ *          -i_1 r_{1x} r_{1y} - i_2 r_{2x} r_{2y} & m_1 + m_2 + i_1 r_{1x}^2 + i_2 r_{2x}^2 & i_1 r_{1x} + i_2 r_{2x} \\
+ *          -i_1 r_{1y} - i_2 r_{2y} & i_1 r_{1x} + i_2 r_{2x} & i_1 + i_2
+ *          \end{bmatrix}
+ *   Jᵀλ: \begin{gathered}
+ *          \Delta\mathbf{v}_1 = -m_1 \boldsymbol{\lambda}_{xy},\quad \Delta\omega_1 = -i_1\,(\mathbf{r}_1 \times \boldsymbol{\lambda}_{xy}) - i_1 \lambda_\theta \\
+ *          \Delta\mathbf{v}_2 = m_2 \boldsymbol{\lambda}_{xy},\quad \Delta\omega_2 = i_2\,(\mathbf{r}_2 \times \boldsymbol{\lambda}_{xy}) + i_2 \lambda_\theta
+ *          \end{gathered}
  */
 import { checkFinite } from '../../util/validate.js';
 import { ROW_EQUALITY } from '../joint.js';
