@@ -21,12 +21,12 @@ const PLATFORM_Y = -2;
  * A moving platform that carries what stands on it: a kinematic body steered to a target before
  * every step. `setVelocityFromTarget(position, rotation, dt)` (Nape's name) gives it the velocity
  * that takes it there in that step, so friction carries the crate along; setting `position`
- * instead would teleport the platform and leave the crate behind. For a target that changes now
- * and then, the `<Body type="kinematic" target={[x, y]}>` prop does the same from React: the body
- * reaches each new target in one step and stops there. A path that moves every step, as here, is
- * steered in `useBeforeStep`, which runs before each step with its dt (a frame may take several
- * steps, and a prop changes once per render). The readout shows the platform's x and how far
- * the crate has slipped on it since the start.
+ * instead would teleport the platform and leave the crate behind. The `<Body type="kinematic"
+ * target={[x, y]}>` prop does the same from React, once per render: the body reaches each new
+ * target by the end of the frame and stops there. A path known as a function of time, as here,
+ * can be steered in `useBeforeStep` instead, which runs before each step with its dt, and renders
+ * nothing. The readout shows the platform's x and how far the crate has slipped on it since the
+ * start.
  */
 function MovingPlatformScene({ amplitude, period }: Controls) {
   const platform = useRef<EngineBody>(null);

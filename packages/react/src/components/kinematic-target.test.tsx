@@ -9,6 +9,7 @@ import { Box } from '../shapes/shapes.js';
 import { makeProbe } from '../test-support/probe.js';
 import { Body, type BodyProps } from './Body.js';
 import { Physics } from './Physics.js';
+import { useAfterStep } from '../hooks/hooks.js';
 
 afterEach(cleanup);
 
@@ -190,6 +191,40 @@ describe('<Body target> in demand mode', () => {
     invalidate.mockClear();
     await ReactThreeTestRenderer.act(() => r.advanceFrames(5, STEP));
     expect(invalidate).not.toHaveBeenCalled();
+    await r.unmount();
+  });
+});
+
+describe('<Body target> over a frame of several steps', () => {
+  it('spreads a new target evenly over the frame\'s steps, arriving at its last, rather than moving in one step and stopping', async () => {
+    const ref = createRef<EngineBody>();
+    const xs: number[] = [];
+    function Recorder(): ReactNode {
+      useAfterStep(() => void xs.push(ref.current!.x));
+      return null;
+    }
+    const scene = (x: number) => (
+      <Physics gravity={[0, 0]}>
+        <Recorder />
+        <Body ref={ref} type="kinematic" target={[x, 0]}>
+          <Box width={1} height={1} />
+        </Body>
+      </Physics>
+    );
+    const r = await ReactThreeTestRenderer.create(scene(0));
+    await ReactThreeTestRenderer.act(() => r.advanceFrames(1, STEP));
+    await r.update(scene(3));
+    xs.length = 0;
+    // One frame of three steps (a 20 Hz frame at a 60 Hz time step).
+    await ReactThreeTestRenderer.act(() => r.advanceFrames(1, 3 * STEP));
+    expect(xs).toHaveLength(3);
+    expect(xs[0]).toBeCloseTo(1, 12);
+    expect(xs[1]).toBeCloseTo(2, 12);
+    expect(xs[2]).toBeCloseTo(3, 12);
+    // Arrived: the next step stops it there.
+    await ReactThreeTestRenderer.act(() => r.advanceFrames(1, STEP));
+    expect(ref.current!.x).toBeCloseTo(3, 12);
+    expect(ref.current!.velocity).toEqual({ x: 0, y: 0 });
     await r.unmount();
   });
 });

@@ -237,17 +237,22 @@ export class BodyController implements ShapeHost, TransformTarget {
   }
 
   /**
-   * Before every step: a changed target gets the velocity that reaches it in this step (Nape's
-   * setVelocityFromTarget: the body arrives exactly, and carries what rests on it); in the step
-   * after, the target unchanged, the velocity goes back to 0, so the body stays where it arrived.
+   * Before every step: a changed target gets the velocity that reaches it by the end of the frame
+   * (in this step when it is the frame's last, as it usually is; Nape's setVelocityFromTarget: the
+   * body arrives exactly, and carries what rests on it); in the step after it arrived, the target
+   * unchanged, the velocity goes back to 0, so the body stays where it arrived.
    */
   private steer(dt: number): void {
     const body = this.body;
     const t = this.target;
     if (body === null || t === null) return;
     if (this.steerPending) {
-      this.steerPending = false;
-      this.steerTowards(body, t, dt);
+      // Spread over the steps left in the frame: the render that set the target comes once per
+      // frame, so the target is where the body should be when the frame is drawn. Recomputed each
+      // step from where the body is, which gives the same velocity on every one of them.
+      const left = this.world.stepsLeftInFrame;
+      this.steerTowards(body, t, dt * left);
+      if (left <= 1) this.steerPending = false;
     } else if (this.steered) {
       this.stop(body);
     }

@@ -78,6 +78,13 @@ export class PhysicsWorld {
   /** The space's one preSolve callback, shared by usePreSolve and the shapes' contact rules. */
   readonly preSolve = new PreSolveRouter();
   readonly clock = new StepClock();
+  /**
+   * While a frame steps: how many of its steps are left, this one included (1 outside a frame and
+   * for a manual step). A kinematic target set by a render is reached by the frame's last step,
+   * not its first (BodyController.steer): a frame of several steps would otherwise move the
+   * body the whole way in one step and stop it for the rest, in bursts that jerk off what it carries.
+   */
+  stepsLeftInFrame = 1;
 
   private owned: Space | null = null;
   private external: Space | null = null;
@@ -211,8 +218,10 @@ export class PhysicsWorld {
       const space = this.space;
       for (let i = 0; i < steps; i++) {
         if (i === steps - 1) this.snapshot();
+        this.stepsLeftInFrame = steps - i;
         this.runStep(space, this.clock.dt);
       }
+      this.stepsLeftInFrame = 1;
     }
     this.writeTargets(this.clock.alpha);
     if (demand) {
