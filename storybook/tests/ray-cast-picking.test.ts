@@ -25,6 +25,7 @@ it('hits the low crate level with the turret, on its left face', async () => {
 
 it('follows the pointer to the crate on the shelf', async () => {
   const page = story.opened.page;
+  await waitForRest(story.opened);
   const box = await canvasBox(page, CANVAS);
   const toPixel = (x: number, y: number) => [box.x + box.width / 2 + x * ZOOM, box.y + box.height / 2 - y * ZOOM] as const;
   const [px, py] = toPixel(5, 1.15);

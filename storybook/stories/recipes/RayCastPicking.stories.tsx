@@ -18,7 +18,8 @@ const REACH = 40;
  * scene takes R3F's pointer events and gives the world point); `rayCast(from, to)` returns the
  * first shape it meets, with the point, the normal and the fraction of the way. The body hit is
  * drawn in another colour, and the ray is drawn up to the hit. It is cast again after every step
- * (the crates may move) and on every pointer move (the scene may be asleep).
+ * (the crates may move: the high one and the ball drop onto their shelves as the scene opens) and
+ * on every pointer move (the scene may be asleep).
  */
 function RayCastPickingScene() {
   const { rayCast, requestFrame } = usePhysics();
@@ -71,13 +72,13 @@ function RayCastPickingScene() {
       <Body position={[5, -3.5]} userData={{ name: 'low crate' }}>
         <Box width={1} height={1} color={color('low crate')} />
       </Body>
-      <Body position={[5, 1.15]} userData={{ name: 'high crate' }}>
+      <Body position={[5, 2.5]} userData={{ name: 'high crate' }}>
         <Box width={1} height={1} color={color('high crate')} />
       </Body>
       <Body type="static" position={[0, 2]}>
         <Box width={2} height={0.3} />
       </Body>
-      <Body position={[0, 2.55]} userData={{ name: 'ball', dragHandle: true }}>
+      <Body position={[0, 5]} userData={{ name: 'ball', dragHandle: true }}>
         <Box width={0.8} height={0.8} radius={0.2} color={color('ball')} />
       </Body>
     </>

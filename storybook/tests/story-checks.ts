@@ -1,0 +1,116 @@
+/**
+ * The checks every story of the built Storybook gets, in headless Chromium (see
+ * packages/browser-testing); stories-a.test.ts and stories-b.test.ts each take half of the
+ * stories, so that two Chromiums run them side by side (vitest.config.ts):
+ * - loads with no console error or uncaught exception, draws, and moves;
+ * - `settles` stories come to rest, and then render nothing (frameloop="demand") for 2 s;
+ * - `joint` stories: a control change made through Storybook's channel, once the scene is
+ *   asleep, wakes it and changes the picture, without remounting anything;
+ * - a real mouse drag on a body moves it; the debug toggle draws lines; reset remounts.
+ * Screenshots go to test-artifacts/.
+ */
+import { canvasBox, canvasScreenshot, countChangedPixels, countRenderedFrames, dragCanvas, drawnThenChanged, launchBrowser, serveStatic, waitForProbe, type OpenedPage, type StaticServer } from '@fulcrum/browser-testing';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CANVAS, openStory, sceneProbe, STATIC_DIR, updateStoryArgs, waitForRest, type SceneProbe, type StoryEntry } from './storybook-page';
+
+/** Registers the checks for `stories` (one Chromium for them all). */
+export function describeStories(stories: StoryEntry[]): void {
+  let browser: Browser;
+  let server: StaticServer;
+  beforeAll(async () => {
+    server = await serveStatic(STATIC_DIR);
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  describe.each(stories)('$title / $name', (story) => {
+    const settles = story.tags.includes('settles');
+    const joint = story.tags.includes('joint');
+    let opened: OpenedPage;
+
+    beforeAll(async () => {
+      opened = await openStory(browser, server.url, story.id);
+    });
+    afterAll(async () => {
+      await opened?.close();
+    });
+
+    it('draws and moves, with no console errors', async () => {
+      // (Measured from the first picture: some scenes sleep about 2 s after they open.)
+      const { stats, changed } = await drawnThenChanged(opened.page, CANVAS, 400, { artifact: `${story.id}-start.png` });
+      expect(stats.differing, 'pixels off the background').toBeGreaterThan(500);
+      expect(changed, 'pixels changed while bodies fall').toBeGreaterThan(20);
+      opened.assertNoErrors(story.id);
+    });
+
+    it.runIf(settles)('comes to rest, and then renders no frame for 2 s (frameloop="demand")', async () => {
+      const probe = await waitForRest(opened);
+      expect(probe.bodies).toBeGreaterThan(0);
+      await canvasScreenshot(opened.page, CANVAS, { artifact: `${story.id}-rest.png` });
+      expect(await countRenderedFrames(opened.page, 2000)).toBe(0);
+      opened.assertNoErrors(story.id);
+    });
+
+    it.runIf(joint && settles)('a control change wakes the sleeping scene and changes it, in place', async () => {
+      const before = await waitForRest(opened);
+      expect(before.controlChange, 'joint stories set parameters.fulcrum.controlChange').toBeTruthy();
+      const picture = await canvasScreenshot(opened.page, CANVAS);
+
+      await updateStoryArgs(opened, story.id, before.controlChange!);
+      // Woken: frames are rendered and some body is awake again.
+      const woken = (await waitForProbe(opened.page, (p, frames) => p.frames > frames && (p.awakeBodies as number) > 0, { arg: before.frames, timeout: 30_000 })) as SceneProbe;
+      expect(woken.awakeBodies).toBeGreaterThan(0);
+      await opened.page.waitForTimeout(1500);
+      const after = await canvasScreenshot(opened.page, CANVAS, { artifact: `${story.id}-control.png` });
+      expect(countChangedPixels(picture, after), 'pixels changed by the control').toBeGreaterThan(200);
+
+      const now = await sceneProbe(opened);
+      expect(now.sceneMounts, 'the scene was not remounted').toBe(before.sceneMounts);
+      expect(now.constraintIds, 'the same engine constraints').toEqual(before.constraintIds);
+      expect(now.bodyIds, 'the same engine bodies').toEqual(before.bodyIds);
+      opened.assertNoErrors(story.id);
+    });
+
+    it('dragging a body with the mouse moves it', async () => {
+      if (settles) await waitForRest(opened);
+      const before = await sceneProbe(opened);
+      expect(before.dragTarget, 'the scene has a dynamic body to drag').toBeTruthy();
+      const box = await canvasBox(opened.page, CANVAS);
+      const [x, y] = [box.x + before.dragTarget!.canvas[0], box.y + before.dragTarget!.canvas[1]];
+      let held: SceneProbe | undefined;
+      const [dx, dy] = before.dragBy;
+      await dragCanvas(opened.page, [x, y], [x + dx, y + dy], {
+        holdMs: 800,
+        whileHeld: async () => {
+          held = await sceneProbe(opened);
+        },
+      });
+      const [wx, wy] = before.dragTarget!.world;
+      const [hx, hy] = held!.dragTarget!.world;
+      // The pointer goes ≥ 2.5 m away (≥ 100 px at ≤ 40 px/m). The soft drag joint pulls the body
+      // part of the way; a pinned body only turns, and the motor story's motor pushes back.
+      expect(Math.hypot(hx - wx, hy - wy), 'metres the grabbed point moved').toBeGreaterThan(0.25);
+      opened.assertNoErrors(story.id);
+    });
+
+    it('the debug toggle changes the picture, and reset remounts the scene', async () => {
+      const mounts = (await sceneProbe(opened)).sceneMounts;
+      const picture = await canvasScreenshot(opened.page, CANVAS);
+      await opened.page.click('[data-testid="debug-toggle"]');
+      await opened.page.waitForTimeout(500);
+      const toggled = await canvasScreenshot(opened.page, CANVAS, { artifact: `${story.id}-debug-toggled.png` });
+      expect(countChangedPixels(picture, toggled), 'debug lines appear or disappear').toBeGreaterThan(100);
+
+      await opened.page.click('[data-testid="reset"]');
+      await waitForProbe(opened.page, (p, m) => p.sceneMounts === m + 1 && (p.awakeBodies as number) > 0, { arg: mounts, timeout: 30_000 });
+      const { stats, changed } = await drawnThenChanged(opened.page, CANVAS, 400);
+      expect(stats.differing, 'pixels off the background').toBeGreaterThan(500);
+      expect(changed, 'pixels changed after the reset').toBeGreaterThan(20);
+      opened.assertNoErrors(story.id);
+    });
+  });
+}
