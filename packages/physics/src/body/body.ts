@@ -25,6 +25,10 @@ import {
 export type BodyType = 'dynamic' | 'static' | 'kinematic';
 
 export interface BodyOptions {
+  /**
+   * 'dynamic' (moved by forces and contacts; the default), 'kinematic' (moved by its velocity
+   * alone, pushes what it meets) or 'static' (never moves).
+   */
   type?: BodyType;
   /** Body origin, world space. Default (0, 0). */
   position?: Vec2Like;
@@ -32,6 +36,7 @@ export interface BodyOptions {
   rotation?: number;
   /** Linear velocity of the centre of mass. Default (0, 0). */
   velocity?: Vec2Like;
+  /** Angular velocity, radians per second, counter-clockwise. Default 0. */
   angularVel?: number;
   /** Persistent force applied at the centre of mass every step (Nape semantics). */
   force?: Vec2Like;
@@ -83,7 +88,9 @@ export interface BodyOptions {
   angularDrag?: number;
   /** Multiplies the space's gravity for this body. Default 1. */
   gravityScale?: number;
+  /** The body's shapes (or add them later with addShape). */
   shapes?: readonly Shape[];
+  /** Anything of yours, kept on the body (`body.userData`). */
   userData?: unknown;
 }
 

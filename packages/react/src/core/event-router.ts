@@ -77,9 +77,17 @@ export interface BodyIslandEvent {
 }
 
 export interface BodyEventHandlers {
+  /** The body's island fell asleep (after the space's sleepDelay at rest). */
   onSleep?: (event: BodyIslandEvent) => void;
+  /** The body's island woke: a prop change, a contact, a joint or `wake()`. */
   onWake?: (event: BodyIslandEvent) => void;
+  /**
+   * One of the body's shapes began touching another body's (a sensor: began overlapping). The
+   * event carries the contact, its normal from this body to the other, the points with their
+   * impulses in that step, and the approach speed.
+   */
   onBeginContact?: (event: BodyContactEvent) => void;
+  /** A contact of the body's ended (the shapes parted, or one of them went). */
   onEndContact?: (event: BodyContactEvent) => void;
   /**
    * A contact pushed harder than this body's `contactForceThreshold` (N) over a step. Only fires
@@ -134,6 +142,7 @@ export const POINTER_HANDLER_KEYS = [
 ] as const satisfies readonly (keyof BodyPointerHandlers)[];
 
 export interface ConstraintEventHandlers {
+  /** The constraint broke (breakUnderForce or breakUnderError): the event says which. */
   onBreak?: (event: ConstraintBreakEvent) => void;
 }
 

@@ -37,6 +37,11 @@ export interface InstanceProps extends BodyOptionProps {
 }
 
 export interface InstancedBodiesProps extends BodyOptionProps, BodyEventHandlers, InstancePointerHandlers {
+  /**
+   * One entry per body, with any body props of its own (its pose, velocity, …) and a `key`; the
+   * other props here apply to every instance. Entries added or removed add and remove bodies;
+   * a `key` keeps an instance's body when the list is reordered (the default key is the index).
+   */
   instances: readonly InstanceProps[];
   /** Shape components (copied onto every body), and children of the instanced mesh. */
   children?: ReactNode;

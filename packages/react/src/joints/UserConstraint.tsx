@@ -27,6 +27,10 @@ export interface UserConstraintProps extends CommonConstraintProps<EngineUserCon
   velocityOnly?: boolean;
   /** The bodies, in the order the hooks' Jacobian columns use: refs or Body objects. */
   bodies?: readonly BodyRef[];
+  /**
+   * The constraint as functions (UserConstraint's hooks: position for C(x), jacobian or
+   * velocity, effMass and impulse as needed); the latest ones are called, committed renders only.
+   */
   hooks?: UserConstraintHooks;
 }
 

@@ -24,9 +24,14 @@ export interface CommonShapeProps {
   friction?: number;
   /** Default 0. */
   restitution?: number;
+  /**
+   * Which shapes this one collides with: `{ category, mask, group }` (bits; a positive shared group
+   * always collides, a negative one never). Default: everything.
+   */
   filter?: Partial<CollisionFilter>;
   /** Reports contacts without colliding. */
   sensor?: boolean;
+  /** Anything of yours, kept on the engine shape (`shape.userData`). */
   userData?: unknown;
   /**
    * A one-way shape: only the other bodies on one side collide with it, so that they pass through

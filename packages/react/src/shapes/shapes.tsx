@@ -48,13 +48,15 @@ export interface PolygonProps extends CommonShapeProps, FluidShapeProps, ShapeCo
 
 export type CapsuleProps = CommonShapeProps &
   FluidShapeProps &
-  ShapeComponentProps<EngineCapsule> & { radius: number } & (
+  ShapeComponentProps<EngineCapsule> & { /** Metres, > 0: the rounding around the core segment. */ radius: number } & (
     | { /** Distance between the two centres, along the shape's x axis. */ length: number; p1?: never; p2?: never }
-    | { p1: Vec2Like; p2: Vec2Like; length?: never }
+    | { /** One end of the core segment, body-local. */ p1: Vec2Like; /** The other end. */ p2: Vec2Like; length?: never }
   );
 
 export interface SegmentProps extends CommonShapeProps, ShapeComponentProps<EngineSegment> {
+  /** One end, body-local metres. */
   p1: Vec2Like;
+  /** The other end. */
   p2: Vec2Like;
 }
 
