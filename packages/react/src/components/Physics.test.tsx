@@ -1,7 +1,7 @@
 import { Body as EngineBody, Circle as EngineCircle, FulcrumInputError, Space } from '@fulcrum/physics';
 import { cleanup, render } from '@testing-library/react';
 import { createRef, StrictMode, type ReactNode } from 'react';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { FulcrumPropError } from '../core/errors.js';
 import type { BodyContactEvent, BodyIslandEvent } from '../core/event-router.js';
 import { Box, Circle } from '../shapes/shapes.js';
@@ -9,6 +9,7 @@ import { makeProbe } from '../test-support/probe.js';
 import { WrongJacobian } from '../test-support/wrong-jacobian.js';
 import { Body } from './Body.js';
 import { Physics } from './Physics.js';
+import { expectPropError } from '../test-support/render-error.js';
 
 afterEach(cleanup);
 
@@ -119,20 +120,7 @@ describe('<Physics>', () => {
       [<Physics checkUserConstraints={1 as never} />, /^<Physics> prop checkUserConstraints=\{1\} is invalid: Space\.checkUserConstraints must be a boolean, got 1/],
       [<Physics checkUserConstraints={'yes' as never} />, /^<Physics> prop checkUserConstraints=\{"yes"\} is invalid/],
     ];
-    for (const [ui, message] of cases) {
-      let err: unknown = null;
-      const quiet = vi.spyOn(console, 'error').mockImplementation(() => {});
-      try {
-        render(ui);
-      } catch (e) {
-        err = e;
-      } finally {
-        quiet.mockRestore();
-        cleanup();
-      }
-      expect(err).toBeInstanceOf(FulcrumPropError);
-      expect((err as Error).message).toMatch(message);
-    }
+    for (const [ui, message] of cases) expectPropError(ui, message);
   });
 });
 

@@ -4,12 +4,12 @@ import { useStore } from '@react-three/fiber';
 import { cleanup, render } from '@testing-library/react';
 import { createRef, StrictMode, type ReactNode } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { FulcrumPropError } from '../core/errors.js';
 import { Box } from '../shapes/shapes.js';
 import { makeProbe } from '../test-support/probe.js';
 import { Body, type BodyProps } from './Body.js';
 import { Physics } from './Physics.js';
 import { useAfterStep } from '../hooks/hooks.js';
+import { expectPropError } from '../test-support/render-error.js';
 
 afterEach(cleanup);
 
@@ -138,20 +138,7 @@ describe('<Body target>', () => {
       [<Body type="kinematic" target={[0, 0]} targetRotation={Number.NEGATIVE_INFINITY} />, /^<Body> prop targetRotation=\{-Infinity\} is invalid: Body\.setVelocityFromTarget\(rotation\) must be a finite number/],
       [<Body type="kinematic" target={'here' as never} />, /^<Body> prop target=\{"here"\} is invalid/],
     ];
-    for (const [ui, message] of cases) {
-      let err: unknown = null;
-      const quiet = vi.spyOn(console, 'error').mockImplementation(() => {});
-      try {
-        render(<Physics>{ui}</Physics>);
-      } catch (e) {
-        err = e;
-      } finally {
-        quiet.mockRestore();
-        cleanup();
-      }
-      expect(err).toBeInstanceOf(FulcrumPropError);
-      expect((err as Error).message).toMatch(message);
-    }
+    for (const [ui, message] of cases) expectPropError(<Physics>{ui}</Physics>, message);
   });
 });
 

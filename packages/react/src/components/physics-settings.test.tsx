@@ -4,11 +4,11 @@ import { useStore } from '@react-three/fiber';
 import { cleanup, render } from '@testing-library/react';
 import { createRef, StrictMode, type ReactNode } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { FulcrumPropError } from '../core/errors.js';
 import { Box } from '../shapes/shapes.js';
 import { makeProbe } from '../test-support/probe.js';
 import { Body } from './Body.js';
 import { Physics, type PhysicsProps } from './Physics.js';
+import { expectPropError } from '../test-support/render-error.js';
 
 afterEach(cleanup);
 
@@ -64,20 +64,7 @@ describe('<Physics> sleep settings and speed caps', () => {
       [<Physics maxLinearSpeed={0} />, /^<Physics> prop maxLinearSpeed=\{0\} is invalid: Space\.maxLinearSpeed/],
       [<Physics maxRotationPerSubstep={-1} />, /^<Physics> prop maxRotationPerSubstep=\{-1\} is invalid: Space\.maxRotationPerSubstep/],
     ];
-    for (const [ui, message] of cases) {
-      let err: unknown = null;
-      const quiet = vi.spyOn(console, 'error').mockImplementation(() => {});
-      try {
-        render(ui);
-      } catch (e) {
-        err = e;
-      } finally {
-        quiet.mockRestore();
-        cleanup();
-      }
-      expect(err).toBeInstanceOf(FulcrumPropError);
-      expect((err as Error).message).toMatch(message);
-    }
+    for (const [ui, message] of cases) expectPropError(ui, message);
   });
 
   it('allowSleep={false} wakes a sleeping island and keeps it awake; true lets it sleep again', () => {
