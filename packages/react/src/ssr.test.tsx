@@ -17,5 +17,5 @@ describe('server rendering', () => {
       </m.Physics>,
     );
     expect(html).toBe('');
-  });
+  }, 30_000); // a cold import of the whole package: over 5 s on a loaded 2-core host (CI at 4f74c65)
 });
