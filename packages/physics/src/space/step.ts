@@ -166,12 +166,13 @@ export class StepPipeline {
     sb.reset();
     const gx = s.gx;
     const gy = s.gy;
+    const h = this.ctx.h;
     let order = 0;
     for (const b of this.world.bodies) {
       b._solverIndex = -1;
       if (b._sleeping) continue;
       if (b._type === 'dynamic' || (b._type === 'kinematic' && (b._vx !== 0 || b._vy !== 0 || b._w !== 0))) {
-        sb.add(b, gx, gy);
+        sb.add(b, gx, gy, h);
         order = (Math.imul(order, 0x01000193) ^ b.id) | 0;
       }
     }
@@ -191,7 +192,7 @@ export class StepPipeline {
     const ctx = this.ctx;
     const sb = this.bodies;
     const families = this.families;
-    sb.integrateVelocities(ctx.h);
+    sb.integrateVelocities();
     if (this.fluids.count > 0) this.fluids.substep(sb, ctx.h, this.world.settings.gx, this.world.settings.gy);
     for (let f = 0; f < families.length; f++) families[f]!.warmStart(ctx);
     for (let f = 0; f < families.length; f++) families[f]!.solve(ctx);

@@ -61,7 +61,7 @@ function context(bodies: Body[]): StepContext {
   const sb = new SolverBodies();
   for (const b of bodies) {
     b._solverIndex = -1;
-    if (b.type === 'dynamic' && b._solverIndex < 0) sb.add(b, 0, 0);
+    if (b.type === 'dynamic' && b._solverIndex < 0) sb.add(b, 0, 0, 1 / 240);
   }
   return { dt: 1 / 60, h: 1 / 240, invH: 240, substeps: 4, bodies: sb, jointSoftness: { biasRate: 0, massScale: 1, impulseScale: 0, compliance: 0 }, poseEpoch: 0, step: 0 };
 }
