@@ -26,6 +26,7 @@ export { LINEAR_SLOP, SPECULATIVE_DISTANCE } from './collision/manifold.js';
 export { Space } from './space/space.js';
 export type { SpaceOptions, RayHit, QueryOptions } from './space/space.js';
 export type { CastPose, ConvexCastHit } from './space/queries.js';
+export type { ParallelStatus } from './parallel/worker-pool.js';
 export { Contact } from './contact/contact.js';
 export type { ContactPoint } from './contact/contact.js';
 export type { PreSolveCallback, PreSolveFlag } from './space/contact-manager.js';

@@ -25,18 +25,29 @@ import type { Circle } from '../shape/circle.js';
 import type { PolyShape } from '../shape/poly-shape.js';
 import type { Shape } from '../shape/shape.js';
 import { isSolved, type ContactStore } from './contact-store.js';
+import { GraphColouring } from '../space/graph-colouring.js';
+import { CONTACT_KERNELS } from './contact-kernels.js';
+import { COLOURS } from '../space/graph-colouring.js';
+import { COMMAND, PARAMS } from '../parallel/control.js';
+import type { StageViews } from '../parallel/thread-runtime.js';
+import type { WorkerPool } from '../parallel/worker-pool.js';
 import type { SolverBodies } from '../space/solver-bodies.js';
 import type { SolverFamily } from '../space/solver-families.js';
 import type { StepContext } from '../space/step-context.js';
-import { resized } from '../util/typed-arrays.js';
-import { makeSoft, rigidSoftness, softUpdate, type Softness } from '../constraint/softness.js';
+import { resized, shareArray } from '../util/typed-arrays.js';
+import { makeSoft, rigidSoftness, type Softness } from '../constraint/softness.js';
 import { pivotInverse } from '../constraint/dense.js';
-import { clamp } from '../constraint/dense.js';
 
 /** Speed below which a collision does not bounce (m/s). */
 export const RESTITUTION_THRESHOLD = 1;
 /** Maximum speed at which penetration is pushed out (m/s). */
 export const CONTACT_PUSH_MAX_VELOCITY = 3;
+
+/**
+ * Below this many rows a step's contacts are solved on the calling thread alone: a stage's
+ * barriers would cost more than the workers save. The same bits either way.
+ */
+export const PARALLEL_MIN_ROWS = 256;
 
 /**
  * Layout of a manifold's numbers in ContactSolver.data: the manifold's, then its two points'
@@ -55,6 +66,8 @@ const R_AX = 0, R_AY = 1, R_BX = 2, R_BY = 3, ADJ_SEP = 4, NORMAL_MASS = 5, TANG
 const NORMAL_IMPULSE = 7, TANGENT_IMPULSE = 8, TOTAL_NORMAL = 9, TOTAL_TANGENT = 10;
 /** The two sides' rounding radii (circle, capsule, rounded polygon), in the points' spare slots. */
 const RADIUS_A = POINT + 11, RADIUS_B = POINT + POINT_STRIDE + 11;
+/** The layout, for contact-kernels.test.ts: the kernels declare their own copy, which must match. */
+export const CONTACT_LAYOUT = { STRIDE, M_A, M_B, I_A, I_B, NX, NY, FRICTION, TANGENT_SPEED, POINT, POINT_STRIDE, R_AX, R_AY, R_BX, R_BY, ADJ_SEP, NORMAL_MASS, TANGENT_MASS, NORMAL_IMPULSE, TANGENT_IMPULSE, TOTAL_NORMAL, TOTAL_TANGENT, RADIUS_A, RADIUS_B } as const;
 
 /**
  * A side's rounding radius: its surface is its core (a circle's centre, a capsule's segment, a
@@ -133,14 +146,49 @@ export class ContactSolver implements SolverFamily {
     makeSoft(2 * capped, dampingRatio, ctx.h, this.staticSoft);
     const store = this.target;
     const flags = store.flags;
-    this.count = 0;
+    // The contacts to solve, in the space's order, with their solver bodies; then their rows in
+    // colour order (space/graph-colouring.ts): the passes run colour by colour.
+    let n = 0;
+    if (this.slots.length < contacts.length) {
+      this.slots = resized(this.slots, contacts.length * 2);
+      this.pairs = resized(this.pairs, contacts.length * 4);
+    }
+    const slots = this.slots;
+    const pairs = this.pairs;
+    // The colouring depends on the sequence of body pairs alone: a step that solves the same pairs
+    // as the last (a pile at rest) keeps it. They are compared as they are written.
+    let changed = false;
     for (let k = 0; k < contacts.length; k++) {
       if (!isSolved(flags[k]!)) continue; // not touching, a sensor, or ignored by the pre-solve callback
       const c = contacts[k]!;
-      if (c.bodyA._solverIndex < 0 && c.bodyB._solverIndex < 0) continue;
-      this.add(c, k, store, sb);
+      let a = c.bodyA._solverIndex;
+      let b = c.bodyB._solverIndex;
+      if (a < 0 && b < 0) continue;
+      if (a < 0) a = 0;
+      if (b < 0) b = 0;
+      slots[n] = k;
+      if (pairs[2 * n] !== a || pairs[2 * n + 1] !== b) {
+        pairs[2 * n] = a;
+        pairs[2 * n + 1] = b;
+        changed = true;
+      }
+      n++;
+    }
+    const colours = this.colours;
+    if (changed || n !== colours.count) colours.colour(pairs, 2, 0, n, sb.count);
+    const order = colours.order;
+    this.count = 0;
+    for (let i = 0; i < n; i++) {
+      const k = slots[order[i]!]!;
+      this.add(contacts[k]!, k, store, sb);
     }
   }
+
+  /** prepare's list of the contacts to solve (store slots) and their solver bodies, in the space's order. */
+  private slots = new Int32Array(0);
+  private pairs = new Int32Array(0);
+  /** The rows' colours: colour c's rows are colours.start[c] to start[c + 1], then the overflow's. */
+  readonly colours = new GraphColouring();
 
   private reserve(n: number): void {
     if (n <= this.capacity) return;
@@ -252,42 +300,9 @@ export class ContactSolver implements SolverFamily {
   }
 
   warmStart(ctx: StepContext): void {
-    const { vx, vy, w } = ctx.bodies;
-    const d = this.data;
-    for (let k = 0, n = this.count; k < n; k++) {
-      const o = k * STRIDE;
-      const a = this.ends[3 * k + 1];
-      const b = this.ends[3 * k + 2];
-      const mA = d[o + M_A], mB = d[o + M_B], iA = d[o + I_A], iB = d[o + I_B];
-      const nx = d[o + NX], ny = d[o + NY];
-      let vAx = vx[a]!, vAy = vy[a]!, wA = w[a]!;
-      let vBx = vx[b]!, vBy = vy[b]!, wB = w[b]!;
-      for (let j = 0, pc = this.points[k]!; j < pc; j++) {
-        const p = o + POINT + POINT_STRIDE * j;
-        const ni = d[p + NORMAL_IMPULSE];
-        const ti = d[p + TANGENT_IMPULSE];
-        d[p + TOTAL_NORMAL] += ni;
-        d[p + TOTAL_TANGENT] += ti;
-        const Px = ni * nx + ti * ny;
-        const Py = ni * ny - ti * nx;
-        vAx -= mA * Px;
-        vAy -= mA * Py;
-        wA -= iA * (d[p + R_AX] * Py - d[p + R_AY] * Px);
-        vBx += mB * Px;
-        vBy += mB * Py;
-        wB += iB * (d[p + R_BX] * Py - d[p + R_BY] * Px);
-      }
-      if (a > 0) {
-        vx[a] = vAx;
-        vy[a] = vAy;
-        w[a] = wA;
-      }
-      if (b > 0) {
-        vx[b] = vBx;
-        vy[b] = vBy;
-        w[b] = wB;
-      }
-    }
+    const sb = ctx.bodies;
+    const from = this.parallelStage(COMMAND.CONTACT_WARM_START, sb);
+    CONTACT_KERNELS.warmStart(this.data, this.ends, this.points, sb.vx, sb.vy, sb.w, from, this.count);
   }
 
   solve(ctx: StepContext): void {
@@ -301,159 +316,79 @@ export class ContactSolver implements SolverFamily {
   /** Contacts have no position pass: the soft normal rows push overlap out in the velocity passes. */
   solvePosition(): void {}
 
-  /** One pass over all contacts. useBias = true: "solve"; false: "relax". */
+  /** One pass over all contacts, in colour order (contact-kernels.ts). useBias = true: "solve"; false: "relax". */
   private pass(sb: SolverBodies, invH: number, useBias: boolean): void {
-    const { vx, vy, w, dpx, dpy, dqc, dqs } = sb;
-    const maxBias = this.maxBiasVelocity;
-    const d = this.data;
-    for (let k = 0, n = this.count; k < n; k++) {
-      const o = k * STRIDE;
-      const a = this.ends[3 * k + 1];
-      const b = this.ends[3 * k + 2];
-      const mA = d[o + M_A], mB = d[o + M_B], iA = d[o + I_A], iB = d[o + I_B];
-      const nx = d[o + NX], ny = d[o + NY];
-      const soft = this.rigidSide[k] === 1 ? this.staticSoft : this.soft;
-      const biasRate = soft.biasRate, softMass = soft.massScale, softImpulse = soft.impulseScale;
-      let vAx = vx[a]!, vAy = vy[a]!, wA = w[a]!;
-      let vBx = vx[b]!, vBy = vy[b]!, wB = w[b]!;
-      const dpAx = dpx[a]!, dpAy = dpy[a]!, cA = dqc[a]!, sA = dqs[a]!;
-      const dpBx = dpx[b]!, dpBy = dpy[b]!, cB = dqc[b]!, sB = dqs[b]!;
-      const pc = this.points[k]!;
-      // The rounded parts of the anchors do not turn (roundingRadius): 0 for two sharp sides.
-      const lift = d[o + RADIUS_A] * (1 - cA) + d[o + RADIUS_B] * (1 - cB);
-      // Points 0 and 1 written out rather than looped (a manifold has one or two). Each point's
-      // impulse reaches the velocities through factors known before the pass (m·n, i·(r × n)):
-      // the next point waits on the fewest operations.
-      const mAnx = mA * nx, mAny = mA * ny, mBnx = mB * nx, mBny = mB * ny;
-      {
-        const p = o + POINT;
-        const rAx = d[p + R_AX], rAy = d[p + R_AY], rBx = d[p + R_BX], rBy = d[p + R_BY];
-        // current separation from the position deltas (positions do not change within a pass)
-        const prAx = cA * rAx - sA * rAy, prAy = sA * rAx + cA * rAy;
-        const prBx = cB * rBx - sB * rBy, prBy = sB * rBx + cB * rBy;
-        const dx = dpBx - dpAx + prBx - prAx;
-        const dy = dpBy - dpAy + prBy - prAy;
-        const s = dx * nx + dy * ny + d[p + ADJ_SEP] - lift;
-        // softness.ts's oneSidedBias rule, as branches: a gap may close within the substep, no more
-        // (speculative); an overlap is pushed out by the spring in the biased pass, and left alone
-        // in the relax pass (rigid, no bias). The same rule through oneSidedBias and selects cost
-        // the 210-box pyramid 3% (measured in one process against this form, bitwise equal).
-        let bias = 0;
-        let massScale = 1;
-        let impulseScale = 0;
-        if (s > 0) {
-          bias = s * invH;
-        } else if (useBias) {
-          bias = Math.max(biasRate * s, -maxBias);
-          massScale = softMass;
-          impulseScale = softImpulse;
-        }
-        const gain = -d[p + NORMAL_MASS] * massScale;
-        const rnA = rAx * ny - rAy * nx;
-        const rnB = rBx * ny - rBy * nx;
-        const vn = (vBx - vAx) * nx + (vBy - vAy) * ny + (wB * rnB - wA * rnA);
-        const old = d[p + NORMAL_IMPULSE];
-        const next = Math.max(softUpdate(old, vn + bias, gain, impulseScale), 0);
-        const impulse = next - old;
-        d[p + NORMAL_IMPULSE] = next;
-        vAx -= mAnx * impulse;
-        vAy -= mAny * impulse;
-        wA -= iA * rnA * impulse;
-        vBx += mBnx * impulse;
-        vBy += mBny * impulse;
-        wB += iB * rnB * impulse;
-      }
-      if (pc === 2) {
-        const p = o + POINT + POINT_STRIDE;
-        const rAx = d[p + R_AX], rAy = d[p + R_AY], rBx = d[p + R_BX], rBy = d[p + R_BY];
-        // current separation from the position deltas (positions do not change within a pass)
-        const prAx = cA * rAx - sA * rAy, prAy = sA * rAx + cA * rAy;
-        const prBx = cB * rBx - sB * rBy, prBy = sB * rBx + cB * rBy;
-        const dx = dpBx - dpAx + prBx - prAx;
-        const dy = dpBy - dpAy + prBy - prAy;
-        const s = dx * nx + dy * ny + d[p + ADJ_SEP] - lift;
-        // softness.ts's oneSidedBias rule, as branches: a gap may close within the substep, no more
-        // (speculative); an overlap is pushed out by the spring in the biased pass, and left alone
-        // in the relax pass (rigid, no bias). The same rule through oneSidedBias and selects cost
-        // the 210-box pyramid 3% (measured in one process against this form, bitwise equal).
-        let bias = 0;
-        let massScale = 1;
-        let impulseScale = 0;
-        if (s > 0) {
-          bias = s * invH;
-        } else if (useBias) {
-          bias = Math.max(biasRate * s, -maxBias);
-          massScale = softMass;
-          impulseScale = softImpulse;
-        }
-        const gain = -d[p + NORMAL_MASS] * massScale;
-        const rnA = rAx * ny - rAy * nx;
-        const rnB = rBx * ny - rBy * nx;
-        const vn = (vBx - vAx) * nx + (vBy - vAy) * ny + (wB * rnB - wA * rnA);
-        const old = d[p + NORMAL_IMPULSE];
-        const next = Math.max(softUpdate(old, vn + bias, gain, impulseScale), 0);
-        const impulse = next - old;
-        d[p + NORMAL_IMPULSE] = next;
-        vAx -= mAnx * impulse;
-        vAy -= mAny * impulse;
-        wA -= iA * rnA * impulse;
-        vBx += mBnx * impulse;
-        vBy += mBny * impulse;
-        wB += iB * rnB * impulse;
-      }
-      const mu = d[o + FRICTION];
-      // Friction drives the surfaces' relative tangent speed to this (0 but on a conveyor).
-      const speed = d[o + TANGENT_SPEED];
-      {
-        const p = o + POINT;
-        const rAx = d[p + R_AX], rAy = d[p + R_AY], rBx = d[p + R_BX], rBy = d[p + R_BY];
-        // t = (ny, −nx): r × t = −(r · n)
-        const rtA = -(rAx * nx + rAy * ny);
-        const rtB = -(rBx * nx + rBy * ny);
-        const vt = (vBx - vAx) * ny - (vBy - vAy) * nx + (wB * rtB - wA * rtA) - speed;
-        const maxF = mu * d[p + NORMAL_IMPULSE];
-        const old = d[p + TANGENT_IMPULSE];
-        const next = clamp(old - d[p + TANGENT_MASS] * vt, -maxF, maxF);
-        const impulse = next - old;
-        d[p + TANGENT_IMPULSE] = next;
-        vAx -= mAny * impulse;
-        vAy += mAnx * impulse;
-        wA -= iA * rtA * impulse;
-        vBx += mBny * impulse;
-        vBy -= mBnx * impulse;
-        wB += iB * rtB * impulse;
-      }
-      if (pc === 2) {
-        const p = o + POINT + POINT_STRIDE;
-        const rAx = d[p + R_AX], rAy = d[p + R_AY], rBx = d[p + R_BX], rBy = d[p + R_BY];
-        // t = (ny, −nx): r × t = −(r · n)
-        const rtA = -(rAx * nx + rAy * ny);
-        const rtB = -(rBx * nx + rBy * ny);
-        const vt = (vBx - vAx) * ny - (vBy - vAy) * nx + (wB * rtB - wA * rtA) - speed;
-        const maxF = mu * d[p + NORMAL_IMPULSE];
-        const old = d[p + TANGENT_IMPULSE];
-        const next = clamp(old - d[p + TANGENT_MASS] * vt, -maxF, maxF);
-        const impulse = next - old;
-        d[p + TANGENT_IMPULSE] = next;
-        vAx -= mAny * impulse;
-        vAy += mAnx * impulse;
-        wA -= iA * rtA * impulse;
-        vBx += mBny * impulse;
-        vBy -= mBnx * impulse;
-        wB += iB * rtB * impulse;
-      }
-      if (a > 0) {
-        vx[a] = vAx;
-        vy[a] = vAy;
-        w[a] = wA;
-      }
-      if (b > 0) {
-        vx[b] = vBx;
-        vy[b] = vBy;
-        w[b] = wB;
-      }
+    const soft = this.softness;
+    soft[0] = this.soft.biasRate;
+    soft[1] = this.soft.massScale;
+    soft[2] = this.soft.impulseScale;
+    soft[3] = this.staticSoft.biasRate;
+    soft[4] = this.staticSoft.massScale;
+    soft[5] = this.staticSoft.impulseScale;
+    let from = 0;
+    if (this.pool !== null && this.count >= PARALLEL_MIN_ROWS) {
+      const prm = this.pool.prm;
+      prm[PARAMS.INV_H] = invH;
+      prm[PARAMS.MAX_BIAS] = this.maxBiasVelocity;
+      prm.set(soft, PARAMS.SOFT);
+      from = this.parallelStage(useBias ? COMMAND.CONTACT_SOLVE : COMMAND.CONTACT_RELAX, sb);
     }
+    CONTACT_KERNELS.pass(this.data, this.ends, this.points, this.rigidSide, sb.vx, sb.vy, sb.w, sb.dpx, sb.dpy, sb.dqc, sb.dqs, from, this.count, invH, useBias, this.maxBiasVelocity, soft);
   }
+
+  // ------------------------------------------------------------------ the parallel step
+
+  /** The workers (parallel/worker-pool.ts), or null: every row on the calling thread. */
+  private pool: WorkerPool | null = null;
+  /** The arrays a parallel stage reads and writes (this solver's rows, the solver bodies' state). */
+  private readonly views: StageViews = { d: this.data, ends: this.ends, points: this.points, rigidSide: this.rigidSide, vx: this.data, vy: this.data, w: this.data, dpx: this.data, dpy: this.data, dqc: this.data, dqs: this.data };
+
+  /**
+   * Move this solver's rows and `sb`'s state into SharedArrayBuffers (they stay shared as they
+   * grow) and return the arrays a worker needs: before workers start, and when they do.
+   */
+  share(sb: SolverBodies): StageViews {
+    this.data = shareArray(this.data);
+    this.ends = shareArray(this.ends);
+    this.points = shareArray(this.points);
+    this.rigidSide = shareArray(this.rigidSide);
+    sb.share();
+    return this.currentViews(sb);
+  }
+
+  /** Solve from now on with these workers (null: alone). The arrays must have been shared. */
+  attach(pool: WorkerPool | null): void {
+    this.pool = pool;
+  }
+
+  private currentViews(sb: SolverBodies): StageViews {
+    const v = this.views;
+    v.d = this.data;
+    v.ends = this.ends;
+    v.points = this.points;
+    v.rigidSide = this.rigidSide;
+    v.vx = sb.vx;
+    v.vy = sb.vy;
+    v.w = sb.w;
+    v.dpx = sb.dpx;
+    v.dpy = sb.dpy;
+    v.dqc = sb.dqc;
+    v.dqs = sb.dqs;
+    return v;
+  }
+
+  /**
+   * Run a stage's colours on every thread when there are workers and rows enough to pay, and
+   * return where the calling thread goes on alone: the overflow's start, or 0 (every row).
+   */
+  private parallelStage(command: number, sb: SolverBodies): number {
+    if (this.pool === null || this.count < PARALLEL_MIN_ROWS) return 0;
+    this.pool.run(command, this.currentViews(sb), this.colours);
+    return this.colours.start[COLOURS]!;
+  }
+
+  /** The pass's softness as contact-kernels.ts takes it: the space's spring's, then the static side's. */
+  private readonly softness = new Float64Array(6);
 
   /** Once per step: bounce points that were approaching faster than the threshold. */
   applyRestitution(ctx: StepContext): void {

@@ -54,6 +54,16 @@ export interface SpaceOptions {
    * a mismatch throws, naming the hook and the row. For development and tests. Default false.
    */
   checkUserConstraints?: boolean;
+  /**
+   * Worker threads that solve the step beside the calling thread (default 0): Node's
+   * worker_threads, or Web Workers on a cross-origin-isolated page. The result is bitwise the same
+   * for every count, 0 included; the workers only make large scenes faster. They start
+   * asynchronously (`space.workersReady`), and the space steps on the calling thread until they
+   * are ready. Where they cannot run (no SharedArrayBuffer without cross-origin isolation, no
+   * Worker), the space runs on one thread and `space.parallel.reason` says why. More workers than
+   * cores are allowed, and slower: each spins on a core it shares. `space.dispose()` ends them.
+   */
+  workers?: number;
 }
 
 export interface SpaceSettings {
@@ -70,6 +80,8 @@ export interface SpaceSettings {
   maxLinearSpeed: number;
   maxRotationPerSubstep: number;
   checkUserConstraints: boolean;
+  /** Fixed when the space is made. */
+  workers: number;
 }
 
 /**
@@ -96,5 +108,6 @@ export function readSpaceOptions(options: SpaceOptions): SpaceSettings {
     maxLinearSpeed: options.maxLinearSpeed !== undefined ? checkPositiveOrInfinity('Space', 'maxLinearSpeed', options.maxLinearSpeed) : 400,
     maxRotationPerSubstep: options.maxRotationPerSubstep !== undefined ? checkPositiveOrInfinity('Space', 'maxRotationPerSubstep', options.maxRotationPerSubstep) : Math.PI / 4,
     checkUserConstraints: options.checkUserConstraints !== undefined ? checkBoolean('Space', 'checkUserConstraints', options.checkUserConstraints) : settingDefaults.checkUserConstraints,
+    workers: options.workers !== undefined ? checkInteger('Space', 'workers', options.workers, 0, 256) : 0,
   };
 }

@@ -8,7 +8,7 @@
  * does: contact anchors stay fixed and the current separation is recovered from the deltas.
  */
 import type { Body } from '../body/body.js';
-import { resized, type GrowableArray } from '../util/typed-arrays.js';
+import { resized, shareArray, type GrowableArray } from '../util/typed-arrays.js';
 
 /**
  * A body is swept by continuous collision when its step is more than this share of its thinnest
@@ -87,6 +87,17 @@ export class SolverBodies {
   constructor() {
     this.reserve(64);
     this.reset();
+  }
+
+  /** The state a parallel stage writes, moved into SharedArrayBuffers (it stays shared as it grows). */
+  share(): void {
+    this.vx = shareArray(this.vx);
+    this.vy = shareArray(this.vy);
+    this.w = shareArray(this.w);
+    this.dpx = shareArray(this.dpx);
+    this.dpy = shareArray(this.dpy);
+    this.dqc = shareArray(this.dqc);
+    this.dqs = shareArray(this.dqs);
   }
 
   /** The first solver body whose velocity or position delta is not finite, or 0 when every one is. */

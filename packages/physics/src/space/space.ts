@@ -31,6 +31,7 @@ import { Islands } from './islands.js';
 import { SpaceQueries, type CastPose, type ConvexCastHit, type QueryOptions, type RayHit } from './queries.js';
 import { readSpaceOptions, type SpaceOptions, type SpaceSettings } from './settings.js';
 import { StepPipeline } from './step.js';
+import { parallelUnavailable, WorkerPool, type ParallelStatus } from '../parallel/worker-pool.js';
 
 export type { SpaceOptions } from './settings.js';
 export type { QueryOptions, RayHit } from './queries.js';
@@ -70,6 +71,65 @@ export class Space implements BodySpaceLink, ConstraintSpaceLink {
       islands: this._islands,
       breakConstraint: (c, reason) => this._breakConstraint(c, reason),
     });
+    this.workersReady = this._startWorkers(this._settings.workers);
+  }
+
+  // ------------------------------------------------------------------ workers (the parallel step)
+
+  private _workerPool: WorkerPool | null = null;
+  private _parallel: ParallelStatus = { requested: 0, workers: 0, reason: null };
+  private _disposed = false;
+
+  /**
+   * Settles once the workers asked for (SpaceOptions.workers) run, or once it is known that they
+   * cannot (then `parallel.reason` says why). Never rejects. The space steps meanwhile, on the
+   * calling thread, with bitwise the same result.
+   */
+  readonly workersReady: Promise<ParallelStatus>;
+
+  /** How many workers solve this space's steps, of how many were asked for, and why none run when none do. */
+  get parallel(): ParallelStatus {
+    return this._parallel;
+  }
+
+  private _startWorkers(requested: number): Promise<ParallelStatus> {
+    this._parallel = { requested, workers: 0, reason: null };
+    if (requested === 0) return Promise.resolve(this._parallel);
+    const unavailable = parallelUnavailable();
+    if (unavailable !== null) {
+      this._parallel = { requested, workers: 0, reason: unavailable };
+      return Promise.resolve(this._parallel);
+    }
+    const views = this._pipeline.contactSolver.share(this._pipeline.bodies);
+    return WorkerPool.start(requested, views).then(
+      (pool) => {
+        if (this._disposed) {
+          pool.dispose();
+          return this._parallel;
+        }
+        this._workerPool = pool;
+        this._pipeline.contactSolver.attach(pool);
+        this._parallel = { requested, workers: requested, reason: null };
+        return this._parallel;
+      },
+      (e: unknown) => {
+        this._parallel = { requested, workers: 0, reason: `a worker failed to start: ${e instanceof Error ? e.message : String(e)}` };
+        return this._parallel;
+      },
+    );
+  }
+
+  /**
+   * End this space's workers (SpaceOptions.workers). The space goes on stepping on the calling
+   * thread, with the same result. Rejected during a step.
+   */
+  dispose(): void {
+    if (this._locked) throw new FulcrumInputError('Space.dispose() cannot be called while the space is stepping', { owner: 'Space', prop: 'dispose' });
+    this._disposed = true;
+    this._pipeline.contactSolver.attach(null);
+    this._workerPool?.dispose();
+    this._workerPool = null;
+    if (this._parallel.workers > 0) this._parallel = { requested: this._parallel.requested, workers: 0, reason: 'the space was disposed' };
   }
 
   // ------------------------------------------------------------------ settings

@@ -1,0 +1,84 @@
+import { describe, expect, it } from 'vitest';
+import { CONTACT_LAYOUT } from './contact-solver.js';
+import { CONTACT_KERNEL_PARTS, CONTACT_KERNELS, contactKernels } from './contact-kernels.js';
+
+const { warmStart: contactWarmStart, pass: contactPass } = CONTACT_KERNELS;
+
+/** The kernels rebuilt from the factory's text and its parts' alone, as a worker builds them. */
+function fromText(): ReturnType<typeof contactKernels> {
+  return new Function(`"use strict"; return (${contactKernels.toString()})(${CONTACT_KERNEL_PARTS.map((f) => `(${f.toString()})`).join(', ')});`)();
+}
+
+/** The layout constants a kernel declares, evaluated from its text. */
+function declaredLayout(f: (...args: never[]) => unknown): Record<string, number> {
+  const decl = /const (STRIDE = [^;]+);/.exec(f.toString());
+  expect(decl, 'the kernel declares its layout').not.toBeNull();
+  return new Function(`"use strict"; const ${decl![1]}; return { ${decl![1]!.split(',').map((d) => d.split('=')[0]!.trim()).join(', ')} };`)() as Record<string, number>;
+}
+
+/** A seeded generator (mulberry32), so that a failure repeats. */
+function random(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Rows of random numbers over random bodies (index 0 the static stand-in, at rest). */
+function problem(seed: number) {
+  const rnd = random(seed);
+  const rows = 50;
+  const bodies = 20;
+  const d = new Float64Array(rows * CONTACT_LAYOUT.STRIDE).map(() => rnd() * 2 - 1);
+  const ends = new Int32Array(rows * 3);
+  const points = new Uint8Array(rows);
+  const rigidSide = new Uint8Array(rows);
+  for (let k = 0; k < rows; k++) {
+    ends[3 * k + 1] = Math.floor(rnd() * bodies);
+    ends[3 * k + 2] = Math.floor(rnd() * bodies);
+    points[k] = rnd() < 0.5 ? 1 : 2;
+    rigidSide[k] = rnd() < 0.3 ? 1 : 0;
+  }
+  const body = () => new Float64Array(bodies).map((_, i) => (i === 0 ? 0 : rnd() * 2 - 1));
+  return { d, ends, points, rigidSide, vx: body(), vy: body(), w: body(), dpx: body(), dpy: body(), dqc: body().map((x, i) => (i === 0 ? 1 : Math.cos(x))), dqs: body().map((x, i) => (i === 0 ? 0 : Math.sin(x))) };
+}
+
+const bits = (...arrays: Float64Array[]) => arrays.map((a) => Array.from(new Uint32Array(a.slice().buffer)));
+
+describe('contact kernels', () => {
+  it("declare contact-solver.ts's layout", () => {
+    for (const f of [contactWarmStart, contactPass]) {
+      for (const [name, value] of Object.entries(declaredLayout(f))) expect([name, value]).toEqual([name, CONTACT_LAYOUT[name as keyof typeof CONTACT_LAYOUT]]);
+    }
+  });
+
+  it("run from their factory's text and its parts' alone (a worker has nothing else), bitwise as the calling thread's", () => {
+    const { warmStart: warm, pass } = fromText();
+    const soft = new Float64Array([2.5, 0.9, 0.1, 4, 0.8, 0.2]);
+    for (let seed = 1; seed <= 20; seed++) {
+      const a = problem(seed);
+      const b = problem(seed);
+      contactWarmStart(a.d, a.ends, a.points, a.vx, a.vy, a.w, 0, 50);
+      warm(b.d, b.ends, b.points, b.vx, b.vy, b.w, 0, 50);
+      for (const useBias of [true, false]) {
+        contactPass(a.d, a.ends, a.points, a.rigidSide, a.vx, a.vy, a.w, a.dpx, a.dpy, a.dqc, a.dqs, 0, 50, 240, useBias, 3, soft);
+        pass(b.d, b.ends, b.points, b.rigidSide, b.vx, b.vy, b.w, b.dpx, b.dpy, b.dqc, b.dqs, 0, 50, 240, useBias, 3, soft);
+      }
+      expect(bits(b.d, b.vx, b.vy, b.w)).toEqual(bits(a.d, a.vx, a.vy, a.w));
+    }
+  });
+
+  it('solve a range as the same rows solved with the rest: [0, n) is [0, m) then [m, n)', () => {
+    const soft = new Float64Array([2.5, 0.9, 0.1, 4, 0.8, 0.2]);
+    const a = problem(7);
+    const b = problem(7);
+    contactPass(a.d, a.ends, a.points, a.rigidSide, a.vx, a.vy, a.w, a.dpx, a.dpy, a.dqc, a.dqs, 0, 50, 240, true, 3, soft);
+    contactPass(b.d, b.ends, b.points, b.rigidSide, b.vx, b.vy, b.w, b.dpx, b.dpy, b.dqc, b.dqs, 0, 21, 240, true, 3, soft);
+    contactPass(b.d, b.ends, b.points, b.rigidSide, b.vx, b.vy, b.w, b.dpx, b.dpy, b.dqc, b.dqs, 21, 50, 240, true, 3, soft);
+    expect(bits(b.d, b.vx, b.vy, b.w)).toEqual(bits(a.d, a.vx, a.vy, a.w));
+  });
+});

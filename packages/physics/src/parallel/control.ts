@@ -1,0 +1,30 @@
+/**
+ * The parallel step's control block: one Int32Array over a SharedArrayBuffer that the calling
+ * thread and every worker read, and the stage's numbers in a Float64Array beside it. Slots are
+ * plain constants here and literals in the thread runtime's text (thread-runtime.ts, which must
+ * match: thread-runtime.test.ts checks it).
+ */
+export const CONTROL = {
+  /** Bumped by the calling thread for each command; workers wait on it. */
+  SEQ: 0,
+  /** The command of the last bump (COMMAND below). */
+  CMD: 1,
+  /** The barrier's arrivals and generation. */
+  BAR_COUNT: 2,
+  BAR_GEN: 3,
+  /** Workers that have taken the last views message (remap) or started (ready). */
+  ACK: 4,
+  /** Set by a thread whose kernel threw: the stage fails on the calling thread. */
+  FAILED: 5,
+  /** Threads in all, the calling one included. */
+  THREADS: 6,
+  /** Where each colour's rows start (COLOURS + 1 entries: the last is the overflow's start). */
+  STARTS: 7,
+  /** Control block length: STARTS + 25 entries, rounded up. */
+  LENGTH: 40,
+} as const;
+
+/** The stage's numbers (Float64Array): the substep's 1/h, the contacts' largest push speed, their softness (six). */
+export const PARAMS = { INV_H: 0, MAX_BIAS: 1, SOFT: 2, LENGTH: 8 } as const;
+
+export const COMMAND = { CONTACT_WARM_START: 1, CONTACT_SOLVE: 2, CONTACT_RELAX: 3, REMAP: 9, STOP: 10 } as const;

@@ -1,0 +1,109 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { Body } from '../body/body.js';
+import { Circle } from '../shape/circle.js';
+import { Polygon } from '../shape/polygon.js';
+import { PivotJoint } from '../constraint/joints/pivot-joint.js';
+import { Space } from '../space/space.js';
+import { PARALLEL_MIN_ROWS } from '../contact/contact-solver.js';
+import { hashState, mixedScene, pyramid } from '../test-support/scenes.js';
+import { solverInternals } from '../test-support/solver-routing.js';
+
+const spaces: Space[] = [];
+afterEach(() => {
+  for (const s of spaces.splice(0)) s.dispose();
+});
+
+/**
+ * Mixed scenes in one space, large enough for the contacts to go parallel: a 30-row pyramid, the
+ * determinism test's boxes and circles dropped beside it, a kinematic paddle sweeping through
+ * them, a pendulum of pivots, and a fan (a box that touches more bodies than there are colours
+ * would be in the overflow).
+ */
+async function scene(workers: number): Promise<{ space: Space; bodies: Body[] }> {
+  // allowSleep false: every contact is solved in every step, the pyramid's included.
+  const space = new Space({ gravity: [0, -10], workers, allowSleep: false });
+  spaces.push(space);
+  const bodies = pyramid(space, 30);
+  for (const b of mixedScene(space)) {
+    b.position = [b.x + 40, b.y];
+    bodies.push(b);
+  }
+  const paddle = space.addBody(new Body({ type: 'kinematic', position: [34, 1], velocity: [1.5, 0], angularVel: 0.5, shapes: [Polygon.box(4, 0.3)] }));
+  bodies.push(paddle);
+  const pin = space.addBody(new Body({ type: 'static', position: [-40, 20] }));
+  let prev = pin;
+  for (let i = 0; i < 10; i++) {
+    const link = space.addBody(new Body({ position: [-40 + i + 1, 20], shapes: [new Circle({ radius: 0.3 })] }));
+    space.addConstraint(new PivotJoint({ body1: prev, body2: link, anchor1: i === 0 ? [0, 0] : [0.5, 0], anchor2: [-0.5, 0] }));
+    bodies.push(link);
+    prev = link;
+  }
+  await space.workersReady;
+  return { space, bodies };
+}
+
+async function run(workers: number, steps: number): Promise<{ hash: string; space: Space }> {
+  const { space, bodies } = await scene(workers);
+  for (let i = 0; i < steps; i++) space.step(1 / 60);
+  return { hash: hashState(bodies), space };
+}
+
+describe('parallel step', () => {
+  it('starts the workers it is asked for, in Node', async () => {
+    const { space } = await scene(2);
+    expect(space.parallel).toEqual({ requested: 2, workers: 2, reason: null });
+  });
+
+  // 3 workers on a 2-core machine: threads are descheduled mid-stage, which is how a race shows
+  // (one did: a thread that read the next stage's colours after its last barrier).
+  it('is bitwise the same at 0, 1, 2 and 3 workers over 1,000 steps of mixed scenes', async () => {
+    const serial = await run(0, 1000);
+    // The contacts did go parallel: more rows than the threshold, in several colours.
+    const solver = solverInternals(serial.space).contactSolver;
+    expect(solver.count).toBeGreaterThan(PARALLEL_MIN_ROWS);
+    expect(solver.colours.used).toBeGreaterThan(3);
+    for (const workers of [1, 2, 3]) expect((await run(workers, 1000)).hash, `${workers} workers`).toBe(serial.hash);
+  }, 120_000);
+
+  it('steps on the calling thread until the workers are ready, with the same result', async () => {
+    const space = new Space({ gravity: [0, -10], workers: 2 });
+    spaces.push(space);
+    const bodies = pyramid(space, 30);
+    for (let i = 0; i < 5; i++) space.step(1 / 60); // before the workers are ready
+    await space.workersReady;
+    for (let i = 0; i < 55; i++) space.step(1 / 60);
+    const reference = new Space({ gravity: [0, -10] });
+    const refBodies = pyramid(reference, 30);
+    for (let i = 0; i < 60; i++) reference.step(1 / 60);
+    expect(space.parallel.workers).toBe(2);
+    expect(hashState(bodies)).toBe(hashState(refBodies));
+  }, 60_000);
+
+  it('goes on alone after dispose, and rejects dispose during a step', async () => {
+    const { space, bodies } = await scene(1);
+    for (let i = 0; i < 30; i++) space.step(1 / 60);
+    let thrown: unknown = null;
+    space.preSolve = () => {
+      try {
+        space.dispose();
+      } catch (e) {
+        thrown = e;
+      }
+    };
+    space.step(1 / 60);
+    expect(String(thrown)).toMatch(/dispose\(\) cannot be called while the space is stepping/);
+    space.preSolve = null;
+    space.dispose();
+    expect(space.parallel).toEqual({ requested: 1, workers: 0, reason: 'the space was disposed' });
+    for (let i = 0; i < 30; i++) space.step(1 / 60);
+    const twin = await run(0, 0);
+    void twin;
+    expect(bodies.every((b) => Number.isFinite(b.x))).toBe(true);
+  }, 60_000);
+
+  it('rejects a workers count that is not a whole number from 0, naming it', () => {
+    expect(() => new Space({ workers: -1 })).toThrow(/workers/);
+    expect(() => new Space({ workers: 1.5 })).toThrow(/workers/);
+    expect(() => new Space({ workers: Number.NaN })).toThrow(/workers/);
+  });
+});

@@ -1,0 +1,109 @@
+/**
+ * What every thread of a parallel step runs, the calling one and each worker alike: the barrier,
+ * and a stage over the colours of the contact solver's rows (space/graph-colouring.ts). A factory
+ * that refers to nothing outside its parameters, so that a worker is built from its text
+ * (worker-program.ts), and the calling thread runs the same code.
+ *
+ *   stage    for each colour with rows, in colour order: this thread's share of the colour's rows
+ *            (an even split by row count; the rows of a colour touch disjoint bodies, so any split
+ *            gives the same bits), then the barrier. The overflow is not a stage's: the calling
+ *            thread solves it alone, after (worker-pool.ts).
+ *   barrier  a counter and a generation in the control block (Atomics): the last thread to arrive
+ *            resets the counter and moves the generation on; the others spin on the generation,
+ *            then wait (Atomics.wait), where the thread may block: a worker, or Node's main thread.
+ *            The browser's main thread may not, so it only spins.
+ *   failure  a kernel that throws marks the control block (FAILED) and its thread goes on
+ *            arriving at the stage's barriers without work, so that no thread is left waiting; the
+ *            calling thread then fails the step (worker-pool.ts), which rolls it back.
+ *
+ * The control block's slots are literals here, matching parallel/control.ts (checked by
+ * thread-runtime.test.ts).
+ */
+import type { CONTACT_KERNELS } from '../contact/contact-kernels.js';
+
+/** The arrays a stage reads and writes: the contact solver's rows and the solver bodies' state, all shared. */
+export interface StageViews {
+  d: Float64Array;
+  ends: Int32Array;
+  points: Uint8Array;
+  rigidSide: Uint8Array;
+  vx: Float64Array;
+  vy: Float64Array;
+  w: Float64Array;
+  dpx: Float64Array;
+  dpy: Float64Array;
+  dqc: Float64Array;
+  dqs: Float64Array;
+}
+
+export function threadRuntime(kernels: typeof CONTACT_KERNELS, ctl: Int32Array, prm: Float64Array, thread: number, canWait: boolean) {
+  // Slots of parallel/control.ts.
+  const BAR_COUNT = 2, BAR_GEN = 3, FAILED = 5, THREADS = 6, STARTS = 7, COLOURS = 24;
+  const INV_H = 0, MAX_BIAS = 1, SOFT = 2;
+  const WARM_START = 1, SOLVE = 2;
+  /** Spins before a thread that may block waits (a colour of a large scene lasts microseconds). */
+  const SPINS = 4000;
+  const soft = prm.subarray(SOFT, SOFT + 6);
+  /** The first error a kernel threw on this thread in the current stage (read by the calling thread's pool). */
+  let error: unknown = null;
+
+  function barrier(threads: number): void {
+    const gen = Atomics.load(ctl, BAR_GEN);
+    if (Atomics.add(ctl, BAR_COUNT, 1) === threads - 1) {
+      Atomics.store(ctl, BAR_COUNT, 0);
+      Atomics.add(ctl, BAR_GEN, 1);
+      Atomics.notify(ctl, BAR_GEN);
+      return;
+    }
+    let spins = 0;
+    while (Atomics.load(ctl, BAR_GEN) === gen) {
+      if (++spins > SPINS && canWait) Atomics.wait(ctl, BAR_GEN, gen, 5);
+    }
+  }
+
+  /** The stage's colour bounds, copied as it starts (see stage). */
+  const starts = new Int32Array(COLOURS + 1);
+
+  /**
+   * One command's stage on this thread, over `v` (the contact rows and the solver bodies).
+   * Everything it reads of the control block is read as it starts, while the calling thread
+   * waits at the first barrier: after its last barrier a thread may be descheduled for as long as
+   * the calling thread takes to reach the next stage and write that stage's colours, and it
+   * must not read those for the empty colours it still has to skip.
+   */
+  function stage(cmd: number, v: StageViews): void {
+    const threads = ctl[THREADS]!;
+    const invH = prm[INV_H]!;
+    const maxBias = prm[MAX_BIAS]!;
+    for (let c = 0; c <= COLOURS; c++) starts[c] = ctl[STARTS + c]!;
+    for (let c = 0; c < COLOURS; c++) {
+      const s = starts[c]!;
+      const e = starts[c + 1]!;
+      if (e === s) continue;
+      const n = e - s;
+      const lo = s + Math.floor((n * thread) / threads);
+      const hi = s + Math.floor((n * (thread + 1)) / threads);
+      if (hi > lo && Atomics.load(ctl, FAILED) === 0) {
+        try {
+          if (cmd === WARM_START) kernels.warmStart(v.d, v.ends, v.points, v.vx, v.vy, v.w, lo, hi);
+          else kernels.pass(v.d, v.ends, v.points, v.rigidSide, v.vx, v.vy, v.w, v.dpx, v.dpy, v.dqc, v.dqs, lo, hi, invH, cmd === SOLVE, maxBias, soft);
+        } catch (e) {
+          if (error === null) error = e;
+          Atomics.store(ctl, FAILED, 1);
+        }
+      }
+      barrier(threads);
+    }
+  }
+
+  /** The error this thread's kernel threw in the last stage, cleared as it is read. */
+  function takeError(): unknown {
+    const e = error;
+    error = null;
+    return e;
+  }
+
+  return { barrier, stage, takeError };
+}
+
+export type ThreadRuntime = ReturnType<typeof threadRuntime>;

@@ -1,0 +1,177 @@
+/**
+ * The calling thread's side of the parallel step: it starts the workers (Node's worker_threads, or
+ * Web Workers), owns the control block, hands the workers the stage's arrays again whenever one
+ * grew (REMAP), and runs a stage on every thread, its own share included (thread-runtime.ts).
+ * Everything here is outside the step's arithmetic: a stage gives the same bits on any number of
+ * threads, so the pool only decides how fast.
+ */
+import { COLOURS, type GraphColouring } from '../space/graph-colouring.js';
+import { CONTACT_KERNELS } from '../contact/contact-kernels.js';
+import { COMMAND, CONTROL, PARAMS } from './control.js';
+import { threadRuntime, type StageViews, type ThreadRuntime } from './thread-runtime.js';
+import { workerProgram } from './worker-program.js';
+
+/** What a space's workers are doing: `workers` running of `requested`, and why none run when none do. */
+export interface ParallelStatus {
+  readonly requested: number;
+  readonly workers: number;
+  readonly reason: string | null;
+}
+
+/** A worker, whatever made it. */
+interface WorkerHandle {
+  post(message: unknown): void;
+  terminate(): void;
+}
+
+type NodeWorkerThreads = {
+  Worker: new (code: string, options: { eval: true }) => {
+    postMessage(m: unknown): void;
+    terminate(): Promise<number>;
+    unref(): void;
+    once(e: 'message', f: (m: unknown) => void): void;
+    once(e: 'error', f: (err: Error) => void): void;
+  };
+};
+
+/** Why workers cannot run here, or null when they can. */
+export function parallelUnavailable(): string | null {
+  const g = globalThis as { crossOriginIsolated?: boolean; Worker?: unknown; process?: { getBuiltinModule?(id: string): unknown } };
+  if (typeof SharedArrayBuffer === 'undefined') {
+    return g.crossOriginIsolated === false
+      ? 'SharedArrayBuffer is unavailable: the page is not cross-origin isolated (serve it with the headers Cross-Origin-Opener-Policy: same-origin and Cross-Origin-Embedder-Policy: require-corp)'
+      : 'SharedArrayBuffer is unavailable in this environment';
+  }
+  if (typeof Atomics === 'undefined') return 'Atomics is unavailable in this environment';
+  if (nodeWorkerThreads() === null && typeof g.Worker !== 'function') return 'this environment has no Worker (neither Web Workers nor Node worker_threads)';
+  return null;
+}
+
+function nodeWorkerThreads(): NodeWorkerThreads | null {
+  const p = (globalThis as { process?: { versions?: { node?: string }; getBuiltinModule?(id: string): unknown } }).process;
+  if (!p?.versions?.node || typeof p.getBuiltinModule !== 'function') return null;
+  return (p.getBuiltinModule('node:worker_threads') as NodeWorkerThreads | undefined) ?? null;
+}
+
+/** One worker started with the program, resolved once it has taken its `init` and said it is ready. */
+function startWorker(init: unknown): Promise<WorkerHandle> {
+  const wt = nodeWorkerThreads();
+  if (wt !== null) {
+    const w = new wt.Worker(workerProgram(), { eval: true });
+    // A space's workers never keep a Node process alive: they only serve its steps.
+    w.unref();
+    return new Promise((resolve, reject) => {
+      w.once('error', reject);
+      w.once('message', () => resolve({ post: (m) => w.postMessage(m), terminate: () => void w.terminate() }));
+      w.postMessage(init);
+    });
+  }
+  const url = URL.createObjectURL(new Blob([workerProgram()], { type: 'text/javascript' }));
+  const w = new Worker(url);
+  return new Promise((resolve, reject) => {
+    w.onerror = (e) => reject(new Error(e.message || 'the worker failed to start'));
+    w.onmessage = () => {
+      URL.revokeObjectURL(url);
+      w.onmessage = null;
+      resolve({ post: (m) => w.postMessage(m), terminate: () => w.terminate() });
+    };
+    w.postMessage(init);
+  });
+}
+
+/** Whether this thread may block on Atomics.wait: not a browser's main thread. */
+function mayBlock(): boolean {
+  const g = globalThis as { process?: { versions?: { node?: string } }; document?: unknown };
+  return g.process?.versions?.node !== undefined || g.document === undefined;
+}
+
+export class WorkerPool {
+  readonly ctl = new Int32Array(new SharedArrayBuffer(CONTROL.LENGTH * 4));
+  readonly prm = new Float64Array(new SharedArrayBuffer(PARAMS.LENGTH * 8));
+  private readonly runtime: ThreadRuntime;
+  private workers: WorkerHandle[] = [];
+  /** The arrays the workers hold (by identity): a stage whose arrays differ remaps first. */
+  private posted: StageViews | null = null;
+  private disposed = false;
+
+  private constructor() {
+    this.runtime = threadRuntime(CONTACT_KERNELS, this.ctl, this.prm, 0, mayBlock());
+  }
+
+  /** Start `count` workers (count ≥ 1); rejects when one fails to start (the pool is then disposed). */
+  static async start(count: number, views: StageViews): Promise<WorkerPool> {
+    const pool = new WorkerPool();
+    pool.ctl[CONTROL.THREADS] = count + 1;
+    try {
+      pool.workers = await Promise.all(
+        Array.from({ length: count }, (_, i) => startWorker({ type: 'init', ctl: pool.ctl.buffer, prm: pool.prm.buffer, thread: i + 1, views })),
+      );
+    } catch (e) {
+      pool.dispose();
+      throw e;
+    }
+    pool.posted = { ...views };
+    return pool;
+  }
+
+  get threads(): number {
+    return this.workers.length + 1;
+  }
+
+  /**
+   * One stage (a contact warm start, solve or relax) over the colours of `colours`, on every
+   * thread. The overflow is the caller's, after. Throws when a kernel threw on some thread.
+   */
+  run(command: number, views: StageViews, colours: GraphColouring): void {
+    if (this.disposed) throw new Error('the space was disposed');
+    if (!sameViews(views, this.posted)) this.remap(views);
+    const ctl = this.ctl;
+    ctl.set(colours.start, CONTROL.STARTS);
+    ctl[CONTROL.STARTS + COLOURS] = colours.start[COLOURS]!;
+    ctl[CONTROL.CMD] = command;
+    Atomics.add(ctl, CONTROL.SEQ, 1);
+    Atomics.notify(ctl, CONTROL.SEQ);
+    this.runtime.stage(command, views);
+    if (Atomics.load(ctl, CONTROL.FAILED) !== 0) {
+      Atomics.store(ctl, CONTROL.FAILED, 0);
+      const own = this.runtime.takeError();
+      throw own instanceof Error ? own : new Error(`a worker's ${commandName(command)} threw`);
+    }
+  }
+
+  /** Hand the workers the arrays again (one grew) and wait until each has taken them. */
+  private remap(views: StageViews): void {
+    const ctl = this.ctl;
+    Atomics.store(ctl, CONTROL.ACK, 0);
+    for (const w of this.workers) w.post({ type: 'views', views });
+    ctl[CONTROL.CMD] = COMMAND.REMAP;
+    Atomics.add(ctl, CONTROL.SEQ, 1);
+    Atomics.notify(ctl, CONTROL.SEQ);
+    const canWait = mayBlock();
+    while (Atomics.load(ctl, CONTROL.ACK) !== this.workers.length) {
+      if (canWait) Atomics.wait(ctl, CONTROL.ACK, Atomics.load(ctl, CONTROL.ACK), 5);
+    }
+    this.posted = { ...views };
+  }
+
+  /** End the workers. */
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    const ctl = this.ctl;
+    ctl[CONTROL.CMD] = COMMAND.STOP;
+    Atomics.add(ctl, CONTROL.SEQ, 1);
+    Atomics.notify(ctl, CONTROL.SEQ);
+    for (const w of this.workers) w.terminate();
+    this.workers = [];
+  }
+}
+
+function sameViews(a: StageViews, b: StageViews | null): boolean {
+  if (b === null) return false;
+  return a.d === b.d && a.ends === b.ends && a.points === b.points && a.rigidSide === b.rigidSide && a.vx === b.vx && a.vy === b.vy && a.w === b.w && a.dpx === b.dpx && a.dpy === b.dpy && a.dqc === b.dqc && a.dqs === b.dqs;
+}
+
+function commandName(command: number): string {
+  return command === COMMAND.CONTACT_WARM_START ? 'contact warm start' : command === COMMAND.CONTACT_SOLVE ? 'contact solve pass' : 'contact relax pass';
+}

@@ -1,0 +1,90 @@
+/**
+ * A worker's whole program, as source text: the contact kernels' factory and its shared parts
+ * (contact/contact-kernels.ts), the thread runtime (thread-runtime.ts) and workerMain below, each
+ * from its own `toString()`. Built from text rather than loaded from a file, so that no bundler has
+ * to find a worker file inside a package, and tests run it from source as users do from a build.
+ * Node runs it with `new Worker(text, { eval: true })`, a browser from a Blob URL.
+ */
+import { CONTACT_KERNEL_PARTS, contactKernels } from '../contact/contact-kernels.js';
+import { threadRuntime } from './thread-runtime.js';
+
+/**
+ * The worker's loop, for Node's worker_threads and for Web Workers. It takes `init` (the control
+ * block, its thread index, the stage's arrays) and `views` (the arrays again, after one grew)
+ * messages; between them it waits on the control block's SEQ for a command: a stage (run it), REMAP
+ * (return to the event loop, where the new arrays are waiting as a message), or STOP.
+ */
+function workerMain(kernels: unknown, makeRuntime: typeof threadRuntime): void {
+  // Slots and commands of parallel/control.ts.
+  const SEQ = 0, CMD = 1, ACK = 4, REMAP = 9, STOP = 10;
+  /** Spins before waiting: a step's stages follow each other within tens of microseconds. */
+  const SPINS = 20000;
+  type Port = { post(m: unknown): void; close(): void };
+  const g = globalThis as unknown as {
+    process?: { getBuiltinModule?(id: string): unknown };
+    postMessage?(m: unknown): void;
+    close?(): void;
+    onmessage?: ((e: { data: unknown }) => void) | null;
+  };
+  const node = g.process?.getBuiltinModule?.('node:worker_threads') as
+    | { parentPort: { on(t: 'message', f: (m: unknown) => void): void; postMessage(m: unknown): void; close(): void } }
+    | undefined;
+  let port: Port;
+  const onMessage = (handle: (m: unknown) => void): void => {
+    if (node) node.parentPort.on('message', handle);
+    else g.onmessage = (e) => handle(e.data);
+  };
+  if (node) port = { post: (m) => node.parentPort.postMessage(m), close: () => node.parentPort.close() };
+  else port = { post: (m) => g.postMessage!(m), close: () => g.close!() };
+
+  let ctl: Int32Array;
+  let runtime: ReturnType<typeof makeRuntime>;
+  let views: Parameters<ReturnType<typeof makeRuntime>['stage']>[1];
+  let lastSeq = 0;
+
+  function loop(): void {
+    for (;;) {
+      let spins = 0;
+      while (Atomics.load(ctl, SEQ) === lastSeq) {
+        if (++spins > SPINS) Atomics.wait(ctl, SEQ, lastSeq);
+      }
+      lastSeq = Atomics.load(ctl, SEQ);
+      const cmd = Atomics.load(ctl, CMD);
+      if (cmd === STOP) {
+        port.close();
+        return;
+      }
+      if (cmd === REMAP) return;
+      runtime.stage(cmd, views);
+    }
+  }
+
+  onMessage((raw) => {
+    const m = raw as { type: string; ctl: SharedArrayBuffer; prm: SharedArrayBuffer; thread: number; views: typeof views };
+    if (m.type === 'init') {
+      ctl = new Int32Array(m.ctl);
+      runtime = makeRuntime(kernels as Parameters<typeof makeRuntime>[0], ctl, new Float64Array(m.prm), m.thread, true);
+      views = m.views;
+      lastSeq = Atomics.load(ctl, SEQ);
+      port.post({ type: 'ready' });
+      loop();
+    } else if (m.type === 'views') {
+      views = m.views;
+      Atomics.add(ctl, ACK, 1);
+      Atomics.notify(ctl, ACK);
+      loop();
+    }
+  });
+}
+
+/** The program text, built once. */
+let program: string | null = null;
+
+export function workerProgram(): string {
+  program ??= [
+    '"use strict";',
+    `const kernels = (${contactKernels.toString()})(${CONTACT_KERNEL_PARTS.map((f) => `(${f.toString()})`).join(', ')});`,
+    `(${workerMain.toString()})(kernels, (${threadRuntime.toString()}));`,
+  ].join('\n');
+  return program;
+}
