@@ -71,21 +71,40 @@ export class Space implements BodySpaceLink, ConstraintSpaceLink {
       islands: this._islands,
       breakConstraint: (c, reason) => this._breakConstraint(c, reason),
     });
-    this.workersReady = this._startWorkers(this._settings.workers);
+    this._workersReady = this._startWorkers(this._settings.workers);
   }
 
   // ------------------------------------------------------------------ workers (the parallel step)
 
   private _workerPool: WorkerPool | null = null;
   private _parallel: ParallelStatus = { requested: 0, workers: 0, reason: null };
-  private _disposed = false;
+  private _workersReady: Promise<ParallelStatus> = Promise.resolve(this._parallel);
+  /** Bumped by every change of workers: a start that a later change overtook ends its pool. */
+  private _workersEpoch = 0;
 
   /**
-   * Settles once the workers asked for (SpaceOptions.workers) run, or once it is known that they
-   * cannot (then `parallel.reason` says why). Never rejects. The space steps meanwhile, on the
-   * calling thread, with bitwise the same result.
+   * Worker threads that solve this space's steps beside the calling thread (SpaceOptions.workers).
+   * Setting it ends the running workers and starts that many (asynchronously: `workersReady`);
+   * the space steps on the calling thread meanwhile, with bitwise the same result. Rejected
+   * during a step.
    */
-  readonly workersReady: Promise<ParallelStatus>;
+  get workers(): number {
+    return this._parallel.requested;
+  }
+  set workers(n: number) {
+    checkInteger('Space', 'workers', n, 0, 256);
+    this._assertUnlocked('Space.workers');
+    this._workersReady = this._startWorkers(n);
+  }
+
+  /**
+   * Settles once the workers asked for run, or once it is known that they cannot (then
+   * `parallel.reason` says why). Never rejects. The space steps meanwhile, on the calling thread,
+   * with bitwise the same result.
+   */
+  get workersReady(): Promise<ParallelStatus> {
+    return this._workersReady;
+  }
 
   /** How many workers solve this space's steps, of how many were asked for, and why none run when none do. */
   get parallel(): ParallelStatus {
@@ -93,6 +112,10 @@ export class Space implements BodySpaceLink, ConstraintSpaceLink {
   }
 
   private _startWorkers(requested: number): Promise<ParallelStatus> {
+    const epoch = ++this._workersEpoch;
+    this._pipeline.contactSolver.attach(null);
+    this._workerPool?.dispose();
+    this._workerPool = null;
     this._parallel = { requested, workers: 0, reason: null };
     if (requested === 0) return Promise.resolve(this._parallel);
     const unavailable = parallelUnavailable();
@@ -103,7 +126,7 @@ export class Space implements BodySpaceLink, ConstraintSpaceLink {
     const views = this._pipeline.contactSolver.share(this._pipeline.bodies);
     return WorkerPool.start(requested, views).then(
       (pool) => {
-        if (this._disposed) {
+        if (epoch !== this._workersEpoch) {
           pool.dispose();
           return this._parallel;
         }
@@ -113,23 +136,24 @@ export class Space implements BodySpaceLink, ConstraintSpaceLink {
         return this._parallel;
       },
       (e: unknown) => {
-        this._parallel = { requested, workers: 0, reason: `a worker failed to start: ${e instanceof Error ? e.message : String(e)}` };
+        if (epoch === this._workersEpoch) this._parallel = { requested, workers: 0, reason: `a worker failed to start: ${e instanceof Error ? e.message : String(e)}` };
         return this._parallel;
       },
     );
   }
 
   /**
-   * End this space's workers (SpaceOptions.workers). The space goes on stepping on the calling
-   * thread, with the same result. Rejected during a step.
+   * End this space's workers. The space goes on stepping on the calling thread, with the same
+   * result (`workers` can start them again). Rejected during a step.
    */
   dispose(): void {
     if (this._locked) throw new FulcrumInputError('Space.dispose() cannot be called while the space is stepping', { owner: 'Space', prop: 'dispose' });
-    this._disposed = true;
+    this._workersEpoch++; // a start still under way ends its pool when it resolves
     this._pipeline.contactSolver.attach(null);
     this._workerPool?.dispose();
     this._workerPool = null;
-    if (this._parallel.workers > 0) this._parallel = { requested: this._parallel.requested, workers: 0, reason: 'the space was disposed' };
+    if (this._parallel.requested > 0) this._parallel = { requested: this._parallel.requested, workers: 0, reason: 'the space was disposed' };
+    this._workersReady = Promise.resolve(this._parallel);
   }
 
   // ------------------------------------------------------------------ settings
