@@ -61,6 +61,15 @@ export interface PhysicsProps {
   maxLinearSpeed?: number;
   /** Radians a body may turn in one substep (default π/4; Infinity turns it off). */
   maxRotationPerSubstep?: number;
+  /**
+   * Worker threads that solve the steps beside the main thread (the engine's `Space.workers`,
+   * default 0). The result is bitwise the same for every count; large scenes step faster. They
+   * need a cross-origin-isolated page (Cross-Origin-Opener-Policy: same-origin and
+   * Cross-Origin-Embedder-Policy: require-corp); without it the space runs on one thread and
+   * `usePhysics().space.parallel.reason` says why. Applied through the space's setter when it
+   * changes; the workers of the space <Physics> made end when it unmounts.
+   */
+  workers?: number;
   /** Use this Space instead of creating one. It is not emptied on unmount. */
   space?: Space;
   /** Drag bodies with the pointer: true, or the drag joint's settings. */
@@ -68,8 +77,8 @@ export interface PhysicsProps {
   children?: ReactNode;
 }
 
-/** The Space settings that are <Physics> props of the same name (sleep and speed caps). */
-export const SPACE_SETTING_PROPS = ['allowSleep', 'sleepDelay', 'sleepThreshold', 'maxLinearSpeed', 'maxRotationPerSubstep'] as const;
+/** The Space settings that are <Physics> props of the same name (sleep, speed caps, workers). */
+export const SPACE_SETTING_PROPS = ['allowSleep', 'sleepDelay', 'sleepThreshold', 'maxLinearSpeed', 'maxRotationPerSubstep', 'workers'] as const;
 type SpaceSettingProp = (typeof SPACE_SETTING_PROPS)[number];
 // Each is a Space option and a settable Space property of the same name and type.
 const settingsAreSpaceOptions: Pick<SpaceOptions, SpaceSettingProp> extends Partial<Pick<Space, SpaceSettingProp>> ? true : never = true;
@@ -143,9 +152,14 @@ export function Physics(props: PhysicsProps): ReactNode {
 function validatePhysicsProps(p: PhysicsProps): ValidatedOptions {
   const d = DEFAULT_WORLD_OPTIONS;
   const gravity = p.gravity ?? d.gravity;
-  // The engine validates what it owns (gravity, checkUserConstraints, sleep, caps) on a throwaway space.
+  // The engine validates what it owns (gravity, checkUserConstraints, sleep, caps) on a throwaway
+  // space; workers here, since a throwaway space with workers would start them.
   const settings = pick(p as Record<string, unknown>, SPACE_SETTING_PROPS) as Pick<SpaceOptions, SpaceSettingProp>;
-  validateWith('Physics', p, ['Space'], () => new Space({ ...settings, gravity, checkUserConstraints: p.checkUserConstraints }));
+  const { workers, ...engineChecked } = settings;
+  validateWith('Physics', p, ['Space'], () => new Space({ ...engineChecked, gravity, checkUserConstraints: p.checkUserConstraints }));
+  if (workers !== undefined && (typeof workers !== 'number' || !Number.isInteger(workers) || workers < 0 || workers > 256)) {
+    propFail('Physics', 'workers', workers, 'must be a whole number of worker threads from 0 to 256');
+  }
   const timeStep = p.timeStep ?? d.timeStep;
   if (timeStep !== 'vary' && (typeof timeStep !== 'number' || !Number.isFinite(timeStep) || timeStep <= 0)) {
     propFail('Physics', 'timeStep', timeStep, 'must be a positive number of seconds or "vary"');

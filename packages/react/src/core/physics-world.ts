@@ -134,6 +134,8 @@ export class PhysicsWorld {
   attach(): void {
     const space = this.space;
     if (this.attachedTo === space) return;
+    // The world's own space ended its workers when <Physics> unmounted; StrictMode mounts it again.
+    if (this.external === null && space.parallel.reason === 'the space was disposed') space.workers = space.workers;
     this.detachEvents?.();
     const offEvents = this.events.attach(space);
     const offPreSolve = this.preSolve.attach(space);
@@ -158,6 +160,8 @@ export class PhysicsWorld {
     if (s && this.external === null) {
       for (const c of s.constraints.slice()) s.removeConstraint(c);
       for (const b of s.bodies.slice()) s.removeBody(b);
+      // Its workers too: threads are not collected with the space.
+      s.dispose();
     }
     this.clock.reset();
     this.idle = true;
