@@ -30,6 +30,8 @@ export interface StaticServer {
 export declare const MIME_TYPES: Readonly<Record<string, string>>;
 export declare function mimeTypeFor(fileName: string): string;
 export declare function serveStatic(dir: string): Promise<StaticServer>;
+/** The headers that make a page cross-origin isolated (COOP and COEP): it then has SharedArrayBuffer. */
+export declare const ISOLATION_HEADERS: Readonly<Record<string, string>>;
 
 // page.mjs
 /** `pattern` matches the message text; `url`, when given, the URL the message comes from. */

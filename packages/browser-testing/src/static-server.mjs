@@ -21,6 +21,12 @@ export const MIME_TYPES = Object.freeze({
   '.woff2': 'font/woff2',
 });
 
+/** The headers that make a page cross-origin isolated (it then has SharedArrayBuffer). */
+export const ISOLATION_HEADERS = Object.freeze({
+  'cross-origin-opener-policy': 'same-origin',
+  'cross-origin-embedder-policy': 'require-corp',
+});
+
 /** The Content-Type for a file name; unknown extensions are served as bytes. */
 export function mimeTypeFor(fileName) {
   return MIME_TYPES[extname(fileName).toLowerCase()] ?? 'application/octet-stream';
@@ -44,7 +50,9 @@ export async function serveStatic(dir) {
         res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
         return;
       }
-      res.writeHead(200, { 'content-type': mimeTypeFor(file.path), 'content-length': file.size, 'cache-control': 'no-store' });
+      // Cross-origin isolated (COOP + COEP), as a page that runs Fulcrum's workers must be: it
+      // gives the page SharedArrayBuffer.
+      res.writeHead(200, { 'content-type': mimeTypeFor(file.path), 'content-length': file.size, 'cache-control': 'no-store', ...ISOLATION_HEADERS });
       if (req.method === 'HEAD') res.end();
       else createReadStream(file.path).pipe(res);
     } catch (error) {

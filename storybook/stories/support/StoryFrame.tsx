@@ -25,6 +25,8 @@ export interface FrameSettings {
    * derivatives are deliberately wrong or approximate turns it off, saying why.
    */
   checkUserConstraints?: boolean;
+  /** <Physics workers>: worker threads beside the page's thread. Default 0. */
+  workers?: number;
   /** Canvas size in CSS pixels. Default 800 × 500. */
   width?: number;
   height?: number;
@@ -51,7 +53,7 @@ export interface StoryFrameProps {
 }
 
 export function StoryFrame({ settings = {}, debugInitially = false, storyId, panel, children }: StoryFrameProps) {
-  const { zoom = 40, center = [0, 0], gravity = [0, -9.81], checkUserConstraints = true, width = CANVAS_WIDTH, height = CANVAS_HEIGHT } = settings;
+  const { zoom = 40, center = [0, 0], gravity = [0, -9.81], checkUserConstraints = true, workers = 0, width = CANVAS_WIDTH, height = CANVAS_HEIGHT } = settings;
   const [debug, setDebug] = useState(debugInitially);
   const [resets, setResets] = useState(0);
 
@@ -81,7 +83,7 @@ export function StoryFrame({ settings = {}, debugInitially = false, storyId, pan
           }}
         >
           <color attach="background" args={[ui.canvas]} />
-          <Physics key={resets} gravity={gravity} checkUserConstraints={checkUserConstraints} debug={debug ? true : JOINTS_ONLY} dragging>
+          <Physics key={resets} gravity={gravity} checkUserConstraints={checkUserConstraints} workers={workers} debug={debug ? true : JOINTS_ONLY} dragging>
             <SceneMounts storyId={storyId} />
             <SceneProbe />
             {children}
