@@ -303,7 +303,7 @@ async function runCompare(opt) {
     let n = 0;
     for (let rep = 1; rep <= opt.repeat; rep++) {
       for (const p of rep % 2 === 1 ? pairs : [...pairs].reverse()) {
-        const job = { engine: 'fulcrum', fulcrumRoot: p.build.root, scene: p.scene, sizes: opt.sizes, warmup: opt.warmup, steps: opt.steps };
+        const job = { engine: 'fulcrum', fulcrumRoot: p.build.root, scene: p.scene, sizes: opt.sizes, warmup: opt.warmup, steps: opt.steps, workers: p.build.key === 'current' ? opt.workers : 0 };
         let res = await runPair(job, opt.timeoutSec);
         if (res.status === 'ok') {
           const loaded = res.fulcrumBuild?.physicsDist;
@@ -423,7 +423,7 @@ async function main() {
     // Every other sweep runs backwards: the host's slow spells (minutes long here) then fall on
     // different pairs in each sweep, so the median of three is less likely to hold one of them.
     for (const p of rep % 2 === 1 ? pairs : [...pairs].reverse()) {
-      const job = { engine: p.engine, scene: p.scene, sizes: opt.sizes, warmup: opt.warmup, steps: opt.steps };
+      const job = { engine: p.engine, scene: p.scene, sizes: opt.sizes, warmup: opt.warmup, steps: opt.steps, workers: p.engine === 'fulcrum' ? opt.workers : 0 };
       const res = await runPair(job, opt.timeoutSec);
       runs.get(`${p.scene}/${p.engine}`).push(res);
       n++;

@@ -53,6 +53,14 @@ describe('--compare options', () => {
     expect(plain.out).toBe(join(PKG_DIR, 'results', 'quick.json'));
   });
 
+  it('takes --workers for the working tree (0 without it), a whole number only', () => {
+    expect(parse('--compare', 'HEAD').workers).toBe(0);
+    expect(parse('--compare', 'HEAD', '--workers', '2').workers).toBe(2);
+    expect(parseOptions(['--quick'], { pkgDir: PKG_DIR, env: { npm_config_workers: '1' } }).workers).toBe(1);
+    expect(() => parse('--workers=-1')).toThrow(/--workers must be an integer >= 0/);
+    expect(() => parse('--workers', '1.5')).toThrow(/--workers/);
+  });
+
   it('resolves a ref to its commit, and names an unknown one', () => {
     expect(HEAD.commit).toMatch(/^[0-9a-f]{40}$/);
     expect(HEAD.commit.startsWith(HEAD.short)).toBe(true);

@@ -17,6 +17,8 @@ export const USAGE = `usage: node src/bench.mjs [options]
   --timeout S       seconds before a pair is killed and reported as failed (default 300)
   --compare REF     Fulcrum at git REF against the working tree: REF is built in a temporary git worktree,
                     and each scene runs both builds alternately (default scenes ${COMPARE_SCENES.join(', ')})
+  --workers N       the working tree's Fulcrum steps with N workers (Space.workers; default 0); with
+                    --compare, the ref steps without, so the ratio is the parallel step's speed-up
   --out FILE        JSON output (default results/latest.json, results/quick.json with --quick,
                     results/partial.json for a full-size run of a subset, results/compare-<ref>.json with --compare)`;
 
@@ -28,7 +30,7 @@ export const USAGE = `usage: node src/bench.mjs [options]
  */
 function npmConfigFallbacks(values, positionals, env) {
   if (!values.quick && env.npm_config_quick === 'true') values.quick = true;
-  for (const k of ['repeat', 'engines', 'scenes', 'warmup', 'steps', 'compare']) {
+  for (const k of ['repeat', 'engines', 'scenes', 'warmup', 'steps', 'compare', 'workers']) {
     const v = env[`npm_config_${k}`];
     if (values[k] === undefined && v !== undefined && v !== 'true' && v !== '') values[k] = v;
   }
@@ -62,6 +64,7 @@ export function parseOptions(argv, { pkgDir = process.cwd(), env = process.env }
       steps: { type: 'string' },
       timeout: { type: 'string', default: '300' },
       compare: { type: 'string' },
+      workers: { type: 'string' },
       out: { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
@@ -101,6 +104,7 @@ export function parseOptions(argv, { pkgDir = process.cwd(), env = process.env }
     engines,
     scenes: effectiveScenes,
     compare: compare?.trim() ?? null,
+    workers: values.workers !== undefined ? int('workers', values.workers, 0) : 0,
     out: out === null ? null : resolve(pkgDir, out),
   };
 }

@@ -21,7 +21,7 @@ async function run(job) {
   if (fromDir && job.engine !== 'fulcrum') throw new Error('fulcrumRoot is for the fulcrum engine only');
   const adapter = fromDir ? await loadFulcrumFrom(job.fulcrumRoot) : await loadAdapter(job.engine);
   const t0 = performance.now();
-  const sim = await adapter.create(spec);
+  const sim = await adapter.create(spec, job.workers ? { workers: job.workers } : undefined);
   const setupMs = performance.now() - t0;
   if (sim.pending) return { status: 'pending', message: sim.pending };
 

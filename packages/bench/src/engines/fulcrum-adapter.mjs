@@ -77,11 +77,16 @@ export function fulcrumAdapter(physics, loadSymbolic, where = {}) {
    * Builds `spec`.
    * @returns {{ step(): void, pose(k: number): number[], velocity(k: number): number[], settings: object }}
    */
-  async function create(spec) {
+  /** `workers` (--workers): Space.workers, started before the first step; 0 (and old builds): none. */
+  async function create(spec, { workers = 0 } = {}) {
     const { Space, Body, Polygon, Circle } = need('every scene', 'Space', 'Body', 'Polygon', 'Circle');
     const kind = spec.jointKind;
     if (/sym/.test(kind) && !symbolic) symbolic = await loadSymbolic();
-    const space = new Space({ gravity: [0, -10], allowSleep: false });
+    const space = new Space({ gravity: [0, -10], allowSleep: false, ...(workers > 0 ? { workers } : {}) });
+    if (workers > 0) {
+      const status = await space.workersReady;
+      if (status.workers !== workers) throw new Error(`asked for ${workers} workers, ${status.workers} run: ${status.reason}`);
+    }
     const bodies = spec.bodies.map((b) => {
       const opts = { density: 1, friction: 0.6, restitution: b.restitution ?? 0, ...(b.collide ? {} : { filter: { mask: 0 } }) };
       const shapes = !b.shape ? [] : b.shape.kind === 'box' ? [Polygon.box(b.shape.w, b.shape.h, opts)] : [new Circle({ radius: b.shape.r, ...opts })];
@@ -110,7 +115,8 @@ export function fulcrumAdapter(physics, loadSymbolic, where = {}) {
         return [v.x, v.y];
       },
       settings: {
-        call: 'space.step(1/60) (defaults)',
+        call: workers > 0 ? `space.step(1/60) (defaults), ${workers} workers` : 'space.step(1/60) (defaults)',
+        workers,
         velocityIterations: defaults.velocityIterations,
         velocityIterationsMeaning: 'substeps',
         positionIterations: defaults.positionIterations,

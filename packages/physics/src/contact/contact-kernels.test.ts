@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CONTACT_LAYOUT } from './contact-solver.js';
+import { mulberry32 } from '../test-support/random.js';
 import { CONTACT_KERNEL_PARTS, CONTACT_KERNELS, contactKernels } from './contact-kernels.js';
 
 const { warmStart: contactWarmStart, pass: contactPass } = CONTACT_KERNELS;
@@ -16,21 +17,9 @@ function declaredLayout(f: (...args: never[]) => unknown): Record<string, number
   return new Function(`"use strict"; const ${decl![1]}; return { ${decl![1]!.split(',').map((d) => d.split('=')[0]!.trim()).join(', ')} };`)() as Record<string, number>;
 }
 
-/** A seeded generator (mulberry32), so that a failure repeats. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** Rows of random numbers over random bodies (index 0 the static stand-in, at rest). */
 function problem(seed: number) {
-  const rnd = random(seed);
+  const rnd = mulberry32(seed);
   const rows = 50;
   const bodies = 20;
   const d = new Float64Array(rows * CONTACT_LAYOUT.STRIDE).map(() => rnd() * 2 - 1);

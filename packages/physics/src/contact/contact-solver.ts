@@ -176,12 +176,16 @@ export class ContactSolver implements SolverFamily {
     }
     const colours = this.colours;
     if (changed || n !== colours.count) colours.colour(pairs, 2, 0, n, sb.count);
-    const order = colours.order;
-    this.count = 0;
+    // Each contact's row goes where its colour puts it; the contacts are read in the space's
+    // order (their objects and store slots lie in that order in memory, the rows are written
+    // whole).
+    const rowOf = colours.position;
+    this.reserve(n);
     for (let i = 0; i < n; i++) {
-      const k = slots[order[i]!]!;
-      this.add(contacts[k]!, k, store, sb);
+      const k = slots[i]!;
+      this.add(contacts[k]!, k, store, sb, rowOf[i]!);
     }
+    this.count = n;
   }
 
   /** prepare's list of the contacts to solve (store slots) and their solver bodies, in the space's order. */
@@ -204,12 +208,10 @@ export class ContactSolver implements SolverFamily {
   }
 
   /**
-   * Add one touching, non-sensor contact, whose numbers are at slot `s` of `st` (c.index).
-   * Body solver indices must be assigned.
+   * One touching, non-sensor contact, whose numbers are at slot `s` of `st` (c.index), as row k.
+   * Body solver indices must be assigned, and the rows reserved.
    */
-  private add(c: Contact, s: number, st: ContactStore, sb: SolverBodies): void {
-    const k = this.count++;
-    if (k >= this.capacity) this.reserve(k + 1);
+  private add(c: Contact, s: number, st: ContactStore, sb: SolverBodies, k: number): void {
     const d = this.data;
     const o = k * STRIDE;
     this.ends[3 * k] = s;

@@ -27,13 +27,14 @@ const pairs = (bodies: number) =>
   fc.array(fc.tuple(fc.nat(bodies - 1), fc.nat(bodies - 1)).filter(([a, b]) => a !== b || a === 0), { maxLength: 400 });
 
 describe('GraphColouring', () => {
-  it('puts no solver body twice in a colour, keeps the order within each colour, and is a permutation', () => {
+  it('puts no solver body twice in a colour, keeps the order within each colour, and is a permutation with its inverse', () => {
     fc.assert(
       fc.property(pairs(40), (list) => {
         const g = new GraphColouring();
         g.colour(endsOf(list), 2, 0, list.length, 40);
         const order = Array.from(g.order.subarray(0, list.length));
         expect([...order].sort((x, y) => x - y)).toEqual(list.map((_, i) => i));
+        list.forEach((_, i) => expect(order[g.position[i]!]).toBe(i));
         for (let c = 0; c < COLOURS; c++) {
           const seen = new Set<number>();
           for (let k = g.start[c]!; k < g.start[c + 1]!; k++) {

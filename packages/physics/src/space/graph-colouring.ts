@@ -34,6 +34,8 @@ export const DYNAMIC_COLOURS = 16;
 export class GraphColouring {
   /** The constraints' indices in solve order: colour 0's, colour 1's, ..., then the overflow's. */
   order = new Int32Array(0);
+  /** The inverse: where constraint i is in `order`. */
+  position = new Int32Array(0);
   /** start[c]: where colour c begins in `order`; start[COLOURS]: where the overflow begins. */
   readonly start = new Int32Array(COLOURS + 1);
   /** How many were coloured (and the overflow's end): the family's count. */
@@ -55,6 +57,7 @@ export class GraphColouring {
       const cap = Math.max(64, count * 2);
       this.colourOf = resized(this.colourOf, cap);
       this.order = resized(this.order, cap);
+      this.position = resized(this.position, cap);
     }
     const bits = this.bodyColours;
     bits.fill(0, 0, bodyCount);
@@ -94,7 +97,12 @@ export class GraphColouring {
     const next = this.nextSlot;
     next.set(start);
     const order = this.order;
-    for (let i = 0; i < count; i++) order[next[colourOf[i]!]!++] = i;
+    const position = this.position;
+    for (let i = 0; i < count; i++) {
+      const p = next[colourOf[i]!]!++;
+      order[p] = i;
+      position[i] = p;
+    }
     this.count = count;
     this.used = used + (overflow > 0 ? 1 : 0);
   }
