@@ -20,7 +20,12 @@ export const CONTROL = {
   THREADS: 6,
   /** Where each colour's rows start (COLOURS + 1 entries: the last is the overflow's start). */
   STARTS: 7,
-  /** Control block length: STARTS + 25 entries, rounded up. */
+  /**
+   * 1 while there are no more threads than cores: a waiting thread spins a while before it blocks.
+   * 0 with more: a spinning thread would hold a core the thread it waits for needs.
+   */
+  SPIN: 32,
+  /** Control block length. */
   LENGTH: 40,
 } as const;
 

@@ -38,11 +38,14 @@ export interface StageViews {
 
 export function threadRuntime(kernels: typeof CONTACT_KERNELS, ctl: Int32Array, prm: Float64Array, thread: number, canWait: boolean) {
   // Slots of parallel/control.ts.
-  const BAR_COUNT = 2, BAR_GEN = 3, FAILED = 5, THREADS = 6, STARTS = 7, COLOURS = 24;
+  const BAR_COUNT = 2, BAR_GEN = 3, FAILED = 5, THREADS = 6, STARTS = 7, SPIN = 32, COLOURS = 24;
   const INV_H = 0, MAX_BIAS = 1, SOFT = 2;
   const WARM_START = 1, SOLVE = 2;
-  /** Spins before a thread that may block waits (a colour of a large scene lasts microseconds). */
-  const SPINS = 4000;
+  /**
+   * How long (ms) a thread that may block spins at a barrier before it waits: a colour lasts
+   * microseconds, and a wait's wake-up costs tens of them (more on a virtual machine).
+   */
+  const SPIN_MS = 0.2;
   const soft = prm.subarray(SOFT, SOFT + 6);
   /** The first error a kernel threw on this thread in the current stage (read by the calling thread's pool). */
   let error: unknown = null;
@@ -56,8 +59,13 @@ export function threadRuntime(kernels: typeof CONTACT_KERNELS, ctl: Int32Array, 
       return;
     }
     let spins = 0;
+    let since = 0;
     while (Atomics.load(ctl, BAR_GEN) === gen) {
-      if (++spins > SPINS && canWait) Atomics.wait(ctl, BAR_GEN, gen, 5);
+      // The clock is read once every 256 spins.
+      if (!canWait || (++spins & 255) !== 0) continue;
+      const now = performance.now();
+      if (since === 0) since = now;
+      else if (now - since > SPIN_MS || ctl[SPIN] === 0) Atomics.wait(ctl, BAR_GEN, gen, 5);
     }
   }
 

@@ -79,6 +79,13 @@ function startWorker(init: unknown): Promise<WorkerHandle> {
   });
 }
 
+/** The processors this thread's environment reports (1 when it reports none). */
+function coreCount(): number {
+  const g = globalThis as { navigator?: { hardwareConcurrency?: number }; process?: { getBuiltinModule?(id: string): unknown } };
+  const os = g.process?.getBuiltinModule?.('node:os') as { availableParallelism?(): number } | undefined;
+  return os?.availableParallelism?.() ?? g.navigator?.hardwareConcurrency ?? 1;
+}
+
 /** Whether this thread may block on Atomics.wait: not a browser's main thread. */
 function mayBlock(): boolean {
   const g = globalThis as { process?: { versions?: { node?: string } }; document?: unknown };
@@ -102,6 +109,7 @@ export class WorkerPool {
   static async start(count: number, views: StageViews): Promise<WorkerPool> {
     const pool = new WorkerPool();
     pool.ctl[CONTROL.THREADS] = count + 1;
+    pool.ctl[CONTROL.SPIN] = count + 1 <= coreCount() ? 1 : 0;
     try {
       pool.workers = await Promise.all(
         Array.from({ length: count }, (_, i) => startWorker({ type: 'init', ctl: pool.ctl.buffer, prm: pool.prm.buffer, thread: i + 1, views })),

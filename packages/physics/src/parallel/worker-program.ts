@@ -16,9 +16,14 @@ import { threadRuntime } from './thread-runtime.js';
  */
 function workerMain(kernels: unknown, makeRuntime: typeof threadRuntime): void {
   // Slots and commands of parallel/control.ts.
-  const SEQ = 0, CMD = 1, ACK = 4, REMAP = 9, STOP = 10;
-  /** Spins before waiting: a step's stages follow each other within tens of microseconds. */
-  const SPINS = 20000;
+  const SEQ = 0, CMD = 1, ACK = 4, SPIN = 32, REMAP = 9, STOP = 10;
+  /**
+   * How long (ms) a worker spins for the next command before it waits. Within a step the stages
+   * follow each other within tens to hundreds of microseconds (the calling thread integrates and
+   * runs the serial families between them), and a wait's wake-up costs tens of microseconds: so
+   * a worker stays awake through a step's stages, and sleeps between steps.
+   */
+  const SPIN_MS = 1;
   type Port = { post(m: unknown): void; close(): void };
   const g = globalThis as unknown as {
     process?: { getBuiltinModule?(id: string): unknown };
@@ -45,8 +50,12 @@ function workerMain(kernels: unknown, makeRuntime: typeof threadRuntime): void {
   function loop(): void {
     for (;;) {
       let spins = 0;
+      let since = 0;
       while (Atomics.load(ctl, SEQ) === lastSeq) {
-        if (++spins > SPINS) Atomics.wait(ctl, SEQ, lastSeq);
+        if ((++spins & 255) !== 0) continue; // the clock once every 256 spins
+        const now = performance.now();
+        if (since === 0) since = now;
+        else if (now - since > SPIN_MS || ctl[SPIN] === 0) Atomics.wait(ctl, SEQ, lastSeq);
       }
       lastSeq = Atomics.load(ctl, SEQ);
       const cmd = Atomics.load(ctl, CMD);
