@@ -29,8 +29,10 @@ export const KNOWN_BLOW_UPS: readonly number[] = [];
  * continuous collision added one at the speed cap (and changed two at the rotation cap: seeds
  * 2830525739 and 3637747661 stay under it with disableCCD on every body). It stops a fast body of
  * a joint web at its time of impact while its partners go on, and the joints then pull it back.
+ * Solving the contacts in graph-colour order (issue 24's parallel step) took one scene off the
+ * rotation cap.
  */
-export const KNOWN_CAPPED_UNDRIVEN = { speed: 2, spin: 7 } as const;
+export const KNOWN_CAPPED_UNDRIVEN = { speed: 2, spin: 6 } as const;
 
 describe(`fuzz, quick: ${QUICK.scenes} scenes × ${QUICK.steps} steps, seed ${QUICK.seed}`, () => {
   let r: FuzzResult;
