@@ -51,8 +51,10 @@ export function pivotInverse(d: number, scale: number): number {
  * pivots singularPivot1 and singularPivot2 (and no coupling). K⁻¹ = [k22 −k12; −k12 k11]/det.
  */
 export function inverseDet2(k11: number, k12: number, k22: number): number {
+  // DEPENDENT_ROW_EPS written out: a worker runs this function from its text, where no module
+  // constant is in scope (SELF_CONTAINED_PARTS below; dense.test.ts checks the two agree).
   const det = k11 * k22 - k12 * k12;
-  return det > DEPENDENT_ROW_EPS * k11 * k22 && det > 0 ? 1 / det : 0;
+  return det > 1e-9 * k11 * k22 && det > 0 ? 1 / det : 0;
 }
 
 /**
@@ -63,12 +65,22 @@ export function inverseDet2(k11: number, k12: number, k22: number): number {
  * pivot on a body with allowMovement: false, whose anchor can move only one way: it grows without bound.)
  */
 export function singularPivot1(k11: number, k22: number): number {
-  return pivotInverse(k11, Math.max(k11, k22));
+  // pivotInverse(k11, scale), written out (ZERO_PIVOT_EPS = 1e-12) to stand alone, as inverseDet2.
+  const scale = Math.max(k11, k22);
+  return Math.abs(k11) > 1e-12 * (scale > 0 ? scale : 1) ? 1 / k11 : 0;
 }
 export function singularPivot2(k11: number, k22: number): number {
+  // pivotInverse(k11, scale) !== 0 ? 0 : pivotInverse(k22, scale), written out (see singularPivot1).
   const scale = Math.max(k11, k22);
-  return pivotInverse(k11, scale) !== 0 ? 0 : pivotInverse(k22, scale);
+  const tolerance = 1e-12 * (scale > 0 ? scale : 1);
+  return Math.abs(k11) > tolerance ? 0 : Math.abs(k22) > tolerance ? 1 / k22 : 0;
 }
+
+/**
+ * The parts of this file that refer to nothing outside themselves, so that a worker can run them
+ * from their text (parallel/worker-program.ts): the 2 × 2 block rules the joint kernels call.
+ */
+export const SELF_CONTAINED_PARTS = { inverseDet2, singularPivot1, singularPivot2 } as const;
 
 /**
  * A user constraint's row whose K falls below VANISHING_ROW_EPS of the K that a unit Jacobian

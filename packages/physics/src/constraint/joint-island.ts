@@ -223,6 +223,8 @@ export class JointIslandFamily implements ConstraintFamily {
     island.rows += c.dimension;
     return null;
   }
+  /** (An island's block is formed as it is prepared, by the one-by-one family's passes.) */
+  close(): void {}
 
   refresh(ctx: StepContext, broke: BreakSink): void {
     for (const island of this.islands) {

@@ -7,7 +7,9 @@ import { Body } from '../body/body.js';
 import { Polygon } from '../shape/polygon.js';
 import { Space } from '../space/space.js';
 import { PivotJoint } from './joints/pivot-joint.js';
-import { setSolverRouting } from '../test-support/solver-routing.js';
+import { setSolverRouting, solverInternals } from '../test-support/solver-routing.js';
+import { COLOURS } from '../space/graph-colouring.js';
+import { PIVOT_COLOUR_MIN_ROWS } from './pivot-batch.js';
 
 function run(batched: boolean, stiff: boolean): number[] {
   const space = new Space({ gravity: [0, -10] });
@@ -139,4 +141,88 @@ describe('a singular K (a pivot on a body with allowMovement: false)', () => {
     expect(Math.abs(p.x)).toBeLessThan(1e-6);
     expect(Math.abs(p.y)).toBeCloseTo(Math.sqrt(12), 6);
   });
+});
+
+describe('the colour order (a plan of PIVOT_COLOUR_MIN_ROWS pivots or more)', () => {
+  /** An n × n net of discs joined to their right and lower neighbours, hanging from its top row's ends; `order` lists its joints in the order to add them. */
+  const net = (n: number, batched: boolean, order?: number[]) => {
+    const space = new Space({ gravity: [0, -10], allowSleep: false });
+    setSolverRouting(space, { jointBatch: batched });
+    const grid: Body[] = [];
+    for (let i = 0; i < n; i++) {
+      for (let j = 0; j < n; j++) {
+        const type = j === 0 && (i === 0 || i === n - 1) ? 'static' : 'dynamic';
+        // Masses that differ from disc to disc: a joint that read another's row would show it.
+        grid.push(space.addBody(new Body({ type, position: [i, -j], shapes: [Polygon.box(0.4, 0.4, { density: 1 + ((i * 7 + j * 3) % 5), filter: { mask: 0 } })] })));
+      }
+    }
+    const specs: { a: number; b: number; anchor1: [number, number]; anchor2: [number, number] }[] = [];
+    for (let i = 0; i < n; i++) {
+      for (let j = 0; j < n; j++) {
+        if (i + 1 < n) specs.push({ a: i * n + j, b: (i + 1) * n + j, anchor1: [0.5, 0], anchor2: [-0.5, 0] });
+        if (j + 1 < n) specs.push({ a: i * n + j, b: i * n + j + 1, anchor1: [0, -0.5], anchor2: [0, 0.5] });
+      }
+    }
+    const joints: PivotJoint[] = new Array(specs.length);
+    for (const k of order ?? specs.map((_, k) => k)) {
+      const s = specs[k]!;
+      joints[k] = space.addConstraint(new PivotJoint({ body1: grid[s.a]!, body2: grid[s.b]!, anchor1: s.anchor1, anchor2: s.anchor2 }));
+    }
+    return { space, grid, joints };
+  };
+
+  it('is taken by a plan of that many pivots, and not by a smaller one', () => {
+    const big = net(33, true); // 2,112 pivots
+    big.space.step(1 / 60);
+    const batch = solverInternals(big.space).jointBatch;
+    expect(batch.count).toBe(2112);
+    expect(batch.count).toBeGreaterThanOrEqual(PIVOT_COLOUR_MIN_ROWS);
+    expect(batch.coloured).toBe(true);
+    // No body twice within a colour (the static pins do not count), and every row in some colour.
+    const { start } = batch.colours;
+    for (let c = 0; c < COLOURS; c++) {
+      const seen = new Set<Body>();
+      for (let r = start[c]!; r < start[c + 1]!; r++) {
+        for (const b of batch.joints[r]!.bodies) {
+          if (b.type === 'static') continue;
+          expect(seen.has(b), `a body twice in colour ${c}`).toBe(false);
+          seen.add(b);
+        }
+      }
+    }
+    expect(start[COLOURS]).toBe(batch.count); // no overflow: a net's discs have four joints each
+    const small = net(20, true); // 760 pivots: the joints' own order
+    small.space.step(1 / 60);
+    const smallBatch = solverInternals(small.space).jointBatch;
+    expect(smallBatch.coloured).toBe(false);
+    expect(smallBatch.joints).toEqual(small.joints);
+  });
+
+  it('steps like the one-by-one path given the joints in that order, and each joint reads its own row', () => {
+    // The order the batch solves the net in, as indices of its joints.
+    const probe = net(33, true);
+    probe.space.step(1 / 60);
+    const rows = solverInternals(probe.space).jointBatch.joints;
+    const order = rows.map((j) => probe.joints.indexOf(j));
+    expect(order).not.toEqual(order.slice().sort((x, y) => x - y)); // it is not the joints' own order
+    const batched = net(33, true);
+    const generic = net(33, false, order);
+    for (let i = 0; i < 20; i++) {
+      batched.space.step(1 / 60);
+      generic.space.step(1 / 60);
+    }
+    let worst = 0;
+    for (let k = 0; k < batched.grid.length; k++) {
+      const a = batched.grid[k]!;
+      const b = generic.grid[k]!;
+      worst = Math.max(worst, Math.abs(a.x - b.x), Math.abs(a.y - b.y), Math.abs(a.rotation - b.rotation));
+    }
+    expect(worst).toBeLessThan(1e-9);
+    expect(batched.grid[33 * 16 + 32]!.y).toBeLessThan(-32.01); // it really sagged
+    for (let k = 0; k < batched.joints.length; k++) {
+      const a = batched.joints[k]!.impulse();
+      const b = generic.joints[k]!.impulse();
+      for (let i = 0; i < 2; i++) expect(Math.abs(a[i]! - b[i]!), `joint ${k}`).toBeLessThan(1e-9 * (1 + Math.abs(b[i]!)));
+    }
+  }, 60_000);
 });

@@ -16,11 +16,14 @@ import type { ConstraintFamily } from '../space/solver-families.js';
 import type { SolverBodies } from '../space/solver-bodies.js';
 import type { StepContext } from '../space/step-context.js';
 import type { PivotJoint } from './joints/pivot-joint.js';
-import { limitTurn } from './position-step.js';
 import { inverseDet2, normClampFactor, singularPivot1, singularPivot2 } from './dense.js';
 import { isRigid, leverShare, passSoftness, referenceMass, softRhs, softUpdate, stiffBias, type Softness } from './softness.js';
-import { resized } from '../util/typed-arrays.js';
-import { solveStiffPivotRows } from './pivot-batch-stiff.js';
+import { resized, shareArray } from '../util/typed-arrays.js';
+import { PIVOT_KERNELS } from './pivot-kernels.js';
+import { COLOURS, GraphColouring } from '../space/graph-colouring.js';
+import { COMMAND } from '../parallel/control.js';
+import type { StageViews } from '../parallel/thread-runtime.js';
+import type { WorkerPool } from '../parallel/worker-pool.js';
 import * as L from './pivot-rows.js';
 
 // The layout as this module's own constants: an imported binding read in a hot loop is loaded
@@ -28,6 +31,17 @@ import * as L from './pivot-rows.js';
 /** Numbers kept per row for a failed step (see kept). */
 const KEPT = 6;
 const ACC_X = L.ACC_X, ACC_Y = L.ACC_Y, BIAS = L.BIAS, COMPLIANCE = L.COMPLIANCE, C_AX = L.C_AX, C_AY = L.C_AY, C_BX = L.C_BX, C_BY = L.C_BY, COLD = L.COLD, HOT = L.HOT, I_A = L.I_A, I_B = L.I_B, L_AX = L.L_AX, L_AY = L.L_AY, L_BX = L.L_BX, L_BY = L.L_BY, M_A = L.M_A, M_B = L.M_B, MAX_ERR = L.MAX_ERR, MAX_IMP = L.MAX_IMP, R0_AX = L.R0_AX, R0_AY = L.R0_AY, R0_BX = L.R0_BX, R0_BY = L.R0_BY, STEP_X = L.STEP_X, STEP_Y = L.STEP_Y, SUM_LA = L.SUM_LA, SUM_LB = L.SUM_LB;
+
+/**
+ * A plan of at least this many pivots solves its rows in colour order (space/graph-colouring.ts),
+ * so that its passes can run on several threads; a smaller one in the order the joints were
+ * added. A chain converges faster in its own order, where each link's correction reaches the next
+ * within a pass; in colour order (every other link, then the rest) it takes twice the passes to
+ * travel as far. Below this size, a pass is over in tens of microseconds and the workers would
+ * not pay for their barriers anyway. The order depends on the plan alone, never on the worker
+ * count: a plan gives the same bits on any number of threads.
+ */
+export const PIVOT_COLOUR_MIN_ROWS = 2048;
 
 /** Where readRow() puts the impulse a body received (an AnchorSlot). */
 export interface BodyImpulse {
@@ -49,8 +63,15 @@ export class PivotBatch implements ConstraintFamily {
   private cold = new Float64Array(0);
   /** Substep midpoint marker: false until the first warm start of the step. */
   private started = false;
-  /** Soft rows in the plan (none: the passes without bias take solveStiffPivotRows). */
+  /** Soft rows in the plan (none: the passes without bias take the stiff kernel, pivot-kernels.ts). */
   private softCount = 0;
+  /** The pivots add() took for the plan being built, and their solver bodies (2 per joint): close() makes them rows. */
+  private readonly pending: PivotJoint[] = [];
+  private pairs = new Int32Array(0);
+  /** The rows' colours, when the plan is coloured (PIVOT_COLOUR_MIN_ROWS): colour c's rows are start[c] to start[c + 1]. */
+  readonly colours = new GraphColouring();
+  /** Whether this plan's rows are in colour order. */
+  coloured = false;
 
   constructor() {
     this.reserve(64);
@@ -78,16 +99,40 @@ export class PivotBatch implements ConstraintFamily {
     this.joints.length = 0;
     this.started = false;
     this.softCount = 0;
+    this.pending.length = 0;
+    this.coloured = false;
   }
 
-  /** Gather one pivot (routed here by its _solverFamily(); it never breaks while prepared). */
-  add(c: Constraint, ctx: StepContext): BreakReason | null {
+  /** Take one pivot into the plan (routed here by its _solverFamily(); it never breaks while prepared). */
+  add(c: Constraint): BreakReason | null {
     const j = c as PivotJoint;
-    const n = this.count++;
-    if (n >= this.capacity) this.reserve(n + 1);
-    this.joints.push(j);
-    j._fillBatch(this, n, ctx);
+    const i = this.pending.length;
+    this.pending.push(j);
+    if (this.pairs.length < 2 * i + 2) this.pairs = resized(this.pairs, Math.max(128, 4 * i));
+    const a = j.bodies[0]!._solverIndex;
+    const b = j.bodies[1]!._solverIndex;
+    this.pairs[2 * i] = a > 0 ? a : 0;
+    this.pairs[2 * i + 1] = b > 0 ? b : 0;
     return null;
+  }
+
+  /**
+   * The plan's pivots become rows: in colour order when there are PIVOT_COLOUR_MIN_ROWS of them
+   * or more, else in the order they came. Each joint fills its row.
+   */
+  close(ctx: StepContext): void {
+    const pending = this.pending;
+    const n = pending.length;
+    this.reserve(n);
+    this.coloured = n >= PIVOT_COLOUR_MIN_ROWS;
+    if (this.coloured) this.colours.colour(this.pairs, 2, 0, n, ctx.bodies.count);
+    const order = this.colours.order;
+    const joints = this.joints;
+    joints.length = 0;
+    for (let r = 0; r < n; r++) joints.push(pending[this.coloured ? order[r]! : r]!);
+    this.count = n;
+    for (let r = 0; r < n; r++) joints[r]!._fillBatch(this, r, ctx);
+    pending.length = 0;
   }
 
   /** Only a pivot that can break under force has anything to finish. */
@@ -236,35 +281,10 @@ export class PivotBatch implements ConstraintFamily {
   }
 
   private warmStartRows(sb: SolverBodies): void {
-    const { vx, vy, w, dqc, dqs } = sb;
-    const d = this.hot, ends = this.ends;
-    for (let n = 0; n < this.count; n++) {
-      const o = n * HOT;
-      const ka = ends[2 * n];
-      const kb = ends[2 * n + 1];
-      let c = dqc[ka]!;
-      let s = dqs[ka]!;
-      const rAx = c * d[o + R0_AX] - s * d[o + R0_AY];
-      const rAy = s * d[o + R0_AX] + c * d[o + R0_AY];
-      c = dqc[kb]!;
-      s = dqs[kb]!;
-      const rBx = c * d[o + R0_BX] - s * d[o + R0_BY];
-      const rBy = s * d[o + R0_BX] + c * d[o + R0_BY];
-      const px = d[o + ACC_X];
-      const py = d[o + ACC_Y];
-      const la = rAx * py - rAy * px;
-      const lb = rBx * py - rBy * px;
-      d[o + SUM_LA] = d[o + SUM_LA] + la;
-      d[o + SUM_LB] = d[o + SUM_LB] + lb;
-      const mA = d[o + M_A], mB = d[o + M_B];
-      vx[ka] = vx[ka]! - mA * px;
-      vy[ka] = vy[ka]! - mA * py;
-      w[ka] = w[ka]! - d[o + I_A] * la;
-      vx[kb] = vx[kb]! + mB * px;
-      vy[kb] = vy[kb]! + mB * py;
-      w[kb] = w[kb]! + d[o + I_B] * lb;
-    }
+    const from = this.parallelStage(COMMAND.PIVOT_WARM_START, sb);
+    PIVOT_KERNELS.warmStart(this.hot, this.ends, sb.vx, sb.vy, sb.w, sb.dqc, sb.dqs, from, this.count);
   }
+
 
   solve(ctx: StepContext): void {
     this.pass(ctx, true);
@@ -275,12 +295,23 @@ export class PivotBatch implements ConstraintFamily {
   }
 
   private pass(ctx: StepContext, useBias: boolean): void {
-    if (this.softCount === 0 && (!useBias || isRigid(ctx.jointSoftness))) solveStiffPivotRows(this.hot, this.ends, this.count, ctx.bodies);
+    if (this.softCount === 0 && (!useBias || isRigid(ctx.jointSoftness))) this.solveStiffRows(ctx.bodies);
     else this.solveRows(ctx, useBias);
     const sb = ctx.bodies;
     sb.vx[0] = sb.vy[0] = sb.w[0] = 0;
   }
 
+  /** The stiff kernel over every row: the colours on every thread when there are workers, then the rest. */
+  private solveStiffRows(sb: SolverBodies): void {
+    const from = this.parallelStage(COMMAND.PIVOT_SOLVE, sb);
+    PIVOT_KERNELS.solveStiff(this.hot, this.ends, sb.vx, sb.vy, sb.w, sb.dqc, sb.dqs, from, this.count);
+  }
+
+  /**
+   * The general pass, over every row on the calling thread: soft rows, and stiff ones in a biased
+   * pass when jointHertz > 0. In the rows' order, coloured or not, as the stiff kernel's
+   * threads give the same bits as that order.
+   */
   private solveRows(ctx: StepContext, useBias: boolean): void {
     const sb = ctx.bodies;
     const { vx, vy, w, dqc, dqs, dpx, dpy } = sb;
@@ -318,7 +349,7 @@ export class PivotBatch implements ConstraintFamily {
       const lever = fixed ? pivotLeverShare(angX, angY) : 0;
       const gx = fixed ? compliance * referenceMass(mA + mB, angX, lever, true) : 0;
       const gy = fixed ? compliance * referenceMass(mA + mB, angY, lever, true) : 0;
-      // −K⁻¹ (see pivot-batch-stiff.ts); a soft row's −(K + Γ)⁻¹
+      // −K⁻¹ (see pivot-kernels.ts); a soft row's −(K + Γ)⁻¹
       const k11 = mA + mB + iA * rAy * rAy + iB * rBy * rBy + gx;
       const k12 = -iA * rAx * rAy - iB * rBx * rBy;
       const k22 = mA + mB + iA * rAx * rAx + iB * rBx * rBx + gy;
@@ -337,7 +368,7 @@ export class PivotBatch implements ConstraintFamily {
       let px: number;
       let py: number;
       if (!soft && biasRate === 0 && massScale === 1 && impulseScale === 0) {
-        // A stiff row without bias: solveStiffPivotRows' arithmetic, so a plan's stiff rows give the
+        // A stiff row without bias: the stiff kernel's arithmetic, so a plan's stiff rows give the
         // same bits whether or not it also holds soft ones.
         px = a11 * dvx + a12 * dvy;
         py = a12 * dvx + a22 * dvy;
@@ -393,56 +424,50 @@ export class PivotBatch implements ConstraintFamily {
     }
   }
 
-  /** Position pass for the stiff pivots: K Δ = −C on the position deltas. */
+  /** Position pass for the stiff pivots (pivot-kernels.ts): the colours on every thread when there are workers, then the rest. */
   solvePosition(ctx: StepContext): void {
     const sb = ctx.bodies;
-    const { dqc, dqs, dpx, dpy } = sb;
-    const d = this.hot, ends = this.ends;
-    for (let n = 0; n < this.count; n++) {
-      const o = n * HOT;
-      if (this.soft[n] === 1) continue;
-      const ka = ends[2 * n];
-      const kb = ends[2 * n + 1];
-      let c = dqc[ka]!;
-      let s = dqs[ka]!;
-      const rAx = c * d[o + R0_AX] - s * d[o + R0_AY];
-      const rAy = s * d[o + R0_AX] + c * d[o + R0_AY];
-      c = dqc[kb]!;
-      s = dqs[kb]!;
-      const rBx = c * d[o + R0_BX] - s * d[o + R0_BY];
-      const rBy = s * d[o + R0_BX] + c * d[o + R0_BY];
-      const ex = d[o + C_BX] + dpx[kb]! + rBx - (d[o + C_AX] + dpx[ka]! + rAx);
-      const ey = d[o + C_BY] + dpy[kb]! + rBy - (d[o + C_AY] + dpy[ka]! + rAy);
-      const mA = d[o + M_A], mB = d[o + M_B], iA = d[o + I_A], iB = d[o + I_B];
-      const k11 = mA + mB + iA * rAy * rAy + iB * rBy * rBy;
-      const k12 = -iA * rAx * rAy - iB * rBx * rBy;
-      const k22 = mA + mB + iA * rAx * rAx + iB * rBx * rBx;
-      // K Δ = −C; a singular K (both sides fixed about the anchor, or only turning) by the zero-pivot rule.
-      const inv = inverseDet2(k11, k12, k22);
-      let px = inv !== 0 ? -inv * (k22 * ex - k12 * ey) : -ex * singularPivot1(k11, k22);
-      let py = inv !== 0 ? -inv * (k11 * ey - k12 * ex) : -ey * singularPivot2(k11, k22);
-      let da = ka > 0 ? -iA * (rAx * py - rAy * px) : 0;
-      let db = kb > 0 ? iB * (rBx * py - rBy * px) : 0;
-      // The pass's damping (position-step.ts): neither body turns more than MAX_POSITION_TURN.
-      const scale = limitTurn(limitTurn(1, da), db);
-      if (scale !== 1) {
-        px *= scale;
-        py *= scale;
-        da *= scale;
-        db *= scale;
-      }
-      if (ka > 0) {
-        dpx[ka] = dpx[ka]! - mA * px;
-        dpy[ka] = dpy[ka]! - mA * py;
-        if (da !== 0) sb.rotate(ka, da);
-      }
-      if (kb > 0) {
-        dpx[kb] = dpx[kb]! + mB * px;
-        dpy[kb] = dpy[kb]! + mB * py;
-        if (db !== 0) sb.rotate(kb, db);
-      }
-    }
+    const from = this.parallelStage(COMMAND.PIVOT_POSITION, sb);
+    PIVOT_KERNELS.position(this.hot, this.ends, this.soft, sb.dpx, sb.dpy, sb.dq, sb.dqc, sb.dqs, from, this.count);
   }
+
+  // ------------------------------------------------------------------ the parallel step
+
+  /** The workers (parallel/worker-pool.ts), or null: every row on the calling thread. */
+  private pool: WorkerPool | null = null;
+
+  /** Keep the rows in SharedArrayBuffers from now on (before workers start). */
+  share(): void {
+    this.hot = shareArray(this.hot);
+    this.ends = shareArray(this.ends);
+    this.soft = shareArray(this.soft);
+  }
+
+  /** Solve from now on with these workers (null: alone). The rows must have been shared. */
+  attach(pool: WorkerPool | null): void {
+    this.pool = pool;
+  }
+
+  /** The arrays of `v` that are this batch's rows (their current ones: an array that grew is new). */
+  writeViews(v: StageViews): void {
+    v.pd = this.hot;
+    v.pends = this.ends;
+    v.psoft = this.soft;
+  }
+
+  /**
+   * Run a stage's colours on every thread when there are workers and the plan is coloured, and
+   * return where the calling thread goes on alone: the overflow's start, or 0 (every row).
+   */
+  private parallelStage(command: number, sb: SolverBodies): number {
+    const pool = this.pool;
+    if (pool === null || !this.coloured) return 0;
+    this.writeViews(pool.views);
+    sb.writeViews(pool.views);
+    pool.run(command, this.colours);
+    return this.colours.start[COLOURS]!;
+  }
+
 
   /**
    * End of the step: close the last substep. The impulses stay in the rows (they warm-start the

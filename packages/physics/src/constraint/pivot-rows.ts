@@ -1,5 +1,5 @@
 /**
- * The joint batch's row layout (pivot-batch.ts, pivot-batch-stiff.ts). Each row's numbers sit together (array of structures): a pass then reads one
+ * The joint batch's row layout (pivot-batch.ts, pivot-kernels.ts). Each row's numbers sit together (array of structures): a pass then reads one
  * stream through one base pointer instead of some twenty arrays, which measured about 14% faster
  * per row. `hot` holds what every velocity pass reads (two cache lines per row); `cold` what
  * the step's start and end, and soft joints, need.

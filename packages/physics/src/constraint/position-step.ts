@@ -34,6 +34,8 @@ export const MAX_POSITION_TURN = 0.25;
  * factor 1) would pass MAX_POSITION_TURN at that factor.
  */
 export function limitTurn(scale: number, turn: number): number {
+  // MAX_POSITION_TURN written out: a worker runs this function from its text, where no module
+  // constant is in scope (parallel/worker-program.ts; position-step.test.ts checks the two agree).
   const a = Math.abs(turn);
-  return a * scale > MAX_POSITION_TURN ? MAX_POSITION_TURN / a : scale;
+  return a * scale > 0.25 ? 0.25 / a : scale;
 }

@@ -224,3 +224,5 @@ export const CONTACT_KERNEL_PARTS = [sharedSoftUpdate, sharedClamp] as const;
 
 /** The passes the calling thread runs. */
 export const CONTACT_KERNELS = contactKernels(sharedSoftUpdate, sharedClamp);
+
+export type ContactKernels = ReturnType<typeof contactKernels>;

@@ -342,20 +342,13 @@ export class ContactSolver implements SolverFamily {
 
   /** The workers (parallel/worker-pool.ts), or null: every row on the calling thread. */
   private pool: WorkerPool | null = null;
-  /** The arrays a parallel stage reads and writes (this solver's rows, the solver bodies' state). */
-  private readonly views: StageViews = { d: this.data, ends: this.ends, points: this.points, rigidSide: this.rigidSide, vx: this.data, vy: this.data, w: this.data, dpx: this.data, dpy: this.data, dqc: this.data, dqs: this.data };
 
-  /**
-   * Move this solver's rows and `sb`'s state into SharedArrayBuffers (they stay shared as they
-   * grow) and return the arrays a worker needs: before workers start, and when they do.
-   */
-  share(sb: SolverBodies): StageViews {
+  /** Keep this solver's rows in SharedArrayBuffers from now on (they stay shared as they grow): before workers start. */
+  share(): void {
     this.data = shareArray(this.data);
     this.ends = shareArray(this.ends);
     this.points = shareArray(this.points);
     this.rigidSide = shareArray(this.rigidSide);
-    sb.share();
-    return this.currentViews(sb);
   }
 
   /** Solve from now on with these workers (null: alone). The arrays must have been shared. */
@@ -363,20 +356,12 @@ export class ContactSolver implements SolverFamily {
     this.pool = pool;
   }
 
-  private currentViews(sb: SolverBodies): StageViews {
-    const v = this.views;
+  /** The arrays of `v` that are this solver's rows (their current ones: an array that grew is new). */
+  writeViews(v: StageViews): void {
     v.d = this.data;
     v.ends = this.ends;
     v.points = this.points;
     v.rigidSide = this.rigidSide;
-    v.vx = sb.vx;
-    v.vy = sb.vy;
-    v.w = sb.w;
-    v.dpx = sb.dpx;
-    v.dpy = sb.dpy;
-    v.dqc = sb.dqc;
-    v.dqs = sb.dqs;
-    return v;
   }
 
   /**
@@ -384,8 +369,11 @@ export class ContactSolver implements SolverFamily {
    * return where the calling thread goes on alone: the overflow's start, or 0 (every row).
    */
   private parallelStage(command: number, sb: SolverBodies): number {
-    if (this.pool === null || this.count < PARALLEL_MIN_ROWS) return 0;
-    this.pool.run(command, this.currentViews(sb), this.colours);
+    const pool = this.pool;
+    if (pool === null || this.count < PARALLEL_MIN_ROWS) return 0;
+    this.writeViews(pool.views);
+    sb.writeViews(pool.views);
+    pool.run(command, this.colours);
     return this.colours.start[COLOURS]!;
   }
 

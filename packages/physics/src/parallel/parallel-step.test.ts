@@ -5,6 +5,7 @@ import { Polygon } from '../shape/polygon.js';
 import { PivotJoint } from '../constraint/joints/pivot-joint.js';
 import { Space } from '../space/space.js';
 import { PARALLEL_MIN_ROWS } from '../contact/contact-solver.js';
+import { PIVOT_COLOUR_MIN_ROWS } from '../constraint/pivot-batch.js';
 import { hashState, mixedScene, pyramid } from '../test-support/scenes.js';
 import { solverInternals } from '../test-support/solver-routing.js';
 
@@ -14,10 +15,11 @@ afterEach(() => {
 });
 
 /**
- * Mixed scenes in one space, large enough for the contacts to go parallel: a 30-row pyramid, the
- * determinism test's boxes and circles dropped beside it, a kinematic paddle sweeping through
- * them, a pendulum of pivots, and a fan (a box that touches more bodies than there are colours
- * would be in the overflow).
+ * Mixed scenes in one space, large enough for the contacts and the pivots to go parallel: a
+ * 30-row pyramid, the determinism test's boxes and circles dropped beside it, a kinematic paddle
+ * sweeping through them, a pendulum of pivots, a fan (a box that touches more bodies than there
+ * are colours would be in the overflow), and a net of 2,112 pivots (some soft) hanging from
+ * three pins, one of them kinematic and moving.
  */
 async function scene(workers: number): Promise<{ space: Space; bodies: Body[] }> {
   // allowSleep false: every contact is solved in every step, the pyramid's included.
@@ -38,8 +40,33 @@ async function scene(workers: number): Promise<{ space: Space; bodies: Body[] }>
     bodies.push(link);
     prev = link;
   }
+  bodies.push(...net(space, 33, 80, 40));
   await space.workersReady;
   return { space, bodies };
+}
+
+/** An n × n net of discs joined to their right and lower neighbours, its top row's ends and middle pinned. */
+function net(space: Space, n: number, x0: number, y0: number): Body[] {
+  const grid: Body[] = [];
+  for (let i = 0; i < n; i++) {
+    for (let j = 0; j < n; j++) {
+      const pinned = j === 0 && (i === 0 || i === n - 1 || i === n >> 1);
+      const moving = pinned && i === n >> 1;
+      const type = moving ? 'kinematic' : pinned ? 'static' : 'dynamic';
+      grid.push(space.addBody(new Body({ type, position: [x0 + i, y0 - j], velocity: moving ? [0.4, 0] : [0, 0], shapes: [new Circle({ radius: 0.3, filter: { mask: 0 } })] })));
+    }
+  }
+  let k = 0;
+  for (let i = 0; i < n; i++) {
+    for (let j = 0; j < n; j++) {
+      const at = grid[i * n + j]!;
+      // Every 50th joint soft: the velocity passes then take the general loop, the position pass the kernel.
+      const soft = () => (k++ % 50 === 49 ? { stiff: false, frequency: 6, damping: 0.5 } : {});
+      if (i + 1 < n) space.addConstraint(new PivotJoint({ body1: at, body2: grid[(i + 1) * n + j]!, anchor1: [0.5, 0], anchor2: [-0.5, 0], ...soft() }));
+      if (j + 1 < n) space.addConstraint(new PivotJoint({ body1: at, body2: grid[i * n + j + 1]!, anchor1: [0, -0.5], anchor2: [0, 0.5], ...soft() }));
+    }
+  }
+  return grid;
 }
 
 async function run(workers: number, steps: number): Promise<{ hash: string; space: Space }> {
@@ -60,6 +87,11 @@ describe('parallel step', () => {
     const solver = solverInternals(serial.space).contactSolver;
     expect(solver.count).toBeGreaterThan(PARALLEL_MIN_ROWS);
     expect(solver.colours.used).toBeGreaterThan(3);
+    // So did the pivots: a coloured plan.
+    const batch = solverInternals(serial.space).jointBatch;
+    expect(batch.count).toBeGreaterThanOrEqual(PIVOT_COLOUR_MIN_ROWS);
+    expect(batch.coloured).toBe(true);
+    expect(batch.colours.used).toBeGreaterThan(2);
     for (const workers of [1, 2]) expect((await run(workers, 1000)).hash, `${workers} workers`).toBe(serial.hash);
   }, 120_000);
 

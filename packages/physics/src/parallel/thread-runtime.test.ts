@@ -16,7 +16,9 @@ describe("the thread runtime's and the worker's literal slots", () => {
     const runtime = threadRuntime.toString();
     expect(declared(runtime, 'BAR_COUNT')).toEqual({ BAR_COUNT: CONTROL.BAR_COUNT, BAR_GEN: CONTROL.BAR_GEN, FAILED: CONTROL.FAILED, THREADS: CONTROL.THREADS, STARTS: CONTROL.STARTS, SPIN: CONTROL.SPIN, COLOURS });
     expect(declared(runtime, 'INV_H')).toEqual({ INV_H: PARAMS.INV_H, MAX_BIAS: PARAMS.MAX_BIAS, SOFT: PARAMS.SOFT });
-    expect(declared(runtime, 'WARM_START')).toEqual({ WARM_START: COMMAND.CONTACT_WARM_START, SOLVE: COMMAND.CONTACT_SOLVE });
+    expect(declared(runtime, 'CONTACT_WARM_START')).toEqual({
+      CONTACT_WARM_START: COMMAND.CONTACT_WARM_START, CONTACT_SOLVE: COMMAND.CONTACT_SOLVE, PIVOT_WARM_START: COMMAND.PIVOT_WARM_START, PIVOT_SOLVE: COMMAND.PIVOT_SOLVE, PIVOT_POSITION: COMMAND.PIVOT_POSITION,
+    });
     expect(declared(workerProgram(), 'SEQ')).toEqual({ SEQ: CONTROL.SEQ, CMD: CONTROL.CMD, ACK: CONTROL.ACK, SPIN: CONTROL.SPIN, REMAP: COMMAND.REMAP, STOP: COMMAND.STOP });
     // The colour bounds fit the block before SPIN.
     expect(CONTROL.STARTS + COLOURS + 1).toBeLessThanOrEqual(CONTROL.SPIN);
@@ -38,11 +40,14 @@ describe('a stage whose kernel throws', () => {
     const boom = new Error('boom');
     let calls = 0;
     const kernels = {
-      warmStart: () => {
-        calls++;
-        throw boom;
+      contact: {
+        warmStart: () => {
+          calls++;
+          throw boom;
+        },
+        pass: () => {},
       },
-      pass: () => {},
+      pivot: {},
     } as unknown as Parameters<typeof threadRuntime>[0];
     const runtime = threadRuntime(kernels, ctl, prm, 0, true);
     const generation = ctl[CONTROL.BAR_GEN]!;

@@ -1,6 +1,7 @@
 /**
  * What every thread of a parallel step runs, the calling one and each worker alike: the barrier,
- * and a stage over the colours of the contact solver's rows (space/graph-colouring.ts). A factory
+ * and a stage over the colours of a family's rows (space/graph-colouring.ts): the contact
+ * solver's, or the joint batch's stiff pivots (constraint/pivot-kernels.ts). A factory
  * that refers to nothing outside its parameters, so that a worker is built from its text
  * (worker-program.ts), and the calling thread runs the same code.
  *
@@ -19,28 +20,44 @@
  * The control block's slots are literals here, matching parallel/control.ts (checked by
  * thread-runtime.test.ts).
  */
-import type { CONTACT_KERNELS } from '../contact/contact-kernels.js';
+import type { ContactKernels } from '../contact/contact-kernels.js';
+import type { PivotKernels } from '../constraint/pivot-kernels.js';
 
-/** The arrays a stage reads and writes: the contact solver's rows and the solver bodies' state, all shared. */
+/**
+ * The arrays a stage reads and writes, all shared: the contact solver's rows, the joint batch's
+ * (p…), and the solver bodies' state.
+ */
 export interface StageViews {
   d: Float64Array;
   ends: Int32Array;
   points: Uint8Array;
   rigidSide: Uint8Array;
+  pd: Float64Array;
+  pends: Int32Array;
+  psoft: Uint8Array;
   vx: Float64Array;
   vy: Float64Array;
   w: Float64Array;
   dpx: Float64Array;
   dpy: Float64Array;
+  dq: Float64Array;
   dqc: Float64Array;
   dqs: Float64Array;
 }
 
-export function threadRuntime(kernels: typeof CONTACT_KERNELS, ctl: Int32Array, prm: Float64Array, thread: number, canWait: boolean) {
-  // Slots of parallel/control.ts.
+/** The kernels a stage runs: every family's that has them. */
+export interface StageKernels {
+  contact: ContactKernels;
+  pivot: PivotKernels;
+}
+
+export function threadRuntime(kernels: StageKernels, ctl: Int32Array, prm: Float64Array, thread: number, canWait: boolean) {
+  // Slots and commands of parallel/control.ts.
   const BAR_COUNT = 2, BAR_GEN = 3, FAILED = 5, THREADS = 6, STARTS = 7, SPIN = 32, COLOURS = 24;
   const INV_H = 0, MAX_BIAS = 1, SOFT = 2;
-  const WARM_START = 1, SOLVE = 2;
+  const CONTACT_WARM_START = 1, CONTACT_SOLVE = 2, PIVOT_WARM_START = 4, PIVOT_SOLVE = 5, PIVOT_POSITION = 6;
+  const contact = kernels.contact;
+  const pivot = kernels.pivot;
   /**
    * How long (ms) a thread that may block spins at a barrier before it waits: a colour lasts
    * microseconds, and a wait's wake-up costs tens of them (more on a virtual machine).
@@ -73,7 +90,7 @@ export function threadRuntime(kernels: typeof CONTACT_KERNELS, ctl: Int32Array, 
   const starts = new Int32Array(COLOURS + 1);
 
   /**
-   * One command's stage on this thread, over `v` (the contact rows and the solver bodies).
+   * One command's stage on this thread, over `v` (a family's rows and the solver bodies).
    * Everything it reads of the control block is read as it starts, while the calling thread
    * waits at the first barrier: after its last barrier a thread may be descheduled for as long as
    * the calling thread takes to reach the next stage and write that stage's colours, and it
@@ -93,8 +110,11 @@ export function threadRuntime(kernels: typeof CONTACT_KERNELS, ctl: Int32Array, 
       const hi = s + Math.floor((n * (thread + 1)) / threads);
       if (hi > lo && Atomics.load(ctl, FAILED) === 0) {
         try {
-          if (cmd === WARM_START) kernels.warmStart(v.d, v.ends, v.points, v.vx, v.vy, v.w, lo, hi);
-          else kernels.pass(v.d, v.ends, v.points, v.rigidSide, v.vx, v.vy, v.w, v.dpx, v.dpy, v.dqc, v.dqs, lo, hi, invH, cmd === SOLVE, maxBias, soft);
+          if (cmd === PIVOT_SOLVE) pivot.solveStiff(v.pd, v.pends, v.vx, v.vy, v.w, v.dqc, v.dqs, lo, hi);
+          else if (cmd === PIVOT_WARM_START) pivot.warmStart(v.pd, v.pends, v.vx, v.vy, v.w, v.dqc, v.dqs, lo, hi);
+          else if (cmd === PIVOT_POSITION) pivot.position(v.pd, v.pends, v.psoft, v.dpx, v.dpy, v.dq, v.dqc, v.dqs, lo, hi);
+          else if (cmd === CONTACT_WARM_START) contact.warmStart(v.d, v.ends, v.points, v.vx, v.vy, v.w, lo, hi);
+          else contact.pass(v.d, v.ends, v.points, v.rigidSide, v.vx, v.vy, v.w, v.dpx, v.dpy, v.dqc, v.dqs, lo, hi, invH, cmd === CONTACT_SOLVE, maxBias, soft);
         } catch (e) {
           if (error === null) error = e;
           Atomics.store(ctl, FAILED, 1);

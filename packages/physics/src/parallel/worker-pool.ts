@@ -7,6 +7,7 @@
  */
 import { COLOURS, type GraphColouring } from '../space/graph-colouring.js';
 import { CONTACT_KERNELS } from '../contact/contact-kernels.js';
+import { PIVOT_KERNELS } from '../constraint/pivot-kernels.js';
 import { COMMAND, CONTROL, PARAMS } from './control.js';
 import { threadRuntime, type StageViews, type ThreadRuntime } from './thread-runtime.js';
 import { workerProgram } from './worker-program.js';
@@ -97,17 +98,23 @@ export class WorkerPool {
   readonly prm = new Float64Array(new SharedArrayBuffer(PARAMS.LENGTH * 8));
   private readonly runtime: ThreadRuntime;
   private workers: WorkerHandle[] = [];
+  /**
+   * The arrays of the next stage: each family writes its current ones (an array that grew is a
+   * new one) before it runs a stage.
+   */
+  readonly views: StageViews;
   /** The arrays the workers hold (by identity): a stage whose arrays differ remaps first. */
   private posted: StageViews | null = null;
   private disposed = false;
 
-  private constructor() {
-    this.runtime = threadRuntime(CONTACT_KERNELS, this.ctl, this.prm, 0, mayBlock());
+  private constructor(views: StageViews) {
+    this.views = { ...views };
+    this.runtime = threadRuntime({ contact: CONTACT_KERNELS, pivot: PIVOT_KERNELS }, this.ctl, this.prm, 0, mayBlock());
   }
 
   /** Start `count` workers (count ≥ 1); rejects when one fails to start (the pool is then disposed). */
   static async start(count: number, views: StageViews): Promise<WorkerPool> {
-    const pool = new WorkerPool();
+    const pool = new WorkerPool(views);
     pool.ctl[CONTROL.THREADS] = count + 1;
     pool.ctl[CONTROL.SPIN] = count + 1 <= coreCount() ? 1 : 0;
     try {
@@ -127,11 +134,13 @@ export class WorkerPool {
   }
 
   /**
-   * One stage (a contact warm start, solve or relax) over the colours of `colours`, on every
-   * thread. The overflow is the caller's, after. Throws when a kernel threw on some thread.
+   * One stage (a contact or pivot warm start, pass or position pass) over the colours of
+   * `colours`, on every thread, over `views`. The overflow is the caller's, after. Throws when a
+   * kernel threw on some thread.
    */
-  run(command: number, views: StageViews, colours: GraphColouring): void {
+  run(command: number, colours: GraphColouring): void {
     if (this.disposed) throw new Error('the space was disposed');
+    const views = this.views;
     if (!sameViews(views, this.posted)) this.remap(views);
     const ctl = this.ctl;
     ctl.set(colours.start, CONTROL.STARTS);
@@ -177,9 +186,19 @@ export class WorkerPool {
 
 function sameViews(a: StageViews, b: StageViews | null): boolean {
   if (b === null) return false;
-  return a.d === b.d && a.ends === b.ends && a.points === b.points && a.rigidSide === b.rigidSide && a.vx === b.vx && a.vy === b.vy && a.w === b.w && a.dpx === b.dpx && a.dpy === b.dpy && a.dqc === b.dqc && a.dqs === b.dqs;
+  for (const key in a) if (a[key as keyof StageViews] !== b[key as keyof StageViews]) return false;
+  return true;
 }
 
+const COMMAND_NAMES: Record<number, string> = {
+  [COMMAND.CONTACT_WARM_START]: 'contact warm start',
+  [COMMAND.CONTACT_SOLVE]: 'contact solve pass',
+  [COMMAND.CONTACT_RELAX]: 'contact relax pass',
+  [COMMAND.PIVOT_WARM_START]: 'pivot warm start',
+  [COMMAND.PIVOT_SOLVE]: 'pivot pass',
+  [COMMAND.PIVOT_POSITION]: 'pivot position pass',
+};
+
 function commandName(command: number): string {
-  return command === COMMAND.CONTACT_WARM_START ? 'contact warm start' : command === COMMAND.CONTACT_SOLVE ? 'contact solve pass' : 'contact relax pass';
+  return COMMAND_NAMES[command] ?? `command ${command}`;
 }

@@ -1,11 +1,13 @@
 /**
  * A worker's whole program, as source text: the contact kernels' factory and its shared parts
- * (contact/contact-kernels.ts), the thread runtime (thread-runtime.ts) and workerMain below, each
+ * (contact/contact-kernels.ts), the joint batch's (constraint/pivot-kernels.ts), the thread
+ * runtime (thread-runtime.ts) and workerMain below, each
  * from its own `toString()`. Built from text rather than loaded from a file, so that no bundler has
  * to find a worker file inside a package, and tests run it from source as users do from a build.
  * Node runs it with `new Worker(text, { eval: true })`, a browser from a Blob URL.
  */
 import { CONTACT_KERNEL_PARTS, contactKernels } from '../contact/contact-kernels.js';
+import { PIVOT_KERNEL_PARTS, pivotKernels } from '../constraint/pivot-kernels.js';
 import { threadRuntime } from './thread-runtime.js';
 
 /**
@@ -92,8 +94,13 @@ let program: string | null = null;
 export function workerProgram(): string {
   program ??= [
     '"use strict";',
-    `const kernels = (${contactKernels.toString()})(${CONTACT_KERNEL_PARTS.map((f) => `(${f.toString()})`).join(', ')});`,
+    `const kernels = { contact: ${factoryCall(contactKernels, CONTACT_KERNEL_PARTS)}, pivot: ${factoryCall(pivotKernels, PIVOT_KERNEL_PARTS)} };`,
     `(${workerMain.toString()})(kernels, (${threadRuntime.toString()}));`,
   ].join('\n');
   return program;
+}
+
+/** `(factory)(part, ...)` as text: a kernel factory called with its parts, each standing alone. */
+function factoryCall(factory: (...parts: never[]) => unknown, parts: readonly ((...args: never[]) => unknown)[]): string {
+  return `(${factory.toString()})(${parts.map((f) => `(${f.toString()})`).join(', ')})`;
 }

@@ -9,6 +9,7 @@
  */
 import type { Body } from '../body/body.js';
 import { resized, shareArray, type GrowableArray } from '../util/typed-arrays.js';
+import type { StageViews } from '../parallel/thread-runtime.js';
 
 /**
  * A body is swept by continuous collision when its step is more than this share of its thinnest
@@ -96,8 +97,21 @@ export class SolverBodies {
     this.w = shareArray(this.w);
     this.dpx = shareArray(this.dpx);
     this.dpy = shareArray(this.dpy);
+    this.dq = shareArray(this.dq);
     this.dqc = shareArray(this.dqc);
     this.dqs = shareArray(this.dqs);
+  }
+
+  /** The arrays of `v` that are this state (their current ones: an array that grew is new). */
+  writeViews(v: StageViews): void {
+    v.vx = this.vx;
+    v.vy = this.vy;
+    v.w = this.w;
+    v.dpx = this.dpx;
+    v.dpy = this.dpy;
+    v.dq = this.dq;
+    v.dqc = this.dqc;
+    v.dqs = this.dqs;
   }
 
   /** The first solver body whose velocity or position delta is not finite, or 0 when every one is. */
@@ -349,20 +363,30 @@ export class SolverBodies {
    * order as the trigonometry's.
    */
   rotate(i: number, da: number): void {
-    const a = this.dq[i]! + da;
-    this.dq[i] = a;
-    if (da < SMALL_TURN && da > -SMALL_TURN) {
-      const d2 = da * da;
-      const d4 = d2 * d2;
-      const cd = 1 - 0.5 * d2 + d4 * (1 / 24 - (1 / 720) * d2 + d4 * (1 / 40320 - (1 / 3628800) * d2));
-      const sd = da * (1 - (1 / 6) * d2 + d4 * (1 / 120 - (1 / 5040) * d2 + d4 * (1 / 362880 - (1 / 39916800) * d2)));
-      const c = this.dqc[i]!;
-      const s = this.dqs[i]!;
-      this.dqc[i] = c * cd - s * sd;
-      this.dqs[i] = s * cd + c * sd;
-      return;
-    }
-    this.dqc[i] = Math.cos(a);
-    this.dqs[i] = Math.sin(a);
+    turnBody(this.dq, this.dqc, this.dqs, i, da);
   }
+
+}
+
+/**
+ * SolverBodies.rotate on the arrays themselves: body i's accumulated turn dq, and its cos and sin
+ * (dqc, dqs), turned by da. SMALL_TURN is written out: a worker runs this function from its text,
+ * where no module constant is in scope (parallel/worker-program.ts; solver-bodies.test.ts checks it).
+ */
+export function turnBody(dq: Float64Array, dqc: Float64Array, dqs: Float64Array, i: number, da: number): void {
+  const a = dq[i]! + da;
+  dq[i] = a;
+  if (da < 0.125 && da > -0.125) {
+    const d2 = da * da;
+    const d4 = d2 * d2;
+    const cd = 1 - 0.5 * d2 + d4 * (1 / 24 - (1 / 720) * d2 + d4 * (1 / 40320 - (1 / 3628800) * d2));
+    const sd = da * (1 - (1 / 6) * d2 + d4 * (1 / 120 - (1 / 5040) * d2 + d4 * (1 / 362880 - (1 / 39916800) * d2)));
+    const c = dqc[i]!;
+    const s = dqs[i]!;
+    dqc[i] = c * cd - s * sd;
+    dqs[i] = s * cd + c * sd;
+    return;
+  }
+  dqc[i] = Math.cos(a);
+  dqs[i] = Math.sin(a);
 }

@@ -42,6 +42,8 @@ export interface ConstraintFamily extends SolverFamily {
   begin(): void;
   /** Prepare one active constraint with an awake body into the plan; a reason if it broke instead. */
   add(c: Constraint, ctx: StepContext): BreakReason | null;
+  /** The plan is built: what add took is complete (the joint batch then orders and fills its rows). */
+  close(ctx: StepContext): void;
   /** Prepare the same plan for a new step; constraints that break leave the family and go to `broke`. */
   refresh(ctx: StepContext, broke: BreakSink): void;
   /** Whether `c` must run its _finish after the step (break tests, impulse bookkeeping). */
@@ -72,6 +74,8 @@ export class OneByOneFamily implements ConstraintFamily {
     if (reason === null) this.list.push(c);
     return reason;
   }
+  /** (Each constraint prepared itself in add.) */
+  close(): void {}
   refresh(ctx: StepContext, broke: BreakSink): void {
     const list = this.list;
     for (let i = 0; i < list.length; i++) {
@@ -129,6 +133,8 @@ export class UserBatchFamily implements ConstraintFamily {
     this.batch.add(u, u.dimensions, u.bodyList.length, ctx);
     return null;
   }
+  /** (The user batch fills its rows in add.) */
+  close(): void {}
   refresh(ctx: StepContext): void {
     this.batch.refresh(ctx);
   }

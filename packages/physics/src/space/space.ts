@@ -113,7 +113,7 @@ export class Space implements BodySpaceLink, ConstraintSpaceLink {
 
   private _startWorkers(requested: number): Promise<ParallelStatus> {
     const epoch = ++this._workersEpoch;
-    this._pipeline.contactSolver.attach(null);
+    this._pipeline.attach(null);
     this._workerPool?.dispose();
     this._workerPool = null;
     this._parallel = { requested, workers: 0, reason: null };
@@ -123,7 +123,7 @@ export class Space implements BodySpaceLink, ConstraintSpaceLink {
       this._parallel = { requested, workers: 0, reason: unavailable };
       return Promise.resolve(this._parallel);
     }
-    const views = this._pipeline.contactSolver.share(this._pipeline.bodies);
+    const views = this._pipeline.share();
     return WorkerPool.start(requested, views).then(
       (pool) => {
         if (epoch !== this._workersEpoch) {
@@ -131,7 +131,7 @@ export class Space implements BodySpaceLink, ConstraintSpaceLink {
           return this._parallel;
         }
         this._workerPool = pool;
-        this._pipeline.contactSolver.attach(pool);
+        this._pipeline.attach(pool);
         this._parallel = { requested, workers: requested, reason: null };
         return this._parallel;
       },
@@ -149,7 +149,7 @@ export class Space implements BodySpaceLink, ConstraintSpaceLink {
   dispose(): void {
     if (this._locked) throw new FulcrumInputError('Space.dispose() cannot be called while the space is stepping', { owner: 'Space', prop: 'dispose' });
     this._workersEpoch++; // a start still under way ends its pool when it resolves
-    this._pipeline.contactSolver.attach(null);
+    this._pipeline.attach(null);
     this._workerPool?.dispose();
     this._workerPool = null;
     if (this._parallel.requested > 0) this._parallel = { requested: this._parallel.requested, workers: 0, reason: 'the space was disposed' };

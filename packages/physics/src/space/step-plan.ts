@@ -117,6 +117,7 @@ export class StepPlan {
       active.push(c);
       if (family.finishes(c)) finishers.push(c);
     }
+    for (const f of this.families) f.close(ctx);
   }
 
   private familyOf(kind: SolverFamilyKind): ConstraintFamily {

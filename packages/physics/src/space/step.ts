@@ -58,6 +58,8 @@ import { Fluids } from './fluids.js';
 import type { StepContext } from './step-context.js';
 import { StepPlan } from './step-plan.js';
 import { FulcrumDivergenceError } from '../util/validate.js';
+import type { StageViews } from '../parallel/thread-runtime.js';
+import type { WorkerPool } from '../parallel/worker-pool.js';
 
 /** What a step reads of its space; the arrays are the space's own, changed in place between steps. */
 export interface StepWorld {
@@ -103,6 +105,28 @@ export class StepPipeline {
     // A constraint that fails its break test while the plan is prepared leaves the plan at once, and
     // breaks at stage 13 with the others: a step that fails after it must leave it unbroken.
     this.plan = new StepPlan(this.constraintFamilies, (c, reason) => this.preparedBreaks.push(c, reason), this.jointIslands);
+  }
+
+  /**
+   * Keep the arrays a parallel stage reads and writes in SharedArrayBuffers from now on (the
+   * solver bodies' state, the contact solver's and the joint batch's rows), and return them: the
+   * arrays workers start with.
+   */
+  share(): StageViews {
+    this.bodies.share();
+    this.contactSolver.share();
+    this.jointBatch.share();
+    const views = {} as StageViews;
+    this.bodies.writeViews(views);
+    this.contactSolver.writeViews(views);
+    this.jointBatch.writeViews(views);
+    return views;
+  }
+
+  /** Solve the families that have kernels (contacts, the joint batch) with these workers from now on (null: alone). */
+  attach(pool: WorkerPool | null): void {
+    this.contactSolver.attach(pool);
+    this.jointBatch.attach(pool);
   }
 
   run(dt: number, substeps: number, positionIterations: number): void {
