@@ -49,7 +49,7 @@ describe('a stage whose kernel throws', () => {
       },
       pivot: {},
     } as unknown as Parameters<typeof threadRuntime>[0];
-    const runtime = threadRuntime(kernels, ctl, prm, 0, true);
+    const runtime = threadRuntime(kernels, ctl, prm, 0, true, 0);
     const generation = ctl[CONTROL.BAR_GEN]!;
     runtime.stage(COMMAND.CONTACT_WARM_START, {} as never);
     expect(ctl[CONTROL.FAILED]).toBe(1);

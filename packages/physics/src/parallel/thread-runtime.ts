@@ -16,6 +16,9 @@
  *   failure  a kernel that throws marks the control block (FAILED) and its thread goes on
  *            arriving at the stage's barriers without work, so that no thread is left waiting; the
  *            calling thread then fails the step (worker-pool.ts), which rolls it back.
+ *   stall    a thread that never arrives (a worker terminated, or crashed, mid-step) would leave
+ *            the others waiting for ever: the calling thread gives up after `stallMs` without a
+ *            barrier passing, and throws; its pool then ends every worker (worker-pool.ts).
  *
  * The control block's slots are literals here, matching parallel/control.ts (checked by
  * thread-runtime.test.ts).
@@ -51,7 +54,7 @@ export interface StageKernels {
   pivot: PivotKernels;
 }
 
-export function threadRuntime(kernels: StageKernels, ctl: Int32Array, prm: Float64Array, thread: number, canWait: boolean) {
+export function threadRuntime(kernels: StageKernels, ctl: Int32Array, prm: Float64Array, thread: number, canWait: boolean, stallMs: number) {
   // Slots and commands of parallel/control.ts.
   const BAR_COUNT = 2, BAR_GEN = 3, FAILED = 5, THREADS = 6, STARTS = 7, SPIN = 32, COLOURS = 24;
   const INV_H = 0, MAX_BIAS = 1, SOFT = 2;
@@ -79,10 +82,11 @@ export function threadRuntime(kernels: StageKernels, ctl: Int32Array, prm: Float
     let since = 0;
     while (Atomics.load(ctl, BAR_GEN) === gen) {
       // The clock is read once every 256 spins.
-      if (!canWait || (++spins & 255) !== 0) continue;
+      if ((++spins & 255) !== 0) continue;
       const now = performance.now();
       if (since === 0) since = now;
-      else if (now - since > SPIN_MS || ctl[SPIN] === 0) Atomics.wait(ctl, BAR_GEN, gen, 5);
+      else if (stallMs > 0 && now - since > stallMs) throw new Error(`no thread arrived at the barrier within ${stallMs} ms`);
+      else if (canWait && (now - since > SPIN_MS || ctl[SPIN] === 0)) Atomics.wait(ctl, BAR_GEN, gen, 5);
     }
   }
 

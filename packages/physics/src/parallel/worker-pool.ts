@@ -32,6 +32,9 @@ type NodeWorkerThreads = {
     unref(): void;
     once(e: 'message', f: (m: unknown) => void): void;
     once(e: 'error', f: (err: Error) => void): void;
+    on(e: 'error', f: (err: Error) => void): void;
+    on(e: 'exit', f: (code: number) => void): void;
+    off(e: 'error', f: (err: Error) => void): void;
   };
 };
 
@@ -54,31 +57,53 @@ function nodeWorkerThreads(): NodeWorkerThreads | null {
   return (p.getBuiltinModule('node:worker_threads') as NodeWorkerThreads | undefined) ?? null;
 }
 
-/** One worker started with the program, resolved once it has taken its `init` and said it is ready. */
-function startWorker(init: unknown): Promise<WorkerHandle> {
+/**
+ * One worker started with `program`, resolved once it has taken its `init` and said it is ready.
+ * Once it runs, `lost` hears of its end or crash (the pool's own terminate included: it ignores that).
+ */
+function startWorker(init: unknown, program: string, lost: (reason: string) => void): Promise<WorkerHandle> {
   const wt = nodeWorkerThreads();
   if (wt !== null) {
-    const w = new wt.Worker(workerProgram(), { eval: true });
+    const w = new wt.Worker(program, { eval: true });
     // A space's workers never keep a Node process alive: they only serve its steps.
     w.unref();
     return new Promise((resolve, reject) => {
       w.once('error', reject);
-      w.once('message', () => resolve({ post: (m) => w.postMessage(m), terminate: () => void w.terminate() }));
+      w.once('message', () => {
+        w.off('error', reject);
+        w.on('error', (e) => lost(`a worker crashed: ${e.message}`));
+        w.on('exit', (code) => lost(`a worker ended (exit code ${code})`));
+        resolve({ post: (m) => w.postMessage(m), terminate: () => void w.terminate() });
+      });
       w.postMessage(init);
     });
   }
-  const url = URL.createObjectURL(new Blob([workerProgram()], { type: 'text/javascript' }));
+  const url = URL.createObjectURL(new Blob([program], { type: 'text/javascript' }));
   const w = new Worker(url);
   return new Promise((resolve, reject) => {
     w.onerror = (e) => reject(new Error(e.message || 'the worker failed to start'));
     w.onmessage = () => {
       URL.revokeObjectURL(url);
       w.onmessage = null;
+      w.onerror = (e) => lost(`a worker crashed: ${e.message || 'an error'}`);
       resolve({ post: (m) => w.postMessage(m), terminate: () => w.terminate() });
     };
     w.postMessage(init);
   });
 }
+
+/** How a pool starts (tests change them): the workers' program, and how long the calling thread waits at a barrier before it gives up. */
+export interface PoolOptions {
+  program?: string;
+  stallMs?: number;
+}
+
+/**
+ * How long (ms) the calling thread waits at a barrier for a worker before it gives up: a stage
+ * lasts micro- to milliseconds, so only a worker that is gone (or a machine stalled for seconds)
+ * takes this long.
+ */
+export const STALL_MS = 5000;
 
 /** The processors this thread's environment reports (1 when it reports none). */
 function coreCount(): number {
@@ -99,6 +124,11 @@ export class WorkerPool {
   private readonly runtime: ThreadRuntime;
   private workers: WorkerHandle[] = [];
   /**
+   * Why this pool can no longer run a stage (a worker ended, crashed or stalled), or null. The
+   * space then ends it and steps alone (Space.parallel says why).
+   */
+  broken: string | null = null;
+  /**
    * The arrays of the next stage: each family writes its current ones (an array that grew is a
    * new one) before it runs a stage.
    */
@@ -107,19 +137,26 @@ export class WorkerPool {
   private posted: StageViews | null = null;
   private disposed = false;
 
-  private constructor(views: StageViews) {
+  private constructor(views: StageViews, stallMs: number) {
     this.views = { ...views };
-    this.runtime = threadRuntime({ contact: CONTACT_KERNELS, pivot: PIVOT_KERNELS }, this.ctl, this.prm, 0, mayBlock());
+    this.runtime = threadRuntime({ contact: CONTACT_KERNELS, pivot: PIVOT_KERNELS }, this.ctl, this.prm, 0, mayBlock(), stallMs);
   }
 
   /** Start `count` workers (count ≥ 1); rejects when one fails to start (the pool is then disposed). */
-  static async start(count: number, views: StageViews): Promise<WorkerPool> {
-    const pool = new WorkerPool(views);
+  /** @internal What a pool starts with when its caller says nothing (the tests' fault injection). */
+  static defaults: PoolOptions = {};
+
+  static async start(count: number, views: StageViews, options: PoolOptions = WorkerPool.defaults): Promise<WorkerPool> {
+    const pool = new WorkerPool(views, options.stallMs ?? STALL_MS);
+    const program = options.program ?? workerProgram();
+    const lost = (reason: string): void => {
+      if (!pool.disposed && pool.broken === null) pool.broken = reason;
+    };
     pool.ctl[CONTROL.THREADS] = count + 1;
     pool.ctl[CONTROL.SPIN] = count + 1 <= coreCount() ? 1 : 0;
     try {
       pool.workers = await Promise.all(
-        Array.from({ length: count }, (_, i) => startWorker({ type: 'init', ctl: pool.ctl.buffer, prm: pool.prm.buffer, thread: i + 1, views })),
+        Array.from({ length: count }, (_, i) => startWorker({ type: 'init', ctl: pool.ctl.buffer, prm: pool.prm.buffer, thread: i + 1, views }, program, lost)),
       );
     } catch (e) {
       pool.dispose();
@@ -140,6 +177,7 @@ export class WorkerPool {
    */
   run(command: number, colours: GraphColouring): void {
     if (this.disposed) throw new Error('the space was disposed');
+    if (this.broken !== null) throw new Error(`Space.step(): ${this.broken}`);
     const views = this.views;
     if (!sameViews(views, this.posted)) this.remap(views);
     const ctl = this.ctl;
@@ -148,7 +186,15 @@ export class WorkerPool {
     ctl[CONTROL.CMD] = command;
     Atomics.add(ctl, CONTROL.SEQ, 1);
     Atomics.notify(ctl, CONTROL.SEQ);
-    this.runtime.stage(command, views);
+    try {
+      this.runtime.stage(command, views);
+    } catch {
+      // A barrier that no worker reached: one is gone. The control block's counts are past
+      // repair, so every worker ends; the step fails and rolls back, and the space goes on alone.
+      this.broken = `a worker did not reach a barrier of the ${commandName(command)} (it was terminated, or crashed)`;
+      this.dispose();
+      throw new Error(`Space.step(): ${this.broken}: the step was abandoned and the space left as it was before it; it steps on the calling thread from now on`);
+    }
     if (Atomics.load(ctl, CONTROL.FAILED) !== 0) {
       Atomics.store(ctl, CONTROL.FAILED, 0);
       const own = this.runtime.takeError();

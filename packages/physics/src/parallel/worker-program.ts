@@ -74,7 +74,8 @@ function workerMain(kernels: unknown, makeRuntime: typeof threadRuntime): void {
     const m = raw as { type: string; ctl: SharedArrayBuffer; prm: SharedArrayBuffer; thread: number; views: typeof views };
     if (m.type === 'init') {
       ctl = new Int32Array(m.ctl);
-      runtime = makeRuntime(kernels as Parameters<typeof makeRuntime>[0], ctl, new Float64Array(m.prm), m.thread, true);
+      // A worker never gives up at a barrier: the calling thread does (the pool then ends it).
+      runtime = makeRuntime(kernels as Parameters<typeof makeRuntime>[0], ctl, new Float64Array(m.prm), m.thread, true, 0);
       views = m.views;
       lastSeq = Atomics.load(ctl, SEQ);
       port.post({ type: 'ready' });

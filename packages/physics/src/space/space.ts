@@ -143,6 +143,21 @@ export class Space implements BodySpaceLink, ConstraintSpaceLink {
   }
 
   /**
+   * A pool that lost a worker (it ended or crashed between steps, or never reached a barrier in
+   * one) is ended: the space steps on the calling thread, with the same bits, and `parallel`
+   * says why.
+   */
+  private _checkWorkers(): void {
+    const pool = this._workerPool;
+    if (pool === null || pool.broken === null) return;
+    pool.dispose();
+    this._workerPool = null;
+    this._pipeline.attach(null);
+    this._parallel = { requested: this._parallel.requested, workers: 0, reason: pool.broken };
+    this._workersReady = Promise.resolve(this._parallel);
+  }
+
+  /**
    * End this space's workers. The space goes on stepping on the calling thread, with the same
    * result (`workers` can start them again). Rejected during a step.
    */
@@ -376,12 +391,14 @@ export class Space implements BodySpaceLink, ConstraintSpaceLink {
     checkInteger('Space', 'step(positionIterations)', positionIterations, 0, 1000);
     if (this._locked) throw new FulcrumInputError('Space.step() cannot be called while the space is already stepping', { owner: 'Space' });
     this._validateConstraints();
+    this._checkWorkers();
     this._locked = true;
     this._events.deferring = true;
     try {
       this._pipeline.run(dt, velocityIterations, positionIterations);
     } catch (e) {
       this._events.discardQueued();
+      this._checkWorkers();
       throw e;
     } finally {
       this._locked = false;

@@ -1,0 +1,114 @@
+/**
+ * A worker that fails: its kernel throws, it ends between steps, or it never reaches a barrier
+ * in a step (terminated or hung). The step fails with a clear error and rolls back, or does not
+ * start on the workers at all; either way the space goes on, on the calling thread, with the
+ * same bits as a space that never had workers.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { Space } from '../space/space.js';
+import { hashState, pyramid } from '../test-support/scenes.js';
+import { WorkerPool } from './worker-pool.js';
+import { workerProgram } from './worker-program.js';
+import { solverInternals } from '../test-support/solver-routing.js';
+
+/**
+ * The contacts' push speed that sets off the fault below: the test gives it to one step only
+ * (it reaches the workers as the stage's MAX_BIAS).
+ */
+const TRIGGER = 2.5;
+
+/** One step of `space` with the trigger's push speed. */
+function triggeredStep(space: Space): void {
+  const solver = solverInternals(space).contactSolver;
+  const usual = solver.maxBiasVelocity;
+  solver.maxBiasVelocity = TRIGGER;
+  try {
+    space.step(1 / 60);
+  } finally {
+    solver.maxBiasVelocity = usual;
+  }
+}
+
+const spaces: Space[] = [];
+afterEach(() => {
+  WorkerPool.defaults = {};
+  for (const s of spaces.splice(0)) s.dispose();
+});
+
+/** The worker program with `statement` run first in every contact pass (solve and relax), on the workers only. */
+function programWith(statement: string): string {
+  const program = workerProgram();
+  const head = /function pass\([^)]*\) \{/.exec(program);
+  expect(head, 'the contact pass in the worker program').not.toBeNull();
+  return program.replace(head![0], `${head![0]} ${statement};`);
+}
+
+/** A pyramid big enough for its contacts to go parallel, and the same pyramid in a space without workers. */
+async function pair(workers: number) {
+  const space = new Space({ gravity: [0, -10], allowSleep: false, workers });
+  const reference = new Space({ gravity: [0, -10], allowSleep: false });
+  spaces.push(space, reference);
+  const bodies = pyramid(space, 30);
+  const refBodies = pyramid(reference, 30);
+  await space.workersReady;
+  return { space, reference, bodies, refBodies };
+}
+
+describe('a worker that fails', () => {
+  it('whose kernel throws fails the step, which rolls back; the space then steps on with the same bits', async () => {
+    WorkerPool.defaults = { program: programWith(`if (maxBias === ${TRIGGER}) throw new Error('boom')`) };
+    const { space, reference, bodies, refBodies } = await pair(1);
+    expect(space.parallel.workers).toBe(1);
+    for (let i = 0; i < 10; i++) {
+      space.step(1 / 60);
+      reference.step(1 / 60);
+    }
+    const before = hashState(bodies);
+    expect(() => triggeredStep(space)).toThrow(/a worker's contact solve pass threw/);
+    expect(hashState(bodies), 'every body as before the step').toBe(before);
+    expect(space.parallel.workers, 'the workers stay: the next stage runs').toBe(1);
+    for (let i = 0; i < 20; i++) {
+      space.step(1 / 60);
+      reference.step(1 / 60);
+    }
+    expect(hashState(bodies)).toBe(hashState(refBodies));
+  }, 60_000);
+
+  it('that ends between steps is noticed before the next step, which runs on the calling thread', async () => {
+    const { space, reference, bodies, refBodies } = await pair(1);
+    for (let i = 0; i < 10; i++) {
+      space.step(1 / 60);
+      reference.step(1 / 60);
+    }
+    // Terminated from outside (as a page's devtools or a crash would): the exit event arrives between steps.
+    const pool = (space as unknown as { _workerPool: { workers: { terminate(): void }[]; broken: string | null } })._workerPool;
+    pool.workers[0]!.terminate();
+    const start = Date.now();
+    while (pool.broken === null && Date.now() - start < 10_000) await new Promise((r) => setTimeout(r, 10));
+    expect(pool.broken).toMatch(/a worker ended/);
+    for (let i = 0; i < 10; i++) {
+      space.step(1 / 60);
+      reference.step(1 / 60);
+    }
+    expect(space.parallel).toEqual({ requested: 1, workers: 0, reason: expect.stringMatching(/a worker ended/) });
+    expect(hashState(bodies)).toBe(hashState(refBodies));
+  }, 60_000);
+
+  it('that never reaches a barrier (hung, or terminated mid-step) fails the step after the stall time, and the space goes on alone', async () => {
+    WorkerPool.defaults = { program: programWith(`if (maxBias === ${TRIGGER}) for (;;) {}`), stallMs: 300 };
+    const { space, reference, bodies, refBodies } = await pair(1);
+    for (let i = 0; i < 10; i++) {
+      space.step(1 / 60);
+      reference.step(1 / 60);
+    }
+    const before = hashState(bodies);
+    expect(() => triggeredStep(space)).toThrow(/a worker did not reach a barrier of the contact solve pass .*the step was abandoned and the space left as it was before it/);
+    expect(hashState(bodies), 'every body as before the step').toBe(before);
+    expect(space.parallel).toEqual({ requested: 1, workers: 0, reason: expect.stringMatching(/did not reach a barrier/) });
+    for (let i = 0; i < 20; i++) {
+      space.step(1 / 60);
+      reference.step(1 / 60);
+    }
+    expect(hashState(bodies)).toBe(hashState(refBodies));
+  }, 60_000);
+});
