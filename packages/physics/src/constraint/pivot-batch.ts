@@ -464,7 +464,7 @@ export class PivotBatch implements ConstraintFamily {
     if (pool === null || !this.coloured) return 0;
     this.writeViews(pool.views);
     sb.writeViews(pool.views);
-    pool.run(command, this.colours);
+    pool.run(command, this.colours.start);
     return this.colours.start[COLOURS]!;
   }
 

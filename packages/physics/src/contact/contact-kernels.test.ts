@@ -3,7 +3,7 @@ import { CONTACT_LAYOUT } from './contact-solver.js';
 import { mulberry32 } from '../test-support/random.js';
 import { CONTACT_KERNEL_PARTS, CONTACT_KERNELS, contactKernels } from './contact-kernels.js';
 
-const { warmStart: contactWarmStart, pass: contactPass } = CONTACT_KERNELS;
+const { warmStart: contactWarmStart, pass: contactPass, prepare: contactPrepare } = CONTACT_KERNELS;
 
 /** The kernels rebuilt from the factory's text and its parts' alone, as a worker builds them. */
 function fromText(): ReturnType<typeof contactKernels> {
@@ -69,5 +69,41 @@ describe('contact kernels', () => {
     contactPass(b.d, b.ends, b.points, b.rigidSide, b.vx, b.vy, b.w, b.dpx, b.dpy, b.dqc, b.dqs, 0, 21, 240, true, 3, soft);
     contactPass(b.d, b.ends, b.points, b.rigidSide, b.vx, b.vy, b.w, b.dpx, b.dpy, b.dqc, b.dqs, 21, 50, 240, true, 3, soft);
     expect(bits(b.d, b.vx, b.vy, b.w)).toEqual(bits(a.d, a.vx, a.vy, a.w));
+  });
+
+  it('prepare rows from their text alone as the calling thread does, and in any split of the rows', () => {
+    // Random manifolds in 30 store slots, 40 rows over them, bodies 0–19 (0 the static stand-in).
+    const rows = 40;
+    const views = () => {
+      const r2 = mulberry32(9);
+      const ends = new Int32Array(rows * 3);
+      for (let k = 0; k < rows; k++) {
+        ends[3 * k] = Math.floor(r2() * 30);
+        ends[3 * k + 1] = r2() < 0.2 ? 0 : 1 + Math.floor(r2() * 19);
+        ends[3 * k + 2] = ends[3 * k + 1] === 0 ? 1 + Math.floor(r2() * 19) : Math.floor(r2() * 20);
+      }
+      const body = (f: () => number) => Float64Array.from({ length: 20 }, (_, i) => (i === 0 ? 0 : f()));
+      const g = mulberry32(13);
+      const rand = () => g() * 2 - 1;
+      return {
+        d: new Float64Array(rows * CONTACT_LAYOUT.STRIDE), ends, points: new Uint8Array(rows), rigidSide: new Uint8Array(rows),
+        approach: new Float64Array(rows * 2), bounce: new Float64Array(rows), centre: Float64Array.from({ length: rows * 2 }, rand),
+        snx: Float64Array.from({ length: 30 }, rand), sny: Float64Array.from({ length: 30 }, rand), sfriction: Float64Array.from({ length: 30 }, g), srestitution: Float64Array.from({ length: 30 }, g),
+        stangentSpeed: Float64Array.from({ length: 30 }, rand), spointCount: Uint8Array.from({ length: 30 }, () => 1 + Math.floor(g() * 2)),
+        spx: Float64Array.from({ length: 60 }, rand), spy: Float64Array.from({ length: 60 }, rand), sseparation: Float64Array.from({ length: 60 }, rand),
+        snormalImpulse: Float64Array.from({ length: 60 }, g), stangentImpulse: Float64Array.from({ length: 60 }, rand),
+        vx: body(rand), vy: body(rand), w: body(rand), invMass: body(() => (g() < 0.2 ? 0 : g())), invI: body(() => (g() < 0.2 ? 0 : g())), cx: body(rand), cy: body(rand),
+      } as unknown as Parameters<typeof contactPrepare>[0];
+    };
+    const a = views();
+    const b = views();
+    const c = views();
+    contactPrepare(a, 0, rows);
+    fromText().prepare(b, 0, rows);
+    contactPrepare(c, 0, 17);
+    contactPrepare(c, 17, rows);
+    for (const x of [b, c]) expect(bits(x.d, x.approach, x.bounce)).toEqual(bits(a.d, a.approach, a.bounce));
+    expect(Array.from(a.points)).toEqual(Array.from(b.points));
+    expect(a.d.some((x) => x !== 0)).toBe(true);
   });
 });

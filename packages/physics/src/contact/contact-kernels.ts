@@ -14,8 +14,94 @@
  */
 import { clamp as sharedClamp } from '../constraint/dense.js';
 import { softUpdate as sharedSoftUpdate } from '../constraint/softness.js';
+import { contactRowInverse as sharedContactRowInverse } from './contact-row-inverse.js';
+import type { StageViews } from '../parallel/thread-runtime.js';
 
-export function contactKernels(softUpdate: typeof sharedSoftUpdate, clamp: typeof sharedClamp) {
+export function contactKernels(softUpdate: typeof sharedSoftUpdate, clamp: typeof sharedClamp, contactRowInverse: typeof sharedContactRowInverse) {
+  /**
+   * Rows [from, to) from their contacts' manifolds (the contact store's slots) and their bodies'
+   * state at the step's start (contact-solver.ts's prepare has written each row's slot and solver
+   * bodies in `ends`, its rounding radii, and, for a side outside the solver, that body's centre
+   * of mass in `centre`). Each row is written whole from what no row writes: any split of the
+   * rows over threads gives the same bits.
+   */
+  function prepare(v: StageViews, from: number, to: number): void {
+    const STRIDE = 32, M_A = 0, M_B = 1, I_A = 2, I_B = 3, NX = 4, NY = 5, FRICTION = 6, TANGENT_SPEED = 7, POINT = 8, POINT_STRIDE = 12, R_AX = 0, R_AY = 1, R_BX = 2, R_BY = 3, ADJ_SEP = 4, NORMAL_MASS = 5, TANGENT_MASS = 6, NORMAL_IMPULSE = 7, TANGENT_IMPULSE = 8, TOTAL_NORMAL = 9, TOTAL_TANGENT = 10;
+    const d = v.d, ends = v.ends, points = v.points, rigidSide = v.rigidSide, approach = v.approach, bounce = v.bounce, centre = v.centre;
+    const snx = v.snx, sny = v.sny, spx = v.spx, spy = v.spy, separation = v.sseparation, normalImpulse = v.snormalImpulse, tangentImpulse = v.stangentImpulse;
+    const invMass = v.invMass, invI = v.invI, cx = v.cx, cy = v.cy, vx = v.vx, vy = v.vy, w = v.w;
+    for (let k = from; k < to; k++) {
+      const o = k * STRIDE;
+      const s = ends[3 * k]!;
+      const a = ends[3 * k + 1]!;
+      const b = ends[3 * k + 2]!;
+      const nx = snx[s]!;
+      const ny = sny[s]!;
+      d[o + NX] = nx;
+      d[o + NY] = ny;
+      d[o + FRICTION] = v.sfriction[s]!;
+      bounce[k] = v.srestitution[s]!;
+      d[o + TANGENT_SPEED] = v.stangentSpeed[s]!;
+      const pointCount = v.spointCount[s]!;
+      points[k] = pointCount;
+      const mA = invMass[a]!;
+      const mB = invMass[b]!;
+      const iA = invI[a]!;
+      const iB = invI[b]!;
+      d[o + M_A] = mA;
+      d[o + M_B] = mB;
+      d[o + I_A] = iA;
+      d[o + I_B] = iB;
+      rigidSide[k] = mA === 0 || mB === 0 ? 1 : 0;
+      // World centres of mass at step start (a side outside the solver: its body's, in `centre`).
+      const cAx = a > 0 ? cx[a]! : centre[2 * k]!;
+      const cAy = a > 0 ? cy[a]! : centre[2 * k + 1]!;
+      const cBx = b > 0 ? cx[b]! : centre[2 * k]!;
+      const cBy = b > 0 ? cy[b]! : centre[2 * k + 1]!;
+      const vAx = vx[a]!, vAy = vy[a]!, wA = w[a]!;
+      const vBx = vx[b]!, vBy = vy[b]!, wB = w[b]!;
+      const tx = ny;
+      const ty = -nx;
+      for (let j = 0; j < pointCount; j++) {
+        const p = o + POINT + POINT_STRIDE * j;
+        const q = 2 * s + j;
+        const px = spx[q]!;
+        const py = spy[q]!;
+        const rAx = px - cAx;
+        const rAy = py - cAy;
+        const rBx = px - cBx;
+        const rBy = py - cBy;
+        d[p + R_AX] = rAx;
+        d[p + R_AY] = rAy;
+        d[p + R_BX] = rBx;
+        d[p + R_BY] = rBy;
+        d[p + ADJ_SEP] = separation[q]! - ((rBx - rAx) * nx + (rBy - rAy) * ny);
+        const rnA = rAx * ny - rAy * nx;
+        const rnB = rBx * ny - rBy * nx;
+        const kn = mA + mB + iA * rnA * rnA + iB * rnB * rnB;
+        // The zero-pivot rule against the K the point would have along any direction: a body that can
+        // only turn, touched along a line through its centre (a pinned circle), has kn of round-off
+        // alone, whose inverse spun it up to 1e17 rad/s. Between bodies that cannot translate, a
+        // near-radial lever is as bad (contactRowInverse).
+        const kScale = mA + mB + iA * (rAx * rAx + rAy * rAy) + iB * (rBx * rBx + rBy * rBy);
+        const turnOnly = mA + mB === 0;
+        d[p + NORMAL_MASS] = contactRowInverse(kn, kScale, turnOnly);
+        const rtA = rAx * ty - rAy * tx;
+        const rtB = rBx * ty - rBy * tx;
+        const kt = mA + mB + iA * rtA * rtA + iB * rtB * rtB;
+        d[p + TANGENT_MASS] = contactRowInverse(kt, kScale, turnOnly);
+        d[p + NORMAL_IMPULSE] = normalImpulse[q]!;
+        d[p + TANGENT_IMPULSE] = tangentImpulse[q]!;
+        d[p + TOTAL_NORMAL] = -normalImpulse[q]!;
+        d[p + TOTAL_TANGENT] = -tangentImpulse[q]!;
+        // Approach speed before the step, for restitution.
+        const dvx = vBx - wB * rBy - (vAx - wA * rAy);
+        const dvy = vBy + wB * rBx - (vAy + wA * rAx);
+        approach[2 * k + j] = dvx * nx + dvy * ny;
+      }
+    }
+  }
+
   /** Warm start rows [from, to): apply each point's accumulated impulse, and add it to the step's totals. */
   function warmStart(
     d: Float64Array, ends: Int32Array, points: Uint8Array, vx: Float64Array, vy: Float64Array, w: Float64Array, from: number, to: number,
@@ -216,13 +302,13 @@ export function contactKernels(softUpdate: typeof sharedSoftUpdate, clamp: typeo
     }
     }
 
-  return { warmStart, pass };
+  return { prepare, warmStart, pass };
 }
 
 /** The parts contactKernels takes, in order (a worker's program passes their text). */
-export const CONTACT_KERNEL_PARTS = [sharedSoftUpdate, sharedClamp] as const;
+export const CONTACT_KERNEL_PARTS = [sharedSoftUpdate, sharedClamp, sharedContactRowInverse] as const;
 
-/** The passes the calling thread runs. */
-export const CONTACT_KERNELS = contactKernels(sharedSoftUpdate, sharedClamp);
+/** The kernels the calling thread runs. */
+export const CONTACT_KERNELS = contactKernels(...CONTACT_KERNEL_PARTS);
 
 export type ContactKernels = ReturnType<typeof contactKernels>;

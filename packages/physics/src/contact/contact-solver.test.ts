@@ -5,6 +5,7 @@ import { Circle } from '../shape/circle.js';
 import { Polygon } from '../shape/polygon.js';
 import { Space } from '../space/space.js';
 import { contactRowInverse, TURN_ONLY_LEVER_EPS } from './contact-solver.js';
+import { pivotInverse } from '../constraint/dense.js';
 
 describe('contact rows between bodies that cannot translate', () => {
   it('a turn-only row is inverted at a lever share over TURN_ONLY_LEVER_EPS and dropped under it; a row with a linear part never is', () => {
@@ -19,6 +20,12 @@ describe('contact rows between bodies that cannot translate', () => {
     const invMass = 2;
     const k = invMass + row(TURN_ONLY_LEVER_EPS / 4);
     expect(contactRowInverse(k, invMass + scale, false)).toBe(1 / k);
+  });
+
+  it('a row with a linear part is inverted by the zero-pivot rule (dense.ts pivotInverse), which contactRowInverse writes out', () => {
+    for (const k of [0, 1e-13, 1e-12, 1.0000001e-12, 1, -1e-3, 5, 1e300]) {
+      for (const scale of [0, 1e-3, 1, 2, 1e6]) expect(contactRowInverse(k, scale, false)).toBe(pivotInverse(k, scale));
+    }
   });
 
   it('fuzz seed 201194648: a chain hanging into static ground through a body with allowMovement: false stays bounded (a near-radial contact lever held 1e8 N·s, released as 5e5 m/s)', () => {

@@ -36,7 +36,7 @@ import type { SolverFamily } from '../space/solver-families.js';
 import type { StepContext } from '../space/step-context.js';
 import { resized, shareArray } from '../util/typed-arrays.js';
 import { makeSoft, rigidSoftness, type Softness } from '../constraint/softness.js';
-import { pivotInverse } from '../constraint/dense.js';
+export { contactRowInverse, TURN_ONLY_LEVER_EPS } from './contact-row-inverse.js';
 
 /** Speed below which a collision does not bounce (m/s). */
 export const RESTITUTION_THRESHOLD = 1;
@@ -79,26 +79,6 @@ export const CONTACT_LAYOUT = { STRIDE, M_A, M_B, I_A, I_B, NX, NY, FRICTION, TA
  */
 function roundingRadius(shape: Shape): number {
   return shape.kind === 'circle' ? (shape as Circle).radius : (shape as PolyShape).radius;
-}
-
-/**
- * The smallest lever share, (r × n)² / |r|² summed over the sides, at which a contact row between
- * two bodies that cannot translate still gets an impulse. Such a row moves its point only by
- * turning, so the impulse that holds it grows as 1/(r × n)²: at a lever of 0.1% of |r| (a box
- * corner of a body with allowMovement: false, pressed nearly along its radius by the ground) it
- * took 1e8 N·s, kept as the warm start, which the next step's lever (4% of |r|) turned into
- * 5e5 rad/s (fuzz seed 201194648). Under 1% of |r| the point is treated as on the line through
- * the centre, as the zero-pivot rule treats an exact one: it cannot be pushed along n.
- */
-export const TURN_ONLY_LEVER_EPS = 1e-4;
-
-/**
- * 1/k for a contact row whose K along any direction would be at most kScale: 0 by the zero-pivot
- * rule, and, when neither side can translate (turnOnly), 0 under TURN_ONLY_LEVER_EPS too.
- */
-export function contactRowInverse(k: number, kScale: number, turnOnly: boolean): number {
-  if (turnOnly) return k > TURN_ONLY_LEVER_EPS * kScale ? 1 / k : 0;
-  return pivotInverse(k, kScale);
 }
 
 /** The contact solver family: every touching solid contact with a body in the solver. */
@@ -176,17 +156,62 @@ export class ContactSolver implements SolverFamily {
     }
     const colours = this.colours;
     if (changed || n !== colours.count) colours.colour(pairs, 2, 0, n, sb.count);
-    // Each contact's row goes where its colour puts it; the contacts are read in the space's
-    // order (their objects and store slots lie in that order in memory, the rows are written
-    // whole).
+    // Each contact's row goes where its colour puts it. What the rows need of the contacts'
+    // objects is read here, in the space's order (their objects lie in that order in memory);
+    // the rest comes from typed arrays, on every thread (CONTACT_KERNELS.prepare).
     const rowOf = colours.position;
     this.reserve(n);
+    const d = this.data;
+    const ends = this.ends;
+    const centre = this.centre;
     for (let i = 0; i < n; i++) {
-      const k = slots[i]!;
-      this.add(contacts[k]!, k, store, sb, rowOf[i]!);
+      const s = slots[i]!;
+      const c = contacts[s]!;
+      const k = rowOf[i]!;
+      const a = pairs[2 * i]!;
+      const b = pairs[2 * i + 1]!;
+      ends[3 * k] = s;
+      ends[3 * k + 1] = a;
+      ends[3 * k + 2] = b;
+      d[k * STRIDE + RADIUS_A] = roundingRadius(c.shapeA);
+      d[k * STRIDE + RADIUS_B] = roundingRadius(c.shapeB);
+      // A side outside the solver: its body's world centre of mass (one side at most: pairs of
+      // two such bodies are not solved). Written out rather than through a helper call, whose
+      // double result was boxed.
+      if (a === 0) {
+        const body = c.bodyA;
+        centre[2 * k] = body._x + body._c * body._lcx - body._s * body._lcy;
+        centre[2 * k + 1] = body._y + body._s * body._lcx + body._c * body._lcy;
+      } else if (b === 0) {
+        const body = c.bodyB;
+        centre[2 * k] = body._x + body._c * body._lcx - body._s * body._lcy;
+        centre[2 * k + 1] = body._y + body._s * body._lcx + body._c * body._lcy;
+      }
     }
     this.count = n;
+    const pool = this.pool !== null && n >= PARALLEL_MIN_ROWS ? this.pool : null;
+    const views = pool !== null ? pool.views : this.ownViews;
+    this.writeViews(views);
+    sb.writeViews(views);
+    store.writeViews(views);
+    let from = 0;
+    if (pool !== null) {
+      // One range, split evenly: every row is written from what no row writes.
+      const starts = this.allRows;
+      starts[0] = 0;
+      starts.fill(n, 1);
+      pool.run(COMMAND.CONTACT_PREPARE, starts);
+      from = n;
+    }
+    CONTACT_KERNELS.prepare(views, from, n);
   }
+
+  /** Per row, the world centre of mass of a side outside the solver (see prepare). */
+  private centre = new Float64Array(0);
+  /** The stage bounds of prepare's one range (every row in colour 0). */
+  private readonly allRows = new Int32Array(COLOURS + 1);
+  /** The arrays prepare's kernel reads and writes when there are no workers (with workers, the pool's). */
+  private readonly ownViews = {} as StageViews;
 
   /** prepare's list of the contacts to solve (store slots) and their solver bodies, in the space's order. */
   private slots = new Int32Array(0);
@@ -204,101 +229,8 @@ export class ContactSolver implements SolverFamily {
     this.rigidSide = resized(this.rigidSide, cap);
     this.approach = resized(this.approach, cap * 2);
     this.restitution = resized(this.restitution, cap);
+    this.centre = resized(this.centre, cap * 2);
     this.capacity = cap;
-  }
-
-  /**
-   * One touching, non-sensor contact, whose numbers are at slot `s` of `st` (c.index), as row k.
-   * Body solver indices must be assigned, and the rows reserved.
-   */
-  private add(c: Contact, s: number, st: ContactStore, sb: SolverBodies, k: number): void {
-    const d = this.data;
-    const o = k * STRIDE;
-    this.ends[3 * k] = s;
-    const a = c.bodyA._solverIndex > 0 ? c.bodyA._solverIndex : 0;
-    const b = c.bodyB._solverIndex > 0 ? c.bodyB._solverIndex : 0;
-    this.ends[3 * k + 1] = a;
-    this.ends[3 * k + 2] = b;
-    const nx = st.nx[s]!;
-    const ny = st.ny[s]!;
-    d[o + NX] = nx;
-    d[o + NY] = ny;
-    d[o + FRICTION] = st.friction[s]!;
-    this.restitution[k] = st.restitution[s]!;
-    d[o + TANGENT_SPEED] = st.tangentSpeed[s]!;
-    d[o + RADIUS_A] = roundingRadius(c.shapeA);
-    d[o + RADIUS_B] = roundingRadius(c.shapeB);
-    const pointCount = st.pointCount[s]!;
-    this.points[k] = pointCount;
-    const mA = sb.invMass[a]!;
-    const mB = sb.invMass[b]!;
-    const iA = sb.invI[a]!;
-    const iB = sb.invI[b]!;
-    d[o + M_A] = mA;
-    d[o + M_B] = mB;
-    d[o + I_A] = iA;
-    d[o + I_B] = iB;
-    this.rigidSide[k] = mA === 0 || mB === 0 ? 1 : 0;
-    // World centres of mass at step start (bodies not in the solver read theirs directly).
-    // Written out rather than through a helper call, whose double result was boxed.
-    let cAx: number, cAy: number, cBx: number, cBy: number;
-    if (a > 0) {
-      cAx = sb.cx[a]!;
-      cAy = sb.cy[a]!;
-    } else {
-      const bA = c.bodyA;
-      cAx = bA._x + bA._c * bA._lcx - bA._s * bA._lcy;
-      cAy = bA._y + bA._s * bA._lcx + bA._c * bA._lcy;
-    }
-    if (b > 0) {
-      cBx = sb.cx[b]!;
-      cBy = sb.cy[b]!;
-    } else {
-      const bB = c.bodyB;
-      cBx = bB._x + bB._c * bB._lcx - bB._s * bB._lcy;
-      cBy = bB._y + bB._s * bB._lcx + bB._c * bB._lcy;
-    }
-    const vAx = sb.vx[a]!, vAy = sb.vy[a]!, wA = sb.w[a]!;
-    const vBx = sb.vx[b]!, vBy = sb.vy[b]!, wB = sb.w[b]!;
-    const tx = ny;
-    const ty = -nx;
-    for (let j = 0; j < pointCount; j++) {
-      const p = o + POINT + POINT_STRIDE * j;
-      const q = 2 * s + j;
-      const px = st.px[q]!;
-      const py = st.py[q]!;
-      const rAx = px - cAx;
-      const rAy = py - cAy;
-      const rBx = px - cBx;
-      const rBy = py - cBy;
-      d[p + R_AX] = rAx;
-      d[p + R_AY] = rAy;
-      d[p + R_BX] = rBx;
-      d[p + R_BY] = rBy;
-      d[p + ADJ_SEP] = st.separation[q]! - ((rBx - rAx) * nx + (rBy - rAy) * ny);
-      const rnA = rAx * ny - rAy * nx;
-      const rnB = rBx * ny - rBy * nx;
-      const kn = mA + mB + iA * rnA * rnA + iB * rnB * rnB;
-      // The zero-pivot rule against the K the point would have along any direction: a body that can
-      // only turn, touched along a line through its centre (a pinned circle), has kn of round-off
-      // alone, whose inverse spun it up to 1e17 rad/s. Between bodies that cannot translate, a
-      // near-radial lever is as bad (contactRowInverse).
-      const kScale = mA + mB + iA * (rAx * rAx + rAy * rAy) + iB * (rBx * rBx + rBy * rBy);
-      const turnOnly = mA + mB === 0;
-      d[p + NORMAL_MASS] = contactRowInverse(kn, kScale, turnOnly);
-      const rtA = rAx * ty - rAy * tx;
-      const rtB = rBx * ty - rBy * tx;
-      const kt = mA + mB + iA * rtA * rtA + iB * rtB * rtB;
-      d[p + TANGENT_MASS] = contactRowInverse(kt, kScale, turnOnly);
-      d[p + NORMAL_IMPULSE] = st.normalImpulse[q]!;
-      d[p + TANGENT_IMPULSE] = st.tangentImpulse[q]!;
-      d[p + TOTAL_NORMAL] = -st.normalImpulse[q]!;
-      d[p + TOTAL_TANGENT] = -st.tangentImpulse[q]!;
-      // Approach speed before the step, for restitution.
-      const dvx = vBx - wB * rBy - (vAx - wA * rAy);
-      const dvy = vBy + wB * rBx - (vAy + wA * rAx);
-      this.approach[2 * k + j] = dvx * nx + dvy * ny;
-    }
   }
 
   warmStart(ctx: StepContext): void {
@@ -349,6 +281,10 @@ export class ContactSolver implements SolverFamily {
     this.ends = shareArray(this.ends);
     this.points = shareArray(this.points);
     this.rigidSide = shareArray(this.rigidSide);
+    this.approach = shareArray(this.approach);
+    this.restitution = shareArray(this.restitution);
+    this.centre = shareArray(this.centre);
+    this.target.share();
   }
 
   /** Solve from now on with these workers (null: alone). The arrays must have been shared. */
@@ -362,6 +298,9 @@ export class ContactSolver implements SolverFamily {
     v.ends = this.ends;
     v.points = this.points;
     v.rigidSide = this.rigidSide;
+    v.approach = this.approach;
+    v.bounce = this.restitution;
+    v.centre = this.centre;
   }
 
   /**
@@ -373,7 +312,7 @@ export class ContactSolver implements SolverFamily {
     if (pool === null || this.count < PARALLEL_MIN_ROWS) return 0;
     this.writeViews(pool.views);
     sb.writeViews(pool.views);
-    pool.run(command, this.colours);
+    pool.run(command, this.colours.start);
     return this.colours.start[COLOURS]!;
   }
 

@@ -10,7 +10,8 @@
  * and removal moves another slot's data in with `moveSlot` (as the list moves its Contact) and
  * shortens the store with `truncate`. Point j of slot k is at index 2k + j.
  */
-import { resized, type GrowableArray } from '../util/typed-arrays.js';
+import { resized, shareArray, type GrowableArray } from '../util/typed-arrays.js';
+import type { StageViews } from '../parallel/thread-runtime.js';
 import type { Manifold } from '../collision/manifold.js';
 
 /** flags: the manifold has points (a sensor's: some overlap). Box2D's "touching". */
@@ -72,6 +73,36 @@ export class ContactStore {
    */
   totalNormalImpulse = new Float64Array(0);
   totalTangentImpulse = new Float64Array(0);
+
+  /** Keep the arrays a worker reads (what the contact rows are prepared from) in SharedArrayBuffers from now on. */
+  share(): void {
+    this.pointCount = shareArray(this.pointCount);
+    this.nx = shareArray(this.nx);
+    this.ny = shareArray(this.ny);
+    this.friction = shareArray(this.friction);
+    this.restitution = shareArray(this.restitution);
+    this.tangentSpeed = shareArray(this.tangentSpeed);
+    this.px = shareArray(this.px);
+    this.py = shareArray(this.py);
+    this.separation = shareArray(this.separation);
+    this.normalImpulse = shareArray(this.normalImpulse);
+    this.tangentImpulse = shareArray(this.tangentImpulse);
+  }
+
+  /** The arrays of `v` that are this store's (their current ones: an array that grew is new). */
+  writeViews(v: StageViews): void {
+    v.spointCount = this.pointCount;
+    v.snx = this.nx;
+    v.sny = this.ny;
+    v.sfriction = this.friction;
+    v.srestitution = this.restitution;
+    v.stangentSpeed = this.tangentSpeed;
+    v.spx = this.px;
+    v.spy = this.py;
+    v.sseparation = this.separation;
+    v.snormalImpulse = this.normalImpulse;
+    v.stangentImpulse = this.tangentImpulse;
+  }
 
   /** Append a slot with no points and no impulses; returns its index. */
   add(friction: number, restitution: number, sensor: boolean): number {

@@ -35,12 +35,32 @@ export interface StageViews {
   ends: Int32Array;
   points: Uint8Array;
   rigidSide: Uint8Array;
+  /** The contact rows' approach speeds (2 per row), restitutions, and a side outside the solver's centre (2 per row). */
+  approach: Float64Array;
+  bounce: Float64Array;
+  centre: Float64Array;
+  /** The contact store's (contact/contact-store.ts): what the contact rows are prepared from. */
+  snx: Float64Array;
+  sny: Float64Array;
+  sfriction: Float64Array;
+  srestitution: Float64Array;
+  stangentSpeed: Float64Array;
+  spointCount: Uint8Array;
+  spx: Float64Array;
+  spy: Float64Array;
+  sseparation: Float64Array;
+  snormalImpulse: Float64Array;
+  stangentImpulse: Float64Array;
   pd: Float64Array;
   pends: Int32Array;
   psoft: Uint8Array;
   vx: Float64Array;
   vy: Float64Array;
   w: Float64Array;
+  invMass: Float64Array;
+  invI: Float64Array;
+  cx: Float64Array;
+  cy: Float64Array;
   dpx: Float64Array;
   dpy: Float64Array;
   dq: Float64Array;
@@ -58,7 +78,7 @@ export function threadRuntime(kernels: StageKernels, ctl: Int32Array, prm: Float
   // Slots and commands of parallel/control.ts.
   const BAR_COUNT = 2, BAR_GEN = 3, FAILED = 5, THREADS = 6, STARTS = 7, SPIN = 32, COLOURS = 24;
   const INV_H = 0, MAX_BIAS = 1, SOFT = 2;
-  const CONTACT_WARM_START = 1, CONTACT_SOLVE = 2, PIVOT_WARM_START = 4, PIVOT_SOLVE = 5, PIVOT_POSITION = 6;
+  const CONTACT_WARM_START = 1, CONTACT_SOLVE = 2, PIVOT_WARM_START = 4, PIVOT_SOLVE = 5, PIVOT_POSITION = 6, CONTACT_PREPARE = 7;
   const contact = kernels.contact;
   const pivot = kernels.pivot;
   /**
@@ -117,6 +137,7 @@ export function threadRuntime(kernels: StageKernels, ctl: Int32Array, prm: Float
           if (cmd === PIVOT_SOLVE) pivot.solveStiff(v.pd, v.pends, v.vx, v.vy, v.w, v.dqc, v.dqs, lo, hi);
           else if (cmd === PIVOT_WARM_START) pivot.warmStart(v.pd, v.pends, v.vx, v.vy, v.w, v.dqc, v.dqs, lo, hi);
           else if (cmd === PIVOT_POSITION) pivot.position(v.pd, v.pends, v.psoft, v.dpx, v.dpy, v.dq, v.dqc, v.dqs, lo, hi);
+          else if (cmd === CONTACT_PREPARE) contact.prepare(v, lo, hi);
           else if (cmd === CONTACT_WARM_START) contact.warmStart(v.d, v.ends, v.points, v.vx, v.vy, v.w, lo, hi);
           else contact.pass(v.d, v.ends, v.points, v.rigidSide, v.vx, v.vy, v.w, v.dpx, v.dpy, v.dqc, v.dqs, lo, hi, invH, cmd === CONTACT_SOLVE, maxBias, soft);
         } catch (e) {

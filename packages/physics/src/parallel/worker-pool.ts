@@ -171,18 +171,18 @@ export class WorkerPool {
   }
 
   /**
-   * One stage (a contact or pivot warm start, pass or position pass) over the colours of
-   * `colours`, on every thread, over `views`. The overflow is the caller's, after. Throws when a
+   * One stage (a contact preparation, a contact or pivot warm start, pass or position pass) over
+   * the colours whose bounds are `starts` (GraphColouring.start: COLOURS + 1 entries, the last
+   * the overflow's start), on every thread, over `views`. The overflow is the caller's, after. Throws when a
    * kernel threw on some thread.
    */
-  run(command: number, colours: GraphColouring): void {
+  run(command: number, starts: Int32Array): void {
     if (this.disposed) throw new Error('the space was disposed');
     if (this.broken !== null) throw new Error(`Space.step(): ${this.broken}`);
     const views = this.views;
     if (!sameViews(views, this.posted)) this.remap(views);
     const ctl = this.ctl;
-    ctl.set(colours.start, CONTROL.STARTS);
-    ctl[CONTROL.STARTS + COLOURS] = colours.start[COLOURS]!;
+    ctl.set(starts, CONTROL.STARTS);
     ctl[CONTROL.CMD] = command;
     Atomics.add(ctl, CONTROL.SEQ, 1);
     Atomics.notify(ctl, CONTROL.SEQ);
@@ -237,6 +237,7 @@ function sameViews(a: StageViews, b: StageViews | null): boolean {
 }
 
 const COMMAND_NAMES: Record<number, string> = {
+  [COMMAND.CONTACT_PREPARE]: 'contact preparation',
   [COMMAND.CONTACT_WARM_START]: 'contact warm start',
   [COMMAND.CONTACT_SOLVE]: 'contact solve pass',
   [COMMAND.CONTACT_RELAX]: 'contact relax pass',

@@ -98,6 +98,10 @@ export class SolverBodies {
     this.dpx = shareArray(this.dpx);
     this.dpy = shareArray(this.dpy);
     this.dq = shareArray(this.dq);
+    this.invMass = shareArray(this.invMass);
+    this.invI = shareArray(this.invI);
+    this.cx = shareArray(this.cx);
+    this.cy = shareArray(this.cy);
     this.dqc = shareArray(this.dqc);
     this.dqs = shareArray(this.dqs);
   }
@@ -107,6 +111,10 @@ export class SolverBodies {
     v.vx = this.vx;
     v.vy = this.vy;
     v.w = this.w;
+    v.invMass = this.invMass;
+    v.invI = this.invI;
+    v.cx = this.cx;
+    v.cy = this.cy;
     v.dpx = this.dpx;
     v.dpy = this.dpy;
     v.dq = this.dq;

@@ -109,8 +109,8 @@ export class StepPipeline {
 
   /**
    * Keep the arrays a parallel stage reads and writes in SharedArrayBuffers from now on (the
-   * solver bodies' state, the contact solver's and the joint batch's rows), and return them: the
-   * arrays workers start with.
+   * solver bodies' state, the contact store's manifolds, the contact solver's and the joint
+   * batch's rows), and return them: the arrays workers start with.
    */
   share(): StageViews {
     this.bodies.share();
@@ -119,6 +119,7 @@ export class StepPipeline {
     const views = {} as StageViews;
     this.bodies.writeViews(views);
     this.contactSolver.writeViews(views);
+    this.world.contacts.store.writeViews(views);
     this.jointBatch.writeViews(views);
     return views;
   }
