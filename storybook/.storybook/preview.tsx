@@ -15,7 +15,8 @@ const withStoryFrame: Decorator = (Story, context) => {
   setProbe({ controlChange: fulcrum.controlChange ?? null, dragBy: fulcrum.dragBy ?? [60, -100] });
   return (
     <StoryFrame
-      settings={fulcrum}
+      // A story's `workers` arg, where it has one, is <Physics workers> (Scenes/Instanced bodies).
+      settings={typeof args.workers === 'number' ? { ...fulcrum, workers: args.workers } : fulcrum}
       debugInitially={fulcrum.debug}
       storyId={context.id}
       panel={Panel ? <Panel args={args} updateArgs={updateArgs} /> : null}

@@ -1,20 +1,56 @@
-import { Body, Box, InstancedBodies, type InstanceProps } from '@fulcrum/react';
+import { setProbe } from '@fulcrum/browser-testing/probe';
+import { Body, Box, InstancedBodies, useSpace, type InstanceProps } from '@fulcrum/react';
 import type { Meta, StoryObj } from '@storybook/react-vite';
-import { useMemo } from 'react';
+import { useEffect, useMemo } from 'react';
 import { range } from '../support/controls';
 import { bodyColors } from '../support/palette';
+import type { FulcrumParameters } from '../support/parameters';
+import { createReadout } from '../support/readout';
 import { FrameTimings } from './frame-timings';
 
 interface Controls {
   count: number;
   restitution: number;
+  /** Worker threads beside the page's thread (the space's `workers`). */
+  workers: number;
 }
 
 const WIDTH = 44;
 const SIZE = 0.3;
 
+const readout = createReadout('instanced-workers');
+
+/**
+ * What the `workers` arg (the frame's <Physics workers>, .storybook/preview.tsx) did: the readout
+ * under the canvas says how many workers run, or why none do, as in the Workers story; the probe
+ * gets the same (`workersRunning`, `workersReason`, `crossOriginIsolated`), for the browser
+ * benchmark. Nothing here runs per step or per frame: the status is written when the workers
+ * have started.
+ */
+function WorkersStatus({ workers }: { workers: number }) {
+  const space = useSpace();
+  useEffect(() => {
+    let current = true;
+    const show = () => {
+      if (!current) return;
+      const p = space.parallel;
+      const isolated = (globalThis as { crossOriginIsolated?: boolean }).crossOriginIsolated === true;
+      const status =
+        p.requested === 0 ? "no workers asked for (the page's thread only)" : p.workers > 0 ? `${p.workers} of ${p.requested} workers running` : `no workers running (${p.reason ?? 'starting'})`;
+      readout.set(`${status} · cross-origin isolated: ${isolated ? 'yes' : 'no'}`);
+      setProbe({ workersRequested: p.requested, workersRunning: p.workers, workersReason: p.reason, crossOriginIsolated: isolated });
+    };
+    show();
+    void space.workersReady.then(show);
+    return () => {
+      current = false;
+    };
+  }, [space, workers]);
+  return null;
+}
+
 /** `count` small boxes, drawn by one InstancedMesh, dropped into a wide tray. */
-function InstancedScene({ count, restitution }: Controls) {
+function InstancedScene({ count, restitution, workers }: Controls) {
   const instances = useMemo<InstanceProps[]>(() => {
     const perRow = Math.floor((WIDTH - 2) / (SIZE * 1.5));
     return Array.from({ length: count }, (_, i) => ({
@@ -36,6 +72,7 @@ function InstancedScene({ count, restitution }: Controls) {
         <meshBasicMaterial color={bodyColors.dynamic} />
       </InstancedBodies>
       <FrameTimings />
+      <WorkersStatus workers={workers} />
     </>
   );
 }
@@ -44,12 +81,19 @@ const meta = {
   title: 'Scenes/Instanced bodies',
   component: InstancedScene,
   tags: ['settles', 'heavy'],
-  args: { count: 2000, restitution: 0 },
-  argTypes: { count: range(100, 4000, 100), restitution: range(0, 1, 0.05) },
-  parameters: { fulcrum: { zoom: 17, center: [0, -1] } },
+  args: { count: 2000, restitution: 0, workers: 0 },
+  argTypes: {
+    count: range(100, 4000, 100),
+    restitution: range(0, 1, 0.05),
+    workers: { ...range(0, 4, 1), description: "Worker threads beside the page's thread (`<Physics workers>`; needs a cross-origin-isolated page)." },
+  },
+  parameters: { fulcrum: { zoom: 17, center: [0, -1], panel: readout.Panel } satisfies FulcrumParameters },
 } satisfies Meta<typeof InstancedScene>;
 
 export default meta;
 
-/** 2000 boxes in one `<InstancedBodies>`; `count` adds or removes instances by key. */
+/**
+ * 2000 boxes in one `<InstancedBodies>`; `count` adds or removes instances by key, `workers`
+ * steps them with worker threads (the browser benchmark runs it at 0, 1 and 2).
+ */
 export const TwoThousandBoxes: StoryObj<typeof meta> = {};
