@@ -273,16 +273,17 @@ export class PivotBatch implements ConstraintFamily {
   // the work before and after, around a method whose loop is its last statement.
   warmStart(ctx: StepContext): void {
     const sb = ctx.bodies;
-    if (this.started) this.endSubstep();
+    // A substep before this one ends in the same pass over the rows (the kernel's `close`).
+    const close = this.started;
     this.started = true;
-    this.warmStartRows(sb);
+    this.warmStartRows(sb, close);
     // The dummy static body must stay still whatever was added to it.
     sb.vx[0] = sb.vy[0] = sb.w[0] = 0;
   }
 
-  private warmStartRows(sb: SolverBodies): void {
-    const from = this.parallelStage(COMMAND.PIVOT_WARM_START, sb);
-    PIVOT_KERNELS.warmStart(this.hot, this.ends, sb.vx, sb.vy, sb.w, sb.dqc, sb.dqs, from, this.count);
+  private warmStartRows(sb: SolverBodies, close: boolean): void {
+    const from = this.parallelStage(close ? COMMAND.PIVOT_NEXT_SUBSTEP : COMMAND.PIVOT_WARM_START, sb);
+    PIVOT_KERNELS.warmStart(this.hot, this.cold, this.ends, sb.vx, sb.vy, sb.w, sb.dqc, sb.dqs, from, this.count, close);
   }
 
 
@@ -439,6 +440,7 @@ export class PivotBatch implements ConstraintFamily {
   /** Keep the rows in SharedArrayBuffers from now on (before workers start). */
   share(): void {
     this.hot = shareArray(this.hot);
+    this.cold = shareArray(this.cold);
     this.ends = shareArray(this.ends);
     this.soft = shareArray(this.soft);
   }
@@ -451,6 +453,7 @@ export class PivotBatch implements ConstraintFamily {
   /** The arrays of `v` that are this batch's rows (their current ones: an array that grew is new). */
   writeViews(v: StageViews): void {
     v.pd = this.hot;
+    v.pcold = this.cold;
     v.pends = this.ends;
     v.psoft = this.soft;
   }

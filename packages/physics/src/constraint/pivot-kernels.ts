@@ -24,11 +24,23 @@ export function pivotKernels(
   limitTurn: typeof sharedLimitTurn,
   turnBody: typeof sharedTurnBody,
 ) {
-  /** Rows [from, to) apply their accumulated impulse, and add its angular part to the step's sums. */
-  function warmStart(d: Float64Array, ends: Int32Array, vx: Float64Array, vy: Float64Array, w: Float64Array, dqc: Float64Array, dqs: Float64Array, from: number, to: number): void {
+  /**
+   * Rows [from, to) apply their accumulated impulse, and add its angular part to the step's sums.
+   * `close`: a substep ended before this one, and each row first adds the impulse it ended with to
+   * the step's impulse (cold's STEP_X, STEP_Y), in the same pass over the rows.
+   */
+  function warmStart(
+    d: Float64Array, cold: Float64Array, ends: Int32Array, vx: Float64Array, vy: Float64Array, w: Float64Array, dqc: Float64Array, dqs: Float64Array, from: number, to: number, close: boolean,
+  ): void {
     const HOT = 16, M_A = 0, M_B = 1, I_A = 2, I_B = 3, R0_AX = 4, R0_AY = 5, R0_BX = 6, R0_BY = 7, ACC_X = 8, ACC_Y = 9, SUM_LA = 10, SUM_LB = 11;
+    const COLD = 12, STEP_X = 0, STEP_Y = 1;
     for (let n = from; n < to; n++) {
       const o = n * HOT;
+      if (close) {
+        const q = n * COLD;
+        cold[q + STEP_X] = cold[q + STEP_X]! + d[o + ACC_X]!;
+        cold[q + STEP_Y] = cold[q + STEP_Y]! + d[o + ACC_Y]!;
+      }
       const ka = ends[2 * n]!;
       const kb = ends[2 * n + 1]!;
       let c = dqc[ka]!;
