@@ -217,45 +217,26 @@ export class PivotBatch implements ConstraintFamily {
    */
   refresh(ctx: StepContext): void {
     this.started = false;
-    const { c0, s0, cx, cy } = ctx.bodies;
-    const d = this.hot, x = this.cold, ends = this.ends, a = this.kept;
     this.keptAt = ctx.step;
-    for (let n = 0; n < this.count; n++) {
-      const o = n * HOT;
-      const q = n * COLD;
-      const ka = ends[2 * n];
-      if (ka > 0) {
-        const c = c0[ka]!;
-        const s = s0[ka]!;
-        const lx = x[q + L_AX];
-        const ly = x[q + L_AY];
-        d[o + C_AX] = cx[ka]!;
-        d[o + C_AY] = cy[ka]!;
-        d[o + R0_AX] = c * lx - s * ly;
-        d[o + R0_AY] = s * lx + c * ly;
-      }
-      const kb = ends[2 * n + 1];
-      if (kb > 0) {
-        const c = c0[kb]!;
-        const s = s0[kb]!;
-        const lx = x[q + L_BX];
-        const ly = x[q + L_BY];
-        d[o + C_BX] = cx[kb]!;
-        d[o + C_BY] = cy[kb]!;
-        d[o + R0_BX] = c * lx - s * ly;
-        d[o + R0_BY] = s * lx + c * ly;
-      }
-      const k = KEPT * n;
-      a[k] = d[o + ACC_X];
-      a[k + 1] = d[o + ACC_Y];
-      a[k + 2] = x[q + STEP_X];
-      a[k + 3] = x[q + STEP_Y];
-      a[k + 4] = d[o + SUM_LA];
-      a[k + 5] = d[o + SUM_LB];
-      x[q + STEP_X] = x[q + STEP_Y] = 0;
-      d[o + SUM_LA] = d[o + SUM_LB] = 0;
+    const sb = ctx.bodies;
+    let from = 0;
+    const pool = this.pool;
+    if (pool !== null && this.coloured) {
+      // One range split evenly: each row is refreshed from its own numbers and the bodies' start state.
+      const starts = this.allRows;
+      starts[0] = 0;
+      starts.fill(this.count, 1);
+      this.writeViews(pool.views);
+      sb.writeViews(pool.views);
+      pool.run(COMMAND.PIVOT_REFRESH, starts);
+      from = this.count;
     }
+    PIVOT_KERNELS.refresh(this.hot, this.cold, this.kept, this.ends, sb.c0, sb.s0, sb.cx, sb.cy, from, this.count);
   }
+
+  /** The stage bounds of refresh's one range (every row in colour 0). */
+  private readonly allRows = new Int32Array(COLOURS + 1);
+
 
   private endSubstep(): void {
     const d = this.hot, x = this.cold;
@@ -441,6 +422,7 @@ export class PivotBatch implements ConstraintFamily {
   share(): void {
     this.hot = shareArray(this.hot);
     this.cold = shareArray(this.cold);
+    this.kept = shareArray(this.kept);
     this.ends = shareArray(this.ends);
     this.soft = shareArray(this.soft);
   }
@@ -454,6 +436,7 @@ export class PivotBatch implements ConstraintFamily {
   writeViews(v: StageViews): void {
     v.pd = this.hot;
     v.pcold = this.cold;
+    v.pkept = this.kept;
     v.pends = this.ends;
     v.psoft = this.soft;
   }

@@ -45,14 +45,14 @@ function problem(seed: number) {
   // Large turns too, so that the position pass limits some (limitTurn) and turns some by trigonometry.
   const dq = body().map((x) => 3 * x);
   const cold = new Float64Array(rows * L.COLD).map(() => rnd() * 2 - 1);
-  return { d, cold, ends, soft, vx: body(), vy: body(), w: body(), dpx: body(), dpy: body(), dq, dqc: dq.map(Math.cos), dqs: dq.map(Math.sin) };
+  return { d, cold, kept: new Float64Array(rows * 6), ends, soft, vx: body(), vy: body(), w: body(), dpx: body(), dpy: body(), dq, dqc: dq.map(Math.cos), dqs: dq.map(Math.sin) };
 }
 
 const bits = (...arrays: Float64Array[]) => arrays.map((a) => Array.from(new Uint32Array(a.slice().buffer)));
 
 describe('pivot kernels', () => {
   it("declare pivot-rows.ts's layout", () => {
-    for (const f of [PIVOT_KERNELS.warmStart, PIVOT_KERNELS.solveStiff, PIVOT_KERNELS.position]) {
+    for (const f of [PIVOT_KERNELS.warmStart, PIVOT_KERNELS.solveStiff, PIVOT_KERNELS.position, PIVOT_KERNELS.refresh]) {
       for (const [name, value] of Object.entries(declaredLayout(f))) expect([name, value]).toEqual([name, L[name as keyof typeof L]]);
     }
   });
@@ -63,10 +63,12 @@ describe('pivot kernels', () => {
       const a = problem(seed);
       const b = problem(seed);
       for (const [x, run] of [[a, PIVOT_KERNELS], [b, k]] as const) {
+        run.refresh(x.d, x.cold, x.kept, x.ends, x.dqc, x.dqs, x.dpx, x.dpy, 0, 60);
         run.warmStart(x.d, x.cold, x.ends, x.vx, x.vy, x.w, x.dqc, x.dqs, 0, 60, seed % 2 === 0);
         run.solveStiff(x.d, x.ends, x.vx, x.vy, x.w, x.dqc, x.dqs, 0, 60);
         run.position(x.d, x.ends, x.soft, x.dpx, x.dpy, x.dq, x.dqc, x.dqs, 0, 60);
       }
+      expect(bits(b.kept)).toEqual(bits(a.kept));
       expect(bits(b.d, b.cold, b.vx, b.vy, b.w, b.dpx, b.dpy, b.dq, b.dqc, b.dqs)).toEqual(bits(a.d, a.cold, a.vx, a.vy, a.w, a.dpx, a.dpy, a.dq, a.dqc, a.dqs));
     }
   });

@@ -178,7 +178,59 @@ export function pivotKernels(
     }
   }
 
-  return { warmStart, solveStiff, position };
+  /**
+   * Rows [from, to) start a step on the same plan (PivotBatch.refresh): the start centres and
+   * rotated anchors of every moving side, from the solver bodies' start state (c0, s0, cx, cy;
+   * the same arithmetic as PivotJoint's fillSide, so a refreshed step is bitwise the rebuilt one;
+   * static sides did not move, a move re-plans); each row keeps what a failed step puts back
+   * (`kept`, KEPT = 6 per row) and starts its step's sums from zero.
+   */
+  function refresh(
+    d: Float64Array, cold: Float64Array, kept: Float64Array, ends: Int32Array, c0: Float64Array, s0: Float64Array, cx: Float64Array, cy: Float64Array, from: number, to: number,
+  ): void {
+    const HOT = 16, R0_AX = 4, R0_AY = 5, R0_BX = 6, R0_BY = 7, ACC_X = 8, ACC_Y = 9, SUM_LA = 10, SUM_LB = 11, C_AX = 12, C_AY = 13, C_BX = 14, C_BY = 15;
+    const COLD = 12, STEP_X = 0, STEP_Y = 1, L_AX = 2, L_AY = 3, L_BX = 4, L_BY = 5;
+    const KEPT = 6;
+    for (let n = from; n < to; n++) {
+      const o = n * HOT;
+      const q = n * COLD;
+      const ka = ends[2 * n]!;
+      if (ka > 0) {
+        const c = c0[ka]!;
+        const s = s0[ka]!;
+        const lx = cold[q + L_AX]!;
+        const ly = cold[q + L_AY]!;
+        d[o + C_AX] = cx[ka]!;
+        d[o + C_AY] = cy[ka]!;
+        d[o + R0_AX] = c * lx - s * ly;
+        d[o + R0_AY] = s * lx + c * ly;
+      }
+      const kb = ends[2 * n + 1]!;
+      if (kb > 0) {
+        const c = c0[kb]!;
+        const s = s0[kb]!;
+        const lx = cold[q + L_BX]!;
+        const ly = cold[q + L_BY]!;
+        d[o + C_BX] = cx[kb]!;
+        d[o + C_BY] = cy[kb]!;
+        d[o + R0_BX] = c * lx - s * ly;
+        d[o + R0_BY] = s * lx + c * ly;
+      }
+      const k = KEPT * n;
+      kept[k] = d[o + ACC_X]!;
+      kept[k + 1] = d[o + ACC_Y]!;
+      kept[k + 2] = cold[q + STEP_X]!;
+      kept[k + 3] = cold[q + STEP_Y]!;
+      kept[k + 4] = d[o + SUM_LA]!;
+      kept[k + 5] = d[o + SUM_LB]!;
+      cold[q + STEP_X] = 0;
+      cold[q + STEP_Y] = 0;
+      d[o + SUM_LA] = 0;
+      d[o + SUM_LB] = 0;
+    }
+  }
+
+  return { warmStart, solveStiff, position, refresh };
 }
 
 /** The parts the factory takes, in its parameters' order (a worker's program passes their text). */

@@ -53,11 +53,14 @@ export interface StageViews {
   stangentImpulse: Float64Array;
   pd: Float64Array;
   pcold: Float64Array;
+  pkept: Float64Array;
   pends: Int32Array;
   psoft: Uint8Array;
   vx: Float64Array;
   vy: Float64Array;
   w: Float64Array;
+  c0: Float64Array;
+  s0: Float64Array;
   invMass: Float64Array;
   invI: Float64Array;
   cx: Float64Array;
@@ -79,7 +82,7 @@ export function threadRuntime(kernels: StageKernels, ctl: Int32Array, prm: Float
   // Slots and commands of parallel/control.ts.
   const BAR_COUNT = 2, BAR_GEN = 3, FAILED = 5, THREADS = 6, STARTS = 7, SPIN = 32, COLOURS = 24;
   const INV_H = 0, MAX_BIAS = 1, SOFT = 2;
-  const CONTACT_WARM_START = 1, CONTACT_SOLVE = 2, PIVOT_WARM_START = 4, PIVOT_SOLVE = 5, PIVOT_POSITION = 6, CONTACT_PREPARE = 7, PIVOT_NEXT_SUBSTEP = 8;
+  const CONTACT_WARM_START = 1, CONTACT_SOLVE = 2, PIVOT_WARM_START = 4, PIVOT_SOLVE = 5, PIVOT_POSITION = 6, CONTACT_PREPARE = 7, PIVOT_NEXT_SUBSTEP = 8, PIVOT_REFRESH = 11;
   const contact = kernels.contact;
   const pivot = kernels.pivot;
   /**
@@ -139,6 +142,7 @@ export function threadRuntime(kernels: StageKernels, ctl: Int32Array, prm: Float
           else if (cmd === PIVOT_WARM_START || cmd === PIVOT_NEXT_SUBSTEP) pivot.warmStart(v.pd, v.pcold, v.pends, v.vx, v.vy, v.w, v.dqc, v.dqs, lo, hi, cmd === PIVOT_NEXT_SUBSTEP);
           else if (cmd === PIVOT_POSITION) pivot.position(v.pd, v.pends, v.psoft, v.dpx, v.dpy, v.dq, v.dqc, v.dqs, lo, hi);
           else if (cmd === CONTACT_PREPARE) contact.prepare(v, lo, hi);
+          else if (cmd === PIVOT_REFRESH) pivot.refresh(v.pd, v.pcold, v.pkept, v.pends, v.c0, v.s0, v.cx, v.cy, lo, hi);
           else if (cmd === CONTACT_WARM_START) contact.warmStart(v.d, v.ends, v.points, v.vx, v.vy, v.w, lo, hi);
           else contact.pass(v.d, v.ends, v.points, v.rigidSide, v.vx, v.vy, v.w, v.dpx, v.dpy, v.dqc, v.dqs, lo, hi, invH, cmd === CONTACT_SOLVE, maxBias, soft);
         } catch (e) {

@@ -243,6 +243,7 @@ const COMMAND_NAMES: Record<number, string> = {
   [COMMAND.CONTACT_RELAX]: 'contact relax pass',
   [COMMAND.PIVOT_WARM_START]: 'pivot warm start',
   [COMMAND.PIVOT_NEXT_SUBSTEP]: 'pivot warm start',
+  [COMMAND.PIVOT_REFRESH]: 'pivot refresh',
   [COMMAND.PIVOT_SOLVE]: 'pivot pass',
   [COMMAND.PIVOT_POSITION]: 'pivot position pass',
 };

@@ -98,6 +98,8 @@ export class SolverBodies {
     this.dpx = shareArray(this.dpx);
     this.dpy = shareArray(this.dpy);
     this.dq = shareArray(this.dq);
+    this.c0 = shareArray(this.c0);
+    this.s0 = shareArray(this.s0);
     this.invMass = shareArray(this.invMass);
     this.invI = shareArray(this.invI);
     this.cx = shareArray(this.cx);
@@ -111,6 +113,8 @@ export class SolverBodies {
     v.vx = this.vx;
     v.vy = this.vy;
     v.w = this.w;
+    v.c0 = this.c0;
+    v.s0 = this.s0;
     v.invMass = this.invMass;
     v.invI = this.invI;
     v.cx = this.cx;
