@@ -13,7 +13,7 @@
  */
 import { SELF_CONTAINED_PARTS } from './dense.js';
 import { limitTurn as sharedLimitTurn } from './position-step.js';
-import { turnBody as sharedTurnBody } from '../space/solver-bodies.js';
+import { turnBody as sharedTurnBody } from '../space/body-kernels.js';
 
 type Dense = typeof SELF_CONTAINED_PARTS;
 

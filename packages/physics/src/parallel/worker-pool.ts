@@ -8,6 +8,7 @@
 import { COLOURS, type GraphColouring } from '../space/graph-colouring.js';
 import { CONTACT_KERNELS } from '../contact/contact-kernels.js';
 import { PIVOT_KERNELS } from '../constraint/pivot-kernels.js';
+import { BODY_KERNELS } from '../space/body-kernels.js';
 import { COMMAND, CONTROL, PARAMS } from './control.js';
 import { threadRuntime, type StageViews, type ThreadRuntime } from './thread-runtime.js';
 import { workerProgram } from './worker-program.js';
@@ -139,7 +140,7 @@ export class WorkerPool {
 
   private constructor(views: StageViews, stallMs: number) {
     this.views = { ...views };
-    this.runtime = threadRuntime({ contact: CONTACT_KERNELS, pivot: PIVOT_KERNELS }, this.ctl, this.prm, 0, mayBlock(), stallMs);
+    this.runtime = threadRuntime({ contact: CONTACT_KERNELS, pivot: PIVOT_KERNELS, body: BODY_KERNELS }, this.ctl, this.prm, 0, mayBlock(), stallMs);
   }
 
   /** Start `count` workers (count ≥ 1); rejects when one fails to start (the pool is then disposed). */
@@ -244,6 +245,8 @@ const COMMAND_NAMES: Record<number, string> = {
   [COMMAND.PIVOT_WARM_START]: 'pivot warm start',
   [COMMAND.PIVOT_NEXT_SUBSTEP]: 'pivot warm start',
   [COMMAND.PIVOT_REFRESH]: 'pivot refresh',
+  [COMMAND.BODY_VELOCITIES]: 'velocity integration',
+  [COMMAND.BODY_POSITIONS]: 'position integration',
   [COMMAND.PIVOT_SOLVE]: 'pivot pass',
   [COMMAND.PIVOT_POSITION]: 'pivot position pass',
 };

@@ -8,6 +8,7 @@
  */
 import { CONTACT_KERNEL_PARTS, contactKernels } from '../contact/contact-kernels.js';
 import { PIVOT_KERNEL_PARTS, pivotKernels } from '../constraint/pivot-kernels.js';
+import { BODY_KERNEL_PARTS, bodyKernels } from '../space/body-kernels.js';
 import { threadRuntime } from './thread-runtime.js';
 
 /**
@@ -95,7 +96,7 @@ let program: string | null = null;
 export function workerProgram(): string {
   program ??= [
     '"use strict";',
-    `const kernels = { contact: ${factoryCall(contactKernels, CONTACT_KERNEL_PARTS)}, pivot: ${factoryCall(pivotKernels, PIVOT_KERNEL_PARTS)} };`,
+    `const kernels = { contact: ${factoryCall(contactKernels, CONTACT_KERNEL_PARTS)}, pivot: ${factoryCall(pivotKernels, PIVOT_KERNEL_PARTS)}, body: ${factoryCall(bodyKernels, BODY_KERNEL_PARTS)} };`,
     `(${workerMain.toString()})(kernels, (${threadRuntime.toString()}));`,
   ].join('\n');
   return program;

@@ -10,6 +10,16 @@
 import type { Body } from '../body/body.js';
 import { resized, shareArray, type GrowableArray } from '../util/typed-arrays.js';
 import type { StageViews } from '../parallel/thread-runtime.js';
+import type { WorkerPool } from '../parallel/worker-pool.js';
+import { COMMAND, PARAMS } from '../parallel/control.js';
+import { COLOURS } from './graph-colouring.js';
+import { BODY_KERNELS, capSpeed, turnBody } from './body-kernels.js';
+
+/**
+ * Below this many solver bodies, integration runs on the calling thread alone: a stage's barrier
+ * would cost more than the workers save (a body's integration is a few nanoseconds).
+ */
+export const PARALLEL_MIN_BODIES = 1024;
 
 /**
  * A body is swept by continuous collision when its step is more than this share of its thinnest
@@ -60,9 +70,8 @@ export class SolverBodies {
   /** 1 for a bullet (Body.isBullet): swept against dynamic bodies too; bullets: how many. */
   bullet = new Uint8Array(0);
   bullets = 0;
-  /** 1 for a body a speed cap slowed in this step (capSpeed); anyAtCap: whether any was (step.ts, anti-windup). */
+  /** 1 for a body a speed cap slowed in this step (capSpeed); atCap[0]: whether any was (anyAtCap; step.ts, anti-windup). */
   atCap = new Uint8Array(0);
-  anyAtCap = false;
   /** World centre of mass at the start of the step. */
   cx = new Float64Array(0);
   cy = new Float64Array(0);
@@ -99,6 +108,14 @@ export class SolverBodies {
     this.dpy = shareArray(this.dpy);
     this.dq = shareArray(this.dq);
     this.c0 = shareArray(this.c0);
+    this.dvx = shareArray(this.dvx);
+    this.dvy = shareArray(this.dvy);
+    this.dw = shareArray(this.dw);
+    this.linearDamp = shareArray(this.linearDamp);
+    this.angularDamp = shareArray(this.angularDamp);
+    this.dynamic = shareArray(this.dynamic);
+    this.spinCapped = shareArray(this.spinCapped);
+    this.atCap = shareArray(this.atCap);
     this.s0 = shareArray(this.s0);
     this.invMass = shareArray(this.invMass);
     this.invI = shareArray(this.invI);
@@ -114,6 +131,14 @@ export class SolverBodies {
     v.vy = this.vy;
     v.w = this.w;
     v.c0 = this.c0;
+    v.dvx = this.dvx;
+    v.dvy = this.dvy;
+    v.dw = this.dw;
+    v.linearDamp = this.linearDamp;
+    v.angularDamp = this.angularDamp;
+    v.dynamic = this.dynamic;
+    v.spinCapped = this.spinCapped;
+    v.atCap = this.atCap;
     v.s0 = this.s0;
     v.invMass = this.invMass;
     v.invI = this.invI;
@@ -154,7 +179,6 @@ export class SolverBodies {
     this.dynamic[0] = 0;
     this.spinCapped[0] = 0;
     this.atCap[0] = 0;
-    this.anyAtCap = false;
     this.bullets = 0;
   }
 
@@ -295,38 +319,54 @@ export class SolverBodies {
     b._y = this.cy[i]! + this.dpy[i]! - (s * b._lcx + c * b._lcy);
   }
 
-  /** Substep velocity integration: v ← (v + h·a) · 1/(1 + h·drag), the factors from gather. Kinematic bodies keep theirs. */
+  /** Substep velocity integration (body-kernels.ts): on every thread when there are workers and bodies enough. */
   integrateVelocities(): void {
-    const { vx, vy, w, dvx, dvy, dw, linearDamp, angularDamp, dynamic } = this;
-    for (let i = 1, n = this.count; i < n; i++) {
-      if (dynamic[i] === 0) continue;
-      const ld = linearDamp[i]!;
-      const ad = angularDamp[i]!;
-      vx[i] = (vx[i]! + dvx[i]!) * ld;
-      vy[i] = (vy[i]! + dvy[i]!) * ld;
-      w[i] = (w[i]! + dw[i]!) * ad;
-    }
+    const from = this.parallelStage(COMMAND.BODY_VELOCITIES);
+    BODY_KERNELS.integrateVelocities(this.vx, this.vy, this.w, this.dvx, this.dvy, this.dw, this.linearDamp, this.angularDamp, this.dynamic, from, this.count);
   }
 
-  /**
-   * Substep position integration (symplectic Euler on the deltas; rotation as in rotate()), each
-   * body first slowed to the speed caps (capSpeed).
-   */
+  /** Substep position integration, each body first slowed to the speed caps (body-kernels.ts): on every thread when there are workers and bodies enough. */
   integratePositions(h: number, maxSpeed: number, maxTurn: number): void {
-    const { vx, vy, w, dpx, dpy } = this;
     const maxSpin = maxTurn / h;
-    const maxSpeed2 = maxSpeed * maxSpeed;
-    for (let i = 1, n = this.count; i < n; i++) {
-      const vxi = vx[i]!;
-      const vyi = vy[i]!;
-      const wi = w[i]!;
-      // One test for both caps in the usual case (neither reached); capSpeed then does the work.
-      if (vxi * vxi + vyi * vyi > maxSpeed2 || wi > maxSpin || wi < -maxSpin) this.capSpeed(i, maxSpeed, maxSpin);
-      dpx[i] = dpx[i]! + h * vx[i]!;
-      dpy[i] = dpy[i]! + h * vy[i]!;
-      const wn = w[i]!;
-      if (wn !== 0) this.rotate(i, h * wn);
+    const pool = this.pool;
+    if (pool !== null && this.count >= PARALLEL_MIN_BODIES) {
+      pool.prm[PARAMS.H] = h;
+      pool.prm[PARAMS.MAX_SPEED] = maxSpeed;
+      pool.prm[PARAMS.MAX_SPIN] = maxSpin;
     }
+    const from = this.parallelStage(COMMAND.BODY_POSITIONS);
+    BODY_KERNELS.integratePositions(this.vx, this.vy, this.w, this.dpx, this.dpy, this.dq, this.dqc, this.dqs, this.invMass, this.spinCapped, this.atCap, h, maxSpeed, maxSpin, from, this.count);
+  }
+
+  /** Whether a speed cap slowed some body in this step (capSpeed marks atCap[0], the static stand-in's, for "some body"). */
+  get anyAtCap(): boolean {
+    return this.atCap[0] === 1;
+  }
+
+  /** The workers (parallel/worker-pool.ts), or null: every body on the calling thread. */
+  private pool: WorkerPool | null = null;
+
+  /** Integrate with these workers from now on (null: alone). The arrays must have been shared. */
+  attach(pool: WorkerPool | null): void {
+    this.pool = pool;
+  }
+
+  /** The bounds of an integration stage: bodies 1 to count in colour 0 (index 0 is the static stand-in). */
+  private readonly bodyRange = new Int32Array(COLOURS + 1);
+
+  /**
+   * Run an integration stage on every thread when there are workers and bodies enough, and return
+   * where the calling thread goes on alone: count, or 1 (every body).
+   */
+  private parallelStage(command: number): number {
+    const pool = this.pool;
+    if (pool === null || this.count < PARALLEL_MIN_BODIES) return 1;
+    const range = this.bodyRange;
+    range[0] = 1;
+    range.fill(this.count, 1);
+    this.writeViews(pool.views);
+    pool.run(command, range);
+    return this.count;
   }
 
   /** Every body slowed to the speed caps (after a step's last relax pass and bounces, which may exceed them). */
@@ -344,24 +384,9 @@ export class SolverBodies {
    * velocity it was given, one of infinite inertia (or allowFastRotation) its spin.
    */
   private capSpeed(i: number, maxSpeed: number, maxSpin: number): void {
-    const vx = this.vx[i]!;
-    const vy = this.vy[i]!;
-    const speed2 = vx * vx + vy * vy;
-    if (speed2 > maxSpeed * maxSpeed && this.invMass[i]! > 0) {
-      // hypot, not sqrt(speed2): the square overflows from 1.3e154 m/s, and 1/∞ would stop the body.
-      const slow = maxSpeed / Math.hypot(vx, vy);
-      this.vx[i] = vx * slow;
-      this.vy[i] = vy * slow;
-      this.atCap[i] = 1;
-      this.anyAtCap = true;
-    }
-    const w = this.w[i]!;
-    if ((w > maxSpin || w < -maxSpin) && this.spinCapped[i] === 1) {
-      this.w[i] = w > 0 ? maxSpin : -maxSpin;
-      this.atCap[i] = 1;
-      this.anyAtCap = true;
-    }
+    capSpeed(this.vx, this.vy, this.w, this.invMass, this.spinCapped, this.atCap, i, maxSpeed, maxSpin);
   }
+
 
   /**
    * Turn body i by da: dq += da, and (dqc, dqs) follow. A small turn (|da| < SMALL_TURN = 1/8,
@@ -378,27 +403,4 @@ export class SolverBodies {
     turnBody(this.dq, this.dqc, this.dqs, i, da);
   }
 
-}
-
-/**
- * SolverBodies.rotate on the arrays themselves: body i's accumulated turn dq, and its cos and sin
- * (dqc, dqs), turned by da. SMALL_TURN is written out: a worker runs this function from its text,
- * where no module constant is in scope (parallel/worker-program.ts; solver-bodies.test.ts checks it).
- */
-export function turnBody(dq: Float64Array, dqc: Float64Array, dqs: Float64Array, i: number, da: number): void {
-  const a = dq[i]! + da;
-  dq[i] = a;
-  if (da < 0.125 && da > -0.125) {
-    const d2 = da * da;
-    const d4 = d2 * d2;
-    const cd = 1 - 0.5 * d2 + d4 * (1 / 24 - (1 / 720) * d2 + d4 * (1 / 40320 - (1 / 3628800) * d2));
-    const sd = da * (1 - (1 / 6) * d2 + d4 * (1 / 120 - (1 / 5040) * d2 + d4 * (1 / 362880 - (1 / 39916800) * d2)));
-    const c = dqc[i]!;
-    const s = dqs[i]!;
-    dqc[i] = c * cd - s * sd;
-    dqs[i] = s * cd + c * sd;
-    return;
-  }
-  dqc[i] = Math.cos(a);
-  dqs[i] = Math.sin(a);
 }

@@ -124,8 +124,9 @@ export class StepPipeline {
     return views;
   }
 
-  /** Solve the families that have kernels (contacts, the joint batch) with these workers from now on (null: alone). */
+  /** Integrate the bodies and solve the families that have kernels (contacts, the joint batch) with these workers from now on (null: alone). */
   attach(pool: WorkerPool | null): void {
+    this.bodies.attach(pool);
     this.contactSolver.attach(pool);
     this.jointBatch.attach(pool);
   }

@@ -1,0 +1,106 @@
+/**
+ * The solver bodies' integration (solver-bodies.ts), made by a factory that a worker can rebuild
+ * from source text, as the contact and joint kernels are (contact/contact-kernels.ts): it refers to
+ * nothing outside itself but its parameters, the shared parts it calls (capSpeed and turnBody
+ * below), each of which stands alone too. Each kernel takes a range of solver bodies
+ * [from, to): a body's integration reads and writes that body alone, so any split of the bodies
+ * over threads gives the same bits. The calling thread runs BODY_KERNELS, made by the same factory.
+ */
+/**
+ * Body i slowed to maxSpeed (m/s) and maxSpin (rad/s), as Box2D v3 does (SpaceOptions.maxLinearSpeed
+ * and maxRotationPerSubstep); see SolverBodies.capSpeeds for why. A body so slowed is marked in
+ * atCap, and so is atCap[0] (the static stand-in, which no cap ever slows): "some body was".
+ */
+export function capSpeed(
+  vx: Float64Array, vy: Float64Array, w: Float64Array, invMass: Float64Array, spinCapped: Uint8Array, atCap: Uint8Array, i: number, maxSpeed: number, maxSpin: number,
+): void {
+  const x = vx[i]!;
+  const y = vy[i]!;
+  const speed2 = x * x + y * y;
+  if (speed2 > maxSpeed * maxSpeed && invMass[i]! > 0) {
+    // hypot, not sqrt(speed2): the square overflows from 1.3e154 m/s, and 1/∞ would stop the body.
+    const slow = maxSpeed / Math.hypot(x, y);
+    vx[i] = x * slow;
+    vy[i] = y * slow;
+    atCap[i] = 1;
+    atCap[0] = 1;
+  }
+  const spin = w[i]!;
+  if ((spin > maxSpin || spin < -maxSpin) && spinCapped[i] === 1) {
+    w[i] = spin > 0 ? maxSpin : -maxSpin;
+    atCap[i] = 1;
+    atCap[0] = 1;
+  }
+}
+
+/**
+ * SolverBodies.rotate on the arrays themselves: body i's accumulated turn dq, and its cos and sin
+ * (dqc, dqs), turned by da. SMALL_TURN is written out: a worker runs this function from its text,
+ * where no module constant is in scope (parallel/worker-program.ts; constraint/pivot-kernels.test.ts checks it).
+ */
+export function turnBody(dq: Float64Array, dqc: Float64Array, dqs: Float64Array, i: number, da: number): void {
+  const a = dq[i]! + da;
+  dq[i] = a;
+  if (da < 0.125 && da > -0.125) {
+    const d2 = da * da;
+    const d4 = d2 * d2;
+    const cd = 1 - 0.5 * d2 + d4 * (1 / 24 - (1 / 720) * d2 + d4 * (1 / 40320 - (1 / 3628800) * d2));
+    const sd = da * (1 - (1 / 6) * d2 + d4 * (1 / 120 - (1 / 5040) * d2 + d4 * (1 / 362880 - (1 / 39916800) * d2)));
+    const c = dqc[i]!;
+    const s = dqs[i]!;
+    dqc[i] = c * cd - s * sd;
+    dqs[i] = s * cd + c * sd;
+    return;
+  }
+  dqc[i] = Math.cos(a);
+  dqs[i] = Math.sin(a);
+}
+
+export function bodyKernels(cap: typeof capSpeed, turn: typeof turnBody) {
+  /** Substep velocity integration of bodies [from, to): v ← (v + h·a) · 1/(1 + h·drag), the factors from gather. Kinematic bodies keep theirs. */
+  function integrateVelocities(
+    vx: Float64Array, vy: Float64Array, w: Float64Array, dvx: Float64Array, dvy: Float64Array, dw: Float64Array,
+    linearDamp: Float64Array, angularDamp: Float64Array, dynamic: Uint8Array, from: number, to: number,
+  ): void {
+    for (let i = from; i < to; i++) {
+      if (dynamic[i] === 0) continue;
+      const ld = linearDamp[i]!;
+      const ad = angularDamp[i]!;
+      vx[i] = (vx[i]! + dvx[i]!) * ld;
+      vy[i] = (vy[i]! + dvy[i]!) * ld;
+      w[i] = (w[i]! + dw[i]!) * ad;
+    }
+  }
+
+  /**
+   * Substep position integration of bodies [from, to) (symplectic Euler on the deltas; rotation by
+   * turnBody), each body first slowed to the speed caps (capSpeed).
+   */
+  function integratePositions(
+    vx: Float64Array, vy: Float64Array, w: Float64Array, dpx: Float64Array, dpy: Float64Array, dq: Float64Array, dqc: Float64Array, dqs: Float64Array,
+    invMass: Float64Array, spinCapped: Uint8Array, atCap: Uint8Array, h: number, maxSpeed: number, maxSpin: number, from: number, to: number,
+  ): void {
+    const maxSpeed2 = maxSpeed * maxSpeed;
+    for (let i = from; i < to; i++) {
+      const vxi = vx[i]!;
+      const vyi = vy[i]!;
+      const wi = w[i]!;
+      // One test for both caps in the usual case (neither reached); capSpeed then does the work.
+      if (vxi * vxi + vyi * vyi > maxSpeed2 || wi > maxSpin || wi < -maxSpin) cap(vx, vy, w, invMass, spinCapped, atCap, i, maxSpeed, maxSpin);
+      dpx[i] = dpx[i]! + h * vx[i]!;
+      dpy[i] = dpy[i]! + h * vy[i]!;
+      const wn = w[i]!;
+      if (wn !== 0) turn(dq, dqc, dqs, i, h * wn);
+    }
+  }
+
+  return { integrateVelocities, integratePositions };
+}
+
+/** The parts the factory takes, in its parameters' order (a worker's program passes their text). */
+export const BODY_KERNEL_PARTS = [capSpeed, turnBody] as const;
+
+/** The kernels the calling thread runs. */
+export const BODY_KERNELS = bodyKernels(...BODY_KERNEL_PARTS);
+
+export type BodyKernels = ReturnType<typeof bodyKernels>;
