@@ -181,6 +181,7 @@ function timeCell(r) {
 function qualityCell(r) {
   if (!r || r.status !== 'ok' || !r.quality) return r ? timeCell(r) : '';
   const q = r.quality;
+  if ('standing' in q) return `${q.standing}/${q.pyramids} stand, Δy ${fmtSigned(q.worstTopDy)}`;
   if ('escaped' in q) return `${q.escaped} out, ${fmtSpeed(q.meanSpeed)} m/s`;
   if ('worstViolation' in q) return `viol. ${fmtLen(q.worstViolation)} m`;
   if ('worstAngle' in q) return `${fmtLen(q.worstSeparation)} m, ${fmtLen(q.worstAngle)} rad`;
@@ -189,7 +190,8 @@ function qualityCell(r) {
 }
 
 function report(doc) {
-  const engines = doc.config.engines;
+  // The engines with a pair in the run (planck and p2-es have none in a run of M alone).
+  const engines = doc.config.engines.filter((e) => doc.results.some((r) => r.engine === e));
   const byKey = new Map(doc.results.map((r) => [`${r.scene}/${r.engine}`, r]));
   const labels = engines.map((e) => engineById(e).label);
   const out = [];
@@ -205,7 +207,8 @@ function report(doc) {
   out.push('');
   out.push(
     'quality after all steps: A/B top box Δy (stands: |Δx| and |Δy| < 1 m; Δx is in the JSON); C–I worst joint-anchor separation; ' +
-      'J worst violation of [0.9, 1.1] m; K worst anchor separation, worst relative angle; L bodies outside the box, mean speed',
+      'J worst violation of [0.9, 1.1] m; K worst anchor separation, worst relative angle; L bodies outside the box, mean speed; ' +
+      'M pyramids standing, worst top box Δy',
   );
   const qrows = doc.config.scenes.map((s) => [s, ...engines.map((e) => qualityCell(byKey.get(`${s}/${e}`)))]);
   out.push(table(['scene', ...labels], qrows));
@@ -409,7 +412,7 @@ async function main() {
   }
   if (opt.compare !== null) return runCompare(opt);
   const pairs = sweepOrder(opt.scenes, opt.engines);
-  if (!pairs.length) throw new Error('no (engine, scene) pair to run: scenes E to L are Fulcrum only');
+  if (!pairs.length) throw new Error('no (engine, scene) pair to run: scenes E to L are Fulcrum only, and planck and p2-es do not run M');
 
   const started = Date.now();
   const git = gitInfo(); // at the start: the build that runs is the tree as it is now

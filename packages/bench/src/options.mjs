@@ -2,16 +2,18 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ENGINE_IDS } from './engines/index.mjs';
-import { SCENE_IDS, SIZES } from './scenes.mjs';
+import { DEFAULT_SCENE_IDS, OPT_IN_SCENES, SCENE_IDS, SIZES } from './scenes.mjs';
 
 /** `--compare`'s default scenes: those both builds have had since the baseline (Fulcrum's A–D, and G). */
 export const COMPARE_SCENES = ['A', 'B', 'C', 'D', 'G'];
 
 export const USAGE = `usage: node src/bench.mjs [options]
-  --quick           small sizes (B 20 rows, C/J/K 20x20, D 40 links, G 100 links, L 100 bodies), 20 warm-up + 60 timed steps, 1 repetition
+  --quick           small sizes (B 20 rows, C/J/K 20x20, D 40 links, G 100 links, L 100 bodies, M 5x5 pyramids),
+                    20 warm-up + 60 timed steps, 1 repetition
   --repeat N        repetitions of the whole sweep (default 3; 1 with --quick), in alternating order
   --engines a,b     subset of: ${ENGINE_IDS.join(', ')}
   --scenes A,C      subset of: ${SCENE_IDS.join(', ')}
+                    (default: all but ${OPT_IN_SCENES.join(', ')}, run only when named: --scenes M)
   --warmup N        warm-up steps (default 60; 20 with --quick)
   --steps N         timed steps (default 300; 60 with --quick)
   --timeout S       seconds before a pair is killed and reported as failed (default 300)
@@ -76,8 +78,8 @@ export function parseOptions(argv, { pkgDir = process.cwd(), env = process.env }
     if (!Number.isInteger(n) || n < min) throw new Error(`--${name} must be an integer >= ${min}, got ${JSON.stringify(v)}`);
     return n;
   };
-  const list = (v, all, norm) => {
-    if (v === undefined) return all;
+  const list = (v, all, norm, byDefault = all) => {
+    if (v === undefined) return byDefault;
     const items = v.split(',').map((s) => norm(s.trim())).filter(Boolean);
     for (const it of items) if (!all.includes(it)) throw new Error(`unknown ${JSON.stringify(it)}; expected some of ${all.join(',')}`);
     return all.filter((x) => items.includes(x)); // canonical order
@@ -89,9 +91,11 @@ export function parseOptions(argv, { pkgDir = process.cwd(), env = process.env }
     if (values.engines !== undefined) throw new Error('--compare runs Fulcrum only (the ref against the working tree): leave out --engines');
   }
   const engines = compare !== null ? ['fulcrum'] : list(values.engines, ENGINE_IDS, (s) => s.toLowerCase());
-  const scenes = list(values.scenes, SCENE_IDS, sceneId);
+  const scenes = list(values.scenes, SCENE_IDS, sceneId, DEFAULT_SCENE_IDS);
   const effectiveScenes = compare !== null && values.scenes === undefined ? COMPARE_SCENES : scenes;
-  const subset = engines.length !== ENGINE_IDS.length || scenes.length !== SCENE_IDS.length;
+  // results/latest.json is the run of every engine on the default scenes, no more and no less (an
+  // opt-in scene, M, goes to partial.json like any other subset).
+  const subset = engines.length !== ENGINE_IDS.length || scenes.join() !== DEFAULT_SCENE_IDS.join();
   const defaultOut = compare !== null ? null : quick ? 'results/quick.json' : subset ? 'results/partial.json' : 'results/latest.json';
   const out = values.out ?? defaultOut;
   return {

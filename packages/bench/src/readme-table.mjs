@@ -57,11 +57,15 @@ function qualityCell(r) {
   const parts = [];
   if ('worstSeparation' in q) parts.push(`${fmtLen(q.worstSeparation)} m`);
   if ('topDy' in q) parts.push(`Δy ${fmtSigned(q.topDy)}${'stands' in q ? (q.stands ? ', stands' : ', falls') : ''}`);
+  // Many pyramids: how many stand, and the worst top-box displacement over all of them.
+  if ('standing' in q) parts.push(`${q.standing}/${q.pyramids ?? '?'} stand`);
+  if ('worstTopDy' in q) parts.push(`worst Δy ${fmtSigned(q.worstTopDy)}`);
+  if ('worstTopDx' in q) parts.push(`worst Δx ${fmtSigned(q.worstTopDx)}`);
   // A count of bodies that left their container, and their mean speed (m/s) at the end.
   if ('escaped' in q) parts.push(`${finite(q.escaped) ? q.escaped : 'NaN'} escaped`);
   if ('meanSpeed' in q) parts.push(`mean speed ${!finite(q.meanSpeed) ? 'NaN' : q.meanSpeed.toFixed(q.meanSpeed < 10 ? 2 : 1)} m/s`);
   for (const [k, v] of Object.entries(q)) {
-    if (['worstSeparation', 'topDy', 'topDx', 'stands', 'escaped', 'meanSpeed'].includes(k)) continue;
+    if (['worstSeparation', 'topDy', 'topDx', 'stands', 'escaped', 'meanSpeed', 'standing', 'pyramids', 'worstTopDy', 'worstTopDx'].includes(k)) continue;
     parts.push(`${k} ${typeof v === 'number' ? fmtLen(v) : String(v)}`);
   }
   return parts.join('; ') || '–';

@@ -80,6 +80,17 @@ describe('renderFigures', () => {
     expect(renderFigures(doc)).toContain('| L: fast bodies | Fulcrum | 4.00 | 0 escaped; mean speed 4.96 m/s |');
   });
 
+  it('shows the pyramids standing and the worst top displacements as such (scene M)', () => {
+    const doc = syntheticDoc();
+    doc.config.scenes.push('M');
+    doc.scenes.M = { title: 'many pyramids' };
+    const q = { pyramids: 400, standing: 399, worstTopDx: 0.0004, worstTopDy: -0.0078 };
+    doc.results.push({ scene: 'M', engine: 'fulcrum', status: 'ok', medianMs: 70, minMs: 70, maxMs: 70, quality: q, runs: [{ status: 'ok', medianMs: 70 }] });
+    doc.results.push({ scene: 'M', engine: 'rapier', status: 'ok', medianMs: 65, minMs: 65, maxMs: 65, quality: { ...q, standing: 400 }, runs: [{ status: 'ok', medianMs: 65 }] });
+    const md = renderFigures(doc);
+    expect(md).toContain('| M | 399/400 stand; worst Δy −0.0078; worst Δx +4.0e-4 | 400/400 stand; worst Δy −0.0078; worst Δx +4.0e-4 |');
+  });
+
   it('replaces only the text between the markers', () => {
     const readme = `# x\n\nbefore\n\n${BEGIN}\nold\n${END}\n\nafter\n`;
     const next = replaceFigures(readme, 'new');

@@ -15,20 +15,42 @@
 //               | 'weld' | 'weld-user' | 'weld-sym' (scene K: a weld, three ways)
 //   limits    = [jointMin, jointMax] of the distance joints (scene J)
 //   measure   = 'distance' (J: worst violation of the limits) | 'weld' (K: anchor gap and angle error)
-//               | 'escape' (L: bodies outside the box, mean speed); absent: anchor separation (C to I)
+//               | 'escape' (L: bodies outside the box, mean speed)
+//               | 'pyramids' (M: pyramids standing, worst top-box displacement); absent: anchor separation (C to I)
 //               or the pyramid's top box (A, B)
 //   box       = { x, y, half }: scene L's box, its inside the square of half-width `half` about (x, y)
 //   top       = index of the pyramid's top box (scenes A and B)
+//   tops      = indices of every pyramid's top box (scene M, measure 'pyramids')
 // Every shape has density 1, friction 0.6, restitution 0 (unless the body says otherwise); y points up;
 // bodies start with angle 0, at rest unless they have a velocity.
 
-/** Problem sizes: the full benchmark and the `--quick` smoke run. */
+/**
+ * Problem sizes: the full benchmark and the `--quick` smoke run. Scene M's quick size is Box2D v3's
+ * debug-build size of many_pyramids (5 x 5 pyramids).
+ */
 export const SIZES = {
-  full: { A: { rows: 20 }, B: { rows: 100 }, C: { n: 100 }, D: { links: 200 }, G: { links: 1000 }, J: { n: 100 }, K: { n: 100 }, L: { n: 500 } },
-  quick: { A: { rows: 20 }, B: { rows: 20 }, C: { n: 20 }, D: { links: 40 }, G: { links: 100 }, J: { n: 20 }, K: { n: 20 }, L: { n: 100 } },
+  full: {
+    A: { rows: 20 }, B: { rows: 100 }, C: { n: 100 }, D: { links: 200 }, G: { links: 1000 }, J: { n: 100 }, K: { n: 100 }, L: { n: 500 },
+    M: { rows: 20, columns: 20, base: 10 },
+  },
+  quick: {
+    A: { rows: 20 }, B: { rows: 20 }, C: { n: 20 }, D: { links: 40 }, G: { links: 100 }, J: { n: 20 }, K: { n: 20 }, L: { n: 100 },
+    M: { rows: 5, columns: 5, base: 10 },
+  },
 };
 
-export const SCENE_IDS = ['A', 'B', 'C', 'D', 'E', 'F', 'G', 'H', 'I', 'J', 'J-user', 'J-sym', 'K', 'K-user', 'K-sym', 'L'];
+/** Every scene `--scenes` accepts, in table order. */
+export const SCENE_IDS = ['A', 'B', 'C', 'D', 'E', 'F', 'G', 'H', 'I', 'J', 'J-user', 'J-sym', 'K', 'K-user', 'K-sym', 'L', 'M'];
+
+/**
+ * Scenes that run only when `--scenes` names them: not in a run without `--scenes` (the full sweep,
+ * `--quick`, the published results/latest.json). M (22,000 boxes) takes about 5 minutes a repetition
+ * on its five engines (2 cores): it would make the 28-minute sweep half again as long.
+ */
+export const OPT_IN_SCENES = ['M'];
+
+/** The scenes of a run without `--scenes`. */
+export const DEFAULT_SCENE_IDS = SCENE_IDS.filter((id) => !OPT_IN_SCENES.includes(id));
 
 /** Scene J's distance limits (m), between body centres 1 m apart at rest. */
 export const J_LIMITS = [0.9, 1.1];
@@ -63,6 +85,13 @@ export const SCENE_INFO = {
     'small fast bodies (circles r 0.05-0.1 m and boxes of sides 0.1-0.2 m, seeded) in a closed 20 m box of 0.1 m thick static walls, ' +
     'each started at 50-150 m/s in a random direction, restitution 1, continuous collision as the engine defaults; ' +
     'quality: bodies outside the box (must be 0) and the mean speed at the end; Fulcrum only',
+  M:
+    "Box2D v3's many_pyramids: 20 x 20 pyramids of 10 rows (55 boxes of 1 x 1 m each, 22,000 boxes), 20 tiers 11 m apart, " +
+    "1 m between neighbouring pyramids' bases, each tier on a 220 m ground, sleeping off; opt-in (--scenes M). " +
+    "Departs from Box2D v3 in its grounds only: 20 static bodies, each a 220 x 0.1 m box whose top face lies on Box2D's line, " +
+    'where Box2D has one static body with 20 two-sided segments (the spec has one shape per body, and boxes for every engine); ' +
+    "the steps are this bench's protocol and each engine's default iterations, not Box2D's 200 steps of 4 substeps. " +
+    'Quality: pyramids standing (top box within 1 m of its start) and the worst top-box displacement',
 };
 
 export function pyramid(id, rows) {
@@ -82,6 +111,58 @@ export function pyramid(id, rows) {
     joints: [],
     jointKind: 'pivot',
     top,
+  };
+}
+
+/** Scene M's ground boxes' thickness (m): Box2D v3's grounds are segments (no thickness); see manyPyramids. */
+export const M_GROUND_THICKNESS = 0.1;
+
+/**
+ * Scene M, Box2D v3's many_pyramids (shared/benchmarks.c, CreateManyPyramids): `rows` tiers of
+ * `columns` pyramids, each pyramid `base` rows of 1 x 1 m boxes (base + (base − 1) + … + 1 boxes).
+ * Tier t stands on the ground line y = t·(base + 1); the lines are columns·(base + 1) m long, centred
+ * on x = 0, so each tier's top box has 1 m of room below the next line. In a tier, pyramid c is centred
+ * at x = (c − (columns − 1)/2)·(base + 1): 1 m between neighbouring bases, 0.5 m from the line's ends.
+ * Box (row r, index i) of a pyramid centred at cx is at x = cx + i − (base − r − 1)/2, y = line + 0.5 + r,
+ * as in A and B. Bodies 0 … rows − 1 are the grounds (tier order), then the boxes in Box2D's creation
+ * order (tier by tier, pyramid by pyramid left to right, each bottom row first, left to right).
+ *
+ * One departure: Box2D makes one static body with a two-sided segment per line. A spec body has one
+ * shape, and boxes every engine here builds alike, so each line is a static body of its own, a box
+ * columns·(base + 1) m long and M_GROUND_THICKNESS thick whose top face is the line. Its underside is
+ * 0.9 m above the top box of the tier below, which it never touches (nor do Box2D's segments).
+ */
+export function manyPyramids(id, { rows, columns, base }) {
+  const pitch = base + 1; // tier height and pyramid spacing (m): Box2D's 2·extent·(baseCount + 1) with extent 0.5
+  const width = columns * pitch;
+  const t = M_GROUND_THICKNESS;
+  const bodies = [];
+  for (let tier = 0; tier < rows; tier++) {
+    bodies.push({ type: 'static', x: 0, y: tier * pitch - t / 2, shape: { kind: 'box', w: width, h: t }, collide: true });
+  }
+  const tops = [];
+  for (let tier = 0; tier < rows; tier++) {
+    const floor = tier * pitch;
+    for (let c = 0; c < columns; c++) {
+      const cx = (c - (columns - 1) / 2) * pitch;
+      for (let r = 0; r < base; r++) {
+        const n = base - r;
+        for (let i = 0; i < n; i++) {
+          if (r === base - 1) tops.push(bodies.length);
+          bodies.push({ type: 'dynamic', x: cx + i - (n - 1) / 2, y: floor + 0.5 + r, shape: { kind: 'box', w: 1, h: 1 }, collide: true });
+        }
+      }
+    }
+  }
+  const boxes = bodies.length - rows;
+  return {
+    id,
+    title: `many pyramids ${columns}x${rows}, ${base} rows each (${boxes} boxes)`,
+    bodies,
+    joints: [],
+    jointKind: 'pivot',
+    measure: 'pyramids',
+    tops,
   };
 }
 
@@ -258,6 +339,8 @@ export function buildScene(id, sizes) {
       return weldGrid('K-sym', sizes.K.n, 'weld-sym');
     case 'L':
       return fastBodies('L', sizes.L.n);
+    case 'M':
+      return manyPyramids('M', sizes.M);
     default:
       throw new Error(`unknown scene ${JSON.stringify(id)} (expected one of ${SCENE_IDS.join(', ')})`);
   }
@@ -341,11 +424,39 @@ export function escapes(spec, pose, velocity) {
 }
 
 /**
+ * Scene M's figures: of the `pyramids`, how many are `standing` (the top box within 1 m of its start in
+ * x and in y, as A and B's "stands"), and the top boxes' largest displacements, `worstTopDx` and
+ * `worstTopDy` (m, signed: the Δx and the Δy of largest magnitude, each over every pyramid). A NaN
+ * pose is a pyramid down, and makes both worst figures NaN.
+ */
+export function pyramidsStanding(spec, pose) {
+  let standing = 0;
+  let worstTopDx = 0;
+  let worstTopDy = 0;
+  for (const k of spec.tops) {
+    const b = spec.bodies[k];
+    const p = pose(k);
+    const dx = p[0] - b.x;
+    const dy = p[1] - b.y;
+    if (Number.isNaN(dx) || Number.isNaN(dy)) {
+      worstTopDx = NaN;
+      worstTopDy = NaN;
+      continue;
+    }
+    if (Math.abs(dx) < 1 && Math.abs(dy) < 1) standing++;
+    if (Math.abs(dx) > Math.abs(worstTopDx)) worstTopDx = dx; // false once it is NaN: NaN stays
+    if (Math.abs(dy) > Math.abs(worstTopDy)) worstTopDy = dy;
+  }
+  return { pyramids: spec.tops.length, standing, worstTopDx, worstTopDy };
+}
+
+/**
  * Quality metrics after the run: pyramid top displacement (A, B), worst anchor separation (C–I),
  * worst limit violation (J), worst anchor separation and angle (K), bodies escaped and mean speed (L,
- * which needs `velocity(k)` → [vx, vy] as well).
+ * which needs `velocity(k)` → [vx, vy] as well), pyramids standing and the worst top displacement (M).
  */
 export function measureQuality(spec, pose, velocity) {
+  if (spec.measure === 'pyramids') return pyramidsStanding(spec, pose);
   if (spec.measure === 'distance') return limitViolation(spec, pose);
   if (spec.measure === 'weld') return weldError(spec, pose);
   if (spec.measure === 'escape') return escapes(spec, pose, velocity);

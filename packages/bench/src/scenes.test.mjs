@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { ENGINES } from './engines/index.mjs';
 import { sweepOrder } from './sweep.mjs';
-import { J_LIMITS, L_BOX, L_SPEED, SCENE_IDS, SIZES, buildScene, escapes, limitViolation, measureQuality, median, seededRandom, weldError, worldPoint, worstSeparation } from './scenes.mjs';
+import { join } from 'node:path';
+import { ENGINE_IDS, loadAdapter } from './engines/index.mjs';
+import { parseOptions } from './options.mjs';
+import {
+  DEFAULT_SCENE_IDS, J_LIMITS, L_BOX, L_SPEED, M_GROUND_THICKNESS, OPT_IN_SCENES, SCENE_IDS, SIZES,
+  buildScene, escapes, limitViolation, measureQuality, median, pyramidsStanding, seededRandom, weldError, worldPoint, worstSeparation,
+} from './scenes.mjs';
 
 /** Poses of the spec itself (every body where it starts, angle 0). */
 const startPose = (spec) => (k) => [spec.bodies[k].x, spec.bodies[k].y, 0];
@@ -184,10 +190,159 @@ describe('scene specs at full size', () => {
     for (const id of ['J', 'J-user', 'J-sym', 'K', 'K-user', 'K-sym']) expect(buildScene(id, SIZES.quick).joints).toHaveLength(760);
   });
 
+  it("M: Box2D v3's many_pyramids, 20 x 20 pyramids of 10 rows: 22,000 dynamic 1 x 1 m boxes on 20 static grounds", () => {
+    const s = buildScene('M', SIZES.full);
+    expect(SIZES.full.M).toEqual({ rows: 20, columns: 20, base: 10 });
+    expect(s.title).toBe('many pyramids 20x20, 10 rows each (22000 boxes)');
+    expect(s.joints).toEqual([]);
+    expect(s.measure).toBe('pyramids');
+    const grounds = s.bodies.filter((b) => b.type === 'static');
+    const boxes = s.bodies.filter((b) => b.type === 'dynamic');
+    expect(s.bodies).toHaveLength(22020);
+    expect(boxes).toHaveLength(22000);
+    expect(grounds).toHaveLength(20);
+    // The grounds come first (bodies 0 … 19), then the boxes.
+    expect(s.bodies.slice(0, 20).every((b) => b.type === 'static')).toBe(true);
+    expect(boxes.every((b) => b.collide && b.shape.kind === 'box' && b.shape.w === 1 && b.shape.h === 1)).toBe(true);
+    expect(s.bodies.every((b) => b.velocity === undefined && b.restitution === undefined)).toBe(true);
+    // Ground t: Box2D's line y = 11 t from x = -110 to 110, as a 220 x 0.1 m box whose top face is the line.
+    expect(M_GROUND_THICKNESS).toBe(0.1);
+    grounds.forEach((g, t) => {
+      expect(g).toMatchObject({ x: 0, collide: true, shape: { kind: 'box', w: 220, h: 0.1 } });
+      expect(g.y + g.shape.h / 2).toBeCloseTo(11 * t, 12);
+    });
+    // 400 pyramids, 55 boxes each, one top box each.
+    expect(s.tops).toHaveLength(400);
+    expect(new Set(s.tops).size).toBe(400);
+    expect(s.tops.every((k) => s.bodies[k].type === 'dynamic')).toBe(true);
+  });
+
+  it("M: the boxes sit where Box2D v3's CreateManyPyramids puts them, in its order", () => {
+    // shared/benchmarks.c (erincatto/box2d): extent 0.5, baseCount 10, 20 rows and 20 columns; restated here.
+    const e = 0.5;
+    const base = 10;
+    const tiers = 20;
+    const columns = 20;
+    const groundDeltaY = 2 * e * (base + 1);
+    const groundWidth = 2 * e * columns * (base + 1);
+    const expected = [];
+    for (let t = 0; t < tiers; t++) {
+      for (let c = 0; c < columns; c++) {
+        const centerX = -0.5 * groundWidth + c * (2 * e * base + 2 * e) + 2 * e;
+        for (let i = 0; i < base; i++) {
+          for (let j = i; j < base; j++) expected.push([(i + 1) * e + 2 * (j - i) * e + centerX - 0.5, (2 * i + 1) * e + t * groundDeltaY]);
+        }
+      }
+    }
+    const s = buildScene('M', SIZES.full);
+    expect(s.bodies.slice(20).map((b) => [b.x, b.y])).toEqual(expected);
+  });
+
+  it("M: no two boxes overlap, neighbouring pyramids' bases are 1 m apart, and every tier stands clear of the ground above", () => {
+    const s = buildScene('M', SIZES.full);
+    const boxes = s.bodies.filter((b) => b.type === 'dynamic');
+    // Boxes of one row of one tier, sorted by x: touching (1 m apart) within a pyramid, 1 m gaps between pyramids.
+    const rows = new Map();
+    for (const b of boxes) {
+      if (!rows.has(b.y)) rows.set(b.y, []);
+      rows.get(b.y).push(b.x);
+    }
+    expect(rows.size).toBe(200); // 20 tiers x 10 rows
+    let gaps = 0;
+    for (const [, xs] of rows) {
+      xs.sort((a, b) => a - b);
+      for (let k = 1; k < xs.length; k++) {
+        const d = xs[k] - xs[k - 1];
+        expect(d).toBeGreaterThanOrEqual(1); // no overlap: centres of 1 m boxes at least 1 m apart
+        if (d > 1) gaps++;
+      }
+    }
+    expect(gaps).toBeGreaterThan(0);
+    // The bases (row y = 0.5 of tier 0): 20 runs of 10 touching boxes, 2 m between the centres at a gap (1 m of space).
+    const base0 = rows.get(0.5);
+    expect(base0).toHaveLength(200);
+    const steps = base0.slice(1).map((x, k) => x - base0[k]);
+    expect(steps.filter((d) => d === 2)).toHaveLength(19);
+    expect(steps.filter((d) => d === 1)).toHaveLength(180);
+    expect(base0[0] - 0.5).toBe(-109.5); // 0.5 m from the ground's end
+    expect(base0.at(-1) + 0.5).toBe(109.5);
+    // Vertically: each box sits on the one below or the ground (half-integer heights), and each tier's top box
+    // (top face 10 m above its ground) is 0.9 m below the underside of the next ground.
+    const grounds = s.bodies.filter((b) => b.type === 'static');
+    for (let t = 0; t < 20; t++) {
+      const top = Math.max(...boxes.filter((b) => b.y > 11 * t && b.y < 11 * (t + 1)).map((b) => b.y + 0.5));
+      expect(top).toBe(11 * t + 10);
+      if (t + 1 < 20) expect(grounds[t + 1].y - grounds[t + 1].shape.h / 2 - top).toBeCloseTo(0.9, 12);
+    }
+    // Each pyramid's top box is above its base's centre.
+    for (const k of s.tops) expect(s.bodies[k].y % 11).toBe(9.5);
+  });
+
+  it('M: quality counts the pyramids standing and gives the worst top displacement (NaN when a pose is NaN)', () => {
+    const s = buildScene('M', SIZES.quick);
+    expect(s.bodies.filter((b) => b.type === 'dynamic')).toHaveLength(25 * 55);
+    expect(s.tops).toHaveLength(25);
+    expect(measureQuality(s, startPose(s))).toEqual({ pyramids: 25, standing: 25, worstTopDx: 0, worstTopDy: 0 });
+    const [t0, t1] = s.tops;
+    const moved = (k0, dx, dy) => (k) => (k === k0 ? [s.bodies[k].x + dx, s.bodies[k].y + dy, 0] : startPose(s)(k));
+    const q = pyramidsStanding(s, moved(t1, 0.25, -1.5));
+    expect(q.standing).toBe(24);
+    expect(q.worstTopDx).toBeCloseTo(0.25, 12);
+    expect(q.worstTopDy).toBeCloseTo(-1.5, 12);
+    expect(pyramidsStanding(s, moved(t0, -0.5, -0.5)).standing).toBe(25);
+    const nan = pyramidsStanding(s, moved(t0, NaN, 0));
+    expect(nan.standing).toBe(24);
+    expect(nan.worstTopDx).toBeNaN();
+    expect(nan.worstTopDy).toBeNaN();
+  });
+
+  it('M is opt-in: not in a run without --scenes (full or --quick), nor in results/latest.json; runs with --scenes M', () => {
+    expect(OPT_IN_SCENES).toEqual(['M']);
+    expect(SCENE_IDS).toContain('M');
+    expect(DEFAULT_SCENE_IDS).not.toContain('M');
+    expect(DEFAULT_SCENE_IDS).toEqual(SCENE_IDS.filter((id) => id !== 'M'));
+    const pkgDir = '/pkg';
+    const parse = (...argv) => parseOptions(argv, { pkgDir, env: {} });
+    const full = parse();
+    expect(full.scenes).toEqual(DEFAULT_SCENE_IDS);
+    expect(full.out).toBe(join(pkgDir, 'results', 'latest.json'));
+    expect(parse('--quick').scenes).toEqual(DEFAULT_SCENE_IDS);
+    expect(parse('--engines', ENGINE_IDS.join(',')).out).toBe(join(pkgDir, 'results', 'latest.json'));
+    const m = parse('--scenes', 'm', '--workers', '2');
+    expect(m.scenes).toEqual(['M']);
+    expect(m.workers).toBe(2);
+    expect(m.out).toBe(join(pkgDir, 'results', 'partial.json'));
+    // Every scene named, M with them: still not the published run.
+    expect(parse('--scenes', SCENE_IDS.join(',')).out).toBe(join(pkgDir, 'results', 'partial.json'));
+    expect(parse('--scenes', `B,M`).scenes).toEqual(['B', 'M']);
+  });
+
+  it('M runs on Fulcrum, both Rapier builds, box2d-wasm and matter-js; planck and p2-es skip it (too slow, see README)', () => {
+    expect(ENGINES.filter((e) => e.scenes.includes('M')).map((e) => e.id)).toEqual(['fulcrum', 'matter', 'rapier', 'rapier-simd', 'box2d']);
+    const all = ENGINES.map((e) => e.id);
+    expect(sweepOrder(['M'], all)).toEqual(['fulcrum', 'matter', 'rapier', 'rapier-simd', 'box2d'].map((engine) => ({ scene: 'M', engine })));
+  });
+
   it('every scene builds, and every engine runs A–D', () => {
     for (const id of SCENE_IDS) expect(buildScene(id, SIZES.quick).id).toBe(id);
     for (const e of ENGINES) expect(e.scenes.slice(0, 4)).toEqual(['A', 'B', 'C', 'D']);
   });
+});
+
+describe('scene M in every engine that runs it', () => {
+  // Box2D v3's debug size (5 x 5 pyramids, 1,375 boxes), 30 steps: each adapter builds it, and every pyramid
+  // stands. (The quick sweep of `npm test` leaves M out, as every run without --scenes does.)
+  for (const e of ENGINES.filter((x) => x.scenes.includes('M'))) {
+    it(`${e.label}`, async () => {
+      const spec = buildScene('M', SIZES.quick);
+      const sim = await (await loadAdapter(e.id)).create(spec);
+      for (let i = 0; i < 30; i++) sim.step();
+      const q = measureQuality(spec, sim.pose);
+      expect(q.pyramids).toBe(25);
+      expect(q.standing).toBe(25);
+      expect(Number.isFinite(q.worstTopDx) && Number.isFinite(q.worstTopDy)).toBe(true); // (matter-js's tops sag about 0.5 m: its constants are for pixels)
+    }, 60_000);
+  }
 });
 
 describe('measurement', () => {
