@@ -98,10 +98,13 @@ export function describeStories(stories: StoryEntry[]): void {
     });
 
     it('the debug toggle changes the picture, and reset remounts the scene', async () => {
-      const mounts = (await sceneProbe(opened)).sceneMounts;
+      const { sceneMounts: mounts, frames } = await sceneProbe(opened);
       const picture = await canvasScreenshot(opened.page, CANVAS);
       await opened.page.click('[data-testid="debug-toggle"]');
+      // A frame rendered since the click (under CI load the heaviest story, 2,000 instanced boxes in
+      // software WebGL, had drawn none within a fixed 500 ms), and at least 500 ms.
       await opened.page.waitForTimeout(500);
+      await waitForProbe(opened.page, (p, f) => p.frames > f, { arg: frames, timeout: 30_000 });
       const toggled = await canvasScreenshot(opened.page, CANVAS, { artifact: `${story.id}-debug-toggled.png` });
       expect(countChangedPixels(picture, toggled), 'debug lines appear or disappear').toBeGreaterThan(100);
 
