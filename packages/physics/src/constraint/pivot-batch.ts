@@ -223,19 +223,14 @@ export class PivotBatch implements ConstraintFamily {
     const pool = this.pool;
     if (pool !== null && this.coloured) {
       // One range split evenly: each row is refreshed from its own numbers and the bodies' start state.
-      const starts = this.allRows;
-      starts[0] = 0;
-      starts.fill(this.count, 1);
       this.writeViews(pool.views);
       sb.writeViews(pool.views);
-      pool.run(COMMAND.PIVOT_REFRESH, starts);
+      pool.runRange(COMMAND.PIVOT_REFRESH, 0, this.count);
       from = this.count;
     }
     PIVOT_KERNELS.refresh(this.hot, this.cold, this.kept, this.ends, sb.c0, sb.s0, sb.cx, sb.cy, from, this.count);
   }
 
-  /** The stage bounds of refresh's one range (every row in colour 0). */
-  private readonly allRows = new Int32Array(COLOURS + 1);
 
 
   private endSubstep(): void {

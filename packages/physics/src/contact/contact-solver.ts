@@ -197,10 +197,7 @@ export class ContactSolver implements SolverFamily {
     let from = 0;
     if (pool !== null) {
       // One range, split evenly: every row is written from what no row writes.
-      const starts = this.allRows;
-      starts[0] = 0;
-      starts.fill(n, 1);
-      pool.run(COMMAND.CONTACT_PREPARE, starts);
+      pool.runRange(COMMAND.CONTACT_PREPARE, 0, n);
       from = n;
     }
     CONTACT_KERNELS.prepare(views, from, n);
@@ -208,8 +205,6 @@ export class ContactSolver implements SolverFamily {
 
   /** Per row, the world centre of mass of a side outside the solver (see prepare). */
   private centre = new Float64Array(0);
-  /** The stage bounds of prepare's one range (every row in colour 0). */
-  private readonly allRows = new Int32Array(COLOURS + 1);
   /** The arrays prepare's kernel reads and writes when there are no workers (with workers, the pool's). */
   private readonly ownViews = {} as StageViews;
 

@@ -5,7 +5,7 @@
  * Everything here is outside the step's arithmetic: a stage gives the same bits on any number of
  * threads, so the pool only decides how fast.
  */
-import { COLOURS, type GraphColouring } from '../space/graph-colouring.js';
+import { COLOURS } from '../space/graph-colouring.js';
 import { CONTACT_KERNELS } from '../contact/contact-kernels.js';
 import { PIVOT_KERNELS } from '../constraint/pivot-kernels.js';
 import { BODY_KERNELS } from '../space/body-kernels.js';
@@ -202,6 +202,21 @@ export class WorkerPool {
       throw own instanceof Error ? own : new Error(`a worker's ${commandName(command)} threw`);
     }
   }
+
+  /**
+   * One stage over items [from, to) split evenly among the threads (run's colour 0 alone): for the
+   * stages whose items each write only their own numbers (the contact rows' preparation, the joint
+   * batch's refresh, integration), which need no colouring.
+   */
+  runRange(command: number, from: number, to: number): void {
+    const starts = this.range;
+    starts[0] = from;
+    starts.fill(to, 1);
+    this.run(command, starts);
+  }
+
+  /** runRange's stage bounds. */
+  private readonly range = new Int32Array(COLOURS + 1);
 
   /** Hand the workers the arrays again (one grew) and wait until each has taken them. */
   private remap(views: StageViews): void {

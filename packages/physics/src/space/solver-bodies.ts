@@ -12,7 +12,6 @@ import { resized, shareArray, type GrowableArray } from '../util/typed-arrays.js
 import type { StageViews } from '../parallel/thread-runtime.js';
 import type { WorkerPool } from '../parallel/worker-pool.js';
 import { COMMAND, PARAMS } from '../parallel/control.js';
-import { COLOURS } from './graph-colouring.js';
 import { BODY_KERNELS, capSpeed, turnBody } from './body-kernels.js';
 
 /**
@@ -351,8 +350,6 @@ export class SolverBodies {
     this.pool = pool;
   }
 
-  /** The bounds of an integration stage: bodies 1 to count in colour 0 (index 0 is the static stand-in). */
-  private readonly bodyRange = new Int32Array(COLOURS + 1);
 
   /**
    * Run an integration stage on every thread when there are workers and bodies enough, and return
@@ -361,11 +358,8 @@ export class SolverBodies {
   private parallelStage(command: number): number {
     const pool = this.pool;
     if (pool === null || this.count < PARALLEL_MIN_BODIES) return 1;
-    const range = this.bodyRange;
-    range[0] = 1;
-    range.fill(this.count, 1);
     this.writeViews(pool.views);
-    pool.run(command, range);
+    pool.runRange(command, 1, this.count);
     return this.count;
   }
 
