@@ -57,13 +57,14 @@ import { ChainSegment } from '../shape/chain.js';
 import type { Circle } from '../shape/circle.js';
 import type { PolyShape } from '../shape/poly-shape.js';
 import type { Shape } from '../shape/shape.js';
+import { COLLIDE_KERNELS } from './collide-kernels.js';
 import { closestPointOnSegment, closestPointResult, segmentDistanceOfVertices, segmentDistanceResult } from './distance.js';
 import { LINEAR_SLOP, SPECULATIVE_DISTANCE, type Manifold } from './manifold.js';
 
 /** Points of one clipped pair closer than this are merged (keeps the solver well conditioned). */
-const MERGE_DISTANCE = 0.1 * LINEAR_SLOP;
+export const MERGE_DISTANCE = 0.1 * LINEAR_SLOP;
 /** Core separation above which two rounded polygons are treated as disjoint. */
-const DISJOINT_TOLERANCE = 0.1 * LINEAR_SLOP;
+export const DISJOINT_TOLERANCE = 0.1 * LINEAR_SLOP;
 /** Two capsules get a clipped 2-point manifold only within ~3.6° of A's perpendicular. */
 const FLAT_COSINE = 0.998;
 /** A chain's turn (sine) below which a polygon sees the vertex as straight (Box2D's 0.01, ~0.6°). */
@@ -217,210 +218,13 @@ export function collidePolygonCircle(p: PolyShape, c: Circle, m: Manifold): void
   addPoint(m, 0.5 * (qx + rp * nx + cx - rc * nx), 0.5 * (qy + rp * ny + cy - rc * ny), separation, 0);
 }
 
-// Output of findMaxSeparation (module scratch, no allocation).
-let maxSeparationEdge = 0;
-
 /**
- * SAT over the faces of p1: for each face, the deepest vertex of p2 below its plane.
- * Returns the largest such separation (core to core); the face is in maxSeparationEdge.
- */
-function findMaxSeparation(p1: PolyShape, p2: PolyShape): number {
-  const n1 = p1.count;
-  const n2 = p2.count;
-  const v1 = p1.worldVerts;
-  const nn1 = p1.worldNormals;
-  const v2 = p2.worldVerts;
-  let best = -Infinity;
-  let bestEdge = 0;
-  for (let i = 0; i < n1; i++) {
-    const nx = nn1[2 * i]!;
-    const ny = nn1[2 * i + 1]!;
-    const ox = v1[2 * i]!;
-    const oy = v1[2 * i + 1]!;
-    let si = Infinity;
-    if (n2 === 4) {
-      // Boxes and quads, written out: the same operations in the same order, and about 15%
-      // faster per box pair than the loop (V8 does not unroll it).
-      const s0 = nx * (v2[0]! - ox) + ny * (v2[1]! - oy);
-      const s1 = nx * (v2[2]! - ox) + ny * (v2[3]! - oy);
-      const s2 = nx * (v2[4]! - ox) + ny * (v2[5]! - oy);
-      const s3 = nx * (v2[6]! - ox) + ny * (v2[7]! - oy);
-      if (s0 < si) si = s0;
-      if (s1 < si) si = s1;
-      if (s2 < si) si = s2;
-      if (s3 < si) si = s3;
-    } else {
-      for (let j = 0; j < n2; j++) {
-        const s = nx * (v2[2 * j]! - ox) + ny * (v2[2 * j + 1]! - oy);
-        if (s < si) si = s;
-      }
-    }
-    if (si > best) {
-      best = si;
-      bestEdge = i;
-    }
-  }
-  maxSeparationEdge = bestEdge;
-  return best;
-}
-
-/**
- * Two rounded convex polygons (Polygon, Capsule, Segment in any combination).
- *
- * 1. SAT on both cores picks the reference face (A's unless B's is clearly better: hysteresis
- *    of 0.1·LINEAR_SLOP keeps the choice, and so the feature ids, stable).
- * 2. The incident edge is the other core's edge most anti-parallel to the reference normal.
- * 3. Cores disjoint: closest points of the reference and incident edges. If both are vertices
- *    and not squarely facing each other, the contact is vertex–vertex: one point along the
- *    vertex-to-vertex direction (e.g. a capsule end over a box corner).
- * 4. Otherwise clip the incident edge to the reference edge's side planes: up to 2 points.
+ * Two rounded convex polygons (Polygon, Capsule, Segment in any combination, but not two 2-vertex
+ * cores): collide-kernels.ts's `polygons`, the routine every thread of a parallel narrowphase
+ * runs, over the shapes' geometry blocks (it has the method).
  */
 export function collidePolygons(a: PolyShape, b: PolyShape, m: Manifold): void {
-  m.pointCount = 0;
-  const radius = a.radius + b.radius;
-  const sepA = findMaxSeparation(a, b);
-  const edgeA = maxSeparationEdge;
-  if (!(sepA - radius < SPECULATIVE_DISTANCE)) return;
-  const sepB = findMaxSeparation(b, a);
-  const edgeB = maxSeparationEdge;
-  if (!(sepB - radius < SPECULATIVE_DISTANCE)) return;
-
-  const flip = sepB > sepA + 0.1 * LINEAR_SLOP;
-  const ref = flip ? b : a;
-  const inc = flip ? a : b;
-  const i11 = flip ? edgeB : edgeA;
-  const nRef = ref.count;
-  const nInc = inc.count;
-  const i12 = i11 + 1 < nRef ? i11 + 1 : 0;
-  const rv = ref.worldVerts;
-  const rn = ref.worldNormals;
-  const iv = inc.worldVerts;
-  const inn = inc.worldNormals;
-  const nx = rn[2 * i11]!;
-  const ny = rn[2 * i11 + 1]!;
-
-  // Incident edge: most anti-parallel normal.
-  let i21 = 0;
-  let minDot = Infinity;
-  for (let j = 0; j < nInc; j++) {
-    const d = nx * inn[2 * j]! + ny * inn[2 * j + 1]!;
-    if (d < minDot) {
-      minDot = d;
-      i21 = j;
-    }
-  }
-  const i22 = i21 + 1 < nInc ? i21 + 1 : 0;
-
-  const v11x = rv[2 * i11]!;
-  const v11y = rv[2 * i11 + 1]!;
-  const v12x = rv[2 * i12]!;
-  const v12y = rv[2 * i12 + 1]!;
-  const v21x = iv[2 * i21]!;
-  const v21y = iv[2 * i21 + 1]!;
-  const v22x = iv[2 * i22]!;
-  const v22y = iv[2 * i22 + 1]!;
-  const rRef = ref.radius;
-  const rInc = inc.radius;
-
-  const separation = sepA > sepB ? sepA : sepB;
-  if (separation > DISJOINT_TOLERANCE) {
-    segmentDistanceOfVertices(rv, i11, i12, iv, i21, i22);
-    const r = segmentDistanceResult;
-    const f1 = r.fraction1;
-    const f2 = r.fraction2;
-    if ((f1 === 0 || f1 === 1) && (f2 === 0 || f2 === 1)) {
-      const distance = Math.sqrt(r.distanceSquared);
-      // Offset of the incident vertex along the reference face. When it is (numerically) zero
-      // the vertices face each other squarely, as with equal boxes stacked exactly: the face
-      // normal is then exact and clipping keeps both points.
-      const along = (r.x2 - r.x1) * -ny + (r.y2 - r.y1) * nx;
-      if (Math.abs(along) > 1e-6 * distance) {
-        // Vertex–vertex. distance ≥ separation > 0 here, so the direction is well defined.
-        if (!(distance - radius < SPECULATIVE_DISTANCE)) return;
-        let ux = (r.x2 - r.x1) / distance; // reference → incident
-        let uy = (r.y2 - r.y1) / distance;
-        const px = 0.5 * (r.x1 + rRef * ux + r.x2 - rInc * ux);
-        const py = 0.5 * (r.y1 + rRef * uy + r.y2 - rInc * uy);
-        const vRef = f1 === 0 ? i11 : i12;
-        const vInc = f2 === 0 ? i21 : i22;
-        if (flip) {
-          ux = -ux;
-          uy = -uy;
-        }
-        m.nx = ux;
-        m.ny = uy;
-        addPoint(m, px, py, distance - radius, flip ? (vInc << 8) | vRef : (vRef << 8) | vInc);
-        return;
-      }
-    }
-  }
-
-  // Clip the incident edge against the reference edge's side planes. The tangent runs along
-  // the reference edge (v11 → v12); the incident edge runs the opposite way (v21 → v22).
-  const tx = -ny;
-  const ty = nx;
-  const upper1 = (v12x - v11x) * tx + (v12y - v11y) * ty; // lower1 = 0
-  const upper2 = (v21x - v11x) * tx + (v21y - v11y) * ty;
-  const lower2 = (v22x - v11x) * tx + (v22y - v11y) * ty;
-  const span = upper2 - lower2;
-  let lowX = v22x;
-  let lowY = v22y;
-  let upX = v21x;
-  let upY = v21y;
-  if (span > 1e-12) {
-    if (lower2 < 0) {
-      let t = -lower2 / span;
-      if (t > 1) t = 1;
-      lowX = v22x + t * (v21x - v22x);
-      lowY = v22y + t * (v21y - v22y);
-    }
-    if (upper2 > upper1) {
-      let t = (upper1 - lower2) / span;
-      if (t < 0) t = 0;
-      upX = v22x + t * (v21x - v22x);
-      upY = v22y + t * (v21y - v22y);
-    }
-  }
-  const sepLow = (lowX - v11x) * nx + (lowY - v11y) * ny;
-  const sepUp = (upX - v11x) * nx + (upY - v11y) * ny;
-  // Midway between the surfaces: the reference surface is rRef above its plane, the incident
-  // surface rInc below the incident core point.
-  const kLow = 0.5 * (rRef - rInc - sepLow);
-  const kUp = 0.5 * (rRef - rInc - sepUp);
-  // Ids: the lower point lies at reference vertex i11's side plane / incident vertex i22, the
-  // upper one at i12 / i21. Stored as (vertexOfA << 8) | vertexOfB.
-  const idLow = flip ? (i22 << 8) | i11 : (i11 << 8) | i22;
-  const idUp = flip ? (i21 << 8) | i12 : (i12 << 8) | i21;
-  m.nx = flip ? -nx : nx;
-  m.ny = flip ? -ny : ny;
-  const dx = upX - lowX;
-  const dy = upY - lowY;
-  if (dx * dx + dy * dy < MERGE_DISTANCE * MERGE_DISTANCE) {
-    // Degenerate clip (e.g. corner on corner): one point, the deeper one.
-    if (sepUp < sepLow) addPoint(m, upX + kUp * nx, upY + kUp * ny, sepUp - radius, idUp);
-    else addPoint(m, lowX + kLow * nx, lowY + kLow * ny, sepLow - radius, idLow);
-    return;
-  }
-  // addPoint written out: this function is too large for V8 to inline it, and a call boxes its
-  // three doubles (two thirds of the narrowphase's allocation in a box pyramid).
-  let count = 0;
-  const low = sepLow - radius;
-  if (low < SPECULATIVE_DISTANCE) {
-    m.px[0] = lowX + kLow * nx;
-    m.py[0] = lowY + kLow * ny;
-    m.separation[0] = low;
-    m.id[0] = idLow;
-    count = 1;
-  }
-  const up = sepUp - radius;
-  if (up < SPECULATIVE_DISTANCE) {
-    m.px[count] = upX + kUp * nx;
-    m.py[count] = upY + kUp * ny;
-    m.separation[count] = up;
-    m.id[count] = idUp;
-    count++;
-  }
-  m.pointCount = count;
+  COLLIDE_KERNELS.polygons(a._geo, a._geoAt, b._geo, b._geoAt, m);
 }
 
 /**
@@ -447,7 +251,7 @@ export function collideCapsules(a: PolyShape, b: PolyShape, m: Manifold): void {
   const rb = b.radius;
   const radius = ra + rb;
 
-  segmentDistanceOfVertices(va, 0, 1, vb, 0, 1);
+  segmentDistanceOfVertices(va, 0, 0, 1, vb, 0, 0, 1, segmentDistanceResult);
   const sd = segmentDistanceResult;
   const dist2 = sd.distanceSquared;
   const maxDist = radius + SPECULATIVE_DISTANCE;
@@ -681,7 +485,7 @@ export function collideChainSegmentPolygon(a: ChainSegment, b: PolyShape, m: Man
   let c2y = 0;
   const edges = k === 2 ? 1 : k;
   for (let i = 0; i < edges; i++) {
-    segmentDistanceOfVertices(av, 0, 1, bv, i, i + 1 < k ? i + 1 : 0);
+    segmentDistanceOfVertices(av, 0, 0, 1, bv, 0, i, i + 1 < k ? i + 1 : 0, segmentDistanceResult);
     const r = segmentDistanceResult;
     if (r.distanceSquared < best) {
       best = r.distanceSquared;

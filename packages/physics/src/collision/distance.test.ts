@@ -59,7 +59,7 @@ describe('segmentDistanceOfVertices', () => {
     segmentDistance(0.1, 0.2, 2.3, -0.4, 0.7, 0.9, 3.1, 1.05);
     const expected = { ...r };
     r.distanceSquared = NaN;
-    segmentDistanceOfVertices(a, 1, 2, b, 1, 0);
+    segmentDistanceOfVertices(a, 0, 1, 2, b, 0, 1, 0, r);
     expect({ ...r }).toEqual(expected);
     expect(r.distanceSquared).toBeGreaterThan(0);
   });

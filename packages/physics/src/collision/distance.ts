@@ -44,24 +44,29 @@ export function segmentDistance(
   v[5] = p2y;
   v[6] = q2x;
   v[7] = q2y;
-  segmentDistanceOfVertices(v, 0, 1, v, 2, 3);
+  segmentDistanceOfVertices(v, 0, 0, 1, v, 0, 2, 3, segmentDistanceResult);
 }
 const segmentScratch = new Float64Array(8);
 
+/** What segmentDistanceOfVertices writes: segmentDistanceResult's shape. */
+export type SegmentDistanceResult = typeof segmentDistanceResult;
+
 /**
- * segmentDistance between vertices of packed vertex arrays (vertex i at [2i, 2i + 1]): segment 1
- * from v1[i1] to v1[j1], segment 2 from v2[i2] to v2[j2]. Why: the narrowphase is too large for
- * V8 to inline segmentDistance into it, and a call boxes each of its eight doubles.
+ * segmentDistance between vertices of packed vertex arrays (vertex i at [b + 2i, b + 2i + 1]):
+ * segment 1 from v1[i1] to v1[j1] (vertices from b1), segment 2 from v2[i2] to v2[j2] (from b2),
+ * the result in `out`. Why: the narrowphase is too large for V8 to inline segmentDistance into it,
+ * and a call boxes each of its eight doubles. It refers to nothing outside its parameters, so that
+ * the narrowphase kernels (collide-kernels.ts) take it as a part, on every thread.
  */
-export function segmentDistanceOfVertices(v1: Float64Array, i1: number, j1: number, v2: Float64Array, i2: number, j2: number): void {
-  const p1x = v1[2 * i1]!;
-  const p1y = v1[2 * i1 + 1]!;
-  const q1x = v1[2 * j1]!;
-  const q1y = v1[2 * j1 + 1]!;
-  const p2x = v2[2 * i2]!;
-  const p2y = v2[2 * i2 + 1]!;
-  const q2x = v2[2 * j2]!;
-  const q2y = v2[2 * j2 + 1]!;
+export function segmentDistanceOfVertices(v1: Float64Array, b1: number, i1: number, j1: number, v2: Float64Array, b2: number, i2: number, j2: number, out: SegmentDistanceResult): void {
+  const p1x = v1[b1 + 2 * i1]!;
+  const p1y = v1[b1 + 2 * i1 + 1]!;
+  const q1x = v1[b1 + 2 * j1]!;
+  const q1y = v1[b1 + 2 * j1 + 1]!;
+  const p2x = v2[b2 + 2 * i2]!;
+  const p2y = v2[b2 + 2 * i2 + 1]!;
+  const q2x = v2[b2 + 2 * j2]!;
+  const q2y = v2[b2 + 2 * j2 + 1]!;
   const d1x = q1x - p1x;
   const d1y = q1y - p1y;
   const d2x = q2x - p2x;
@@ -75,23 +80,33 @@ export function segmentDistanceOfVertices(v1: Float64Array, i1: number, j1: numb
   const tiny = 1e-30;
   let s = 0;
   let t = 0;
+  // Clamps to [0, 1] written out (clamp01): no module function is in scope in a worker.
   if (a <= tiny || e <= tiny) {
-    if (a > tiny) s = clamp01(-c / a); // segment 2 is a point
-    else if (e > tiny) t = clamp01(f / e); // segment 1 is a point
+    if (a > tiny) {
+      s = -c / a; // segment 2 is a point
+      s = s < 0 ? 0 : s > 1 ? 1 : s;
+    } else if (e > tiny) {
+      t = f / e; // segment 1 is a point
+      t = t < 0 ? 0 : t > 1 ? 1 : t;
+    }
   } else {
     const b = d1x * d2x + d1y * d2y;
     const denom = a * e - b * b;
-    if (denom !== 0) s = clamp01((b * f - c * e) / denom);
+    if (denom !== 0) {
+      s = (b * f - c * e) / denom;
+      s = s < 0 ? 0 : s > 1 ? 1 : s;
+    }
     t = (b * s + f) / e;
     if (t < 0) {
       t = 0;
-      s = clamp01(-c / a);
+      s = -c / a;
+      s = s < 0 ? 0 : s > 1 ? 1 : s;
     } else if (t > 1) {
       t = 1;
-      s = clamp01((b - c) / a);
+      s = (b - c) / a;
+      s = s < 0 ? 0 : s > 1 ? 1 : s;
     }
   }
-  const out = segmentDistanceResult;
   out.fraction1 = s;
   out.fraction2 = t;
   out.x1 = p1x + s * d1x;

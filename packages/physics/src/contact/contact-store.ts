@@ -34,6 +34,66 @@ export function isSolved(flags: number): boolean {
   return (flags & (TOUCHING | SENSOR | DOOMED | PRE_IGNORE | SKIP)) === TOUCHING;
 }
 
+/** The store's arrays that a manifold is written to (writeManifold): a ContactStore, or a worker's views of one. */
+export interface ManifoldSlots {
+  pointCount: Uint8Array;
+  nx: Float64Array;
+  ny: Float64Array;
+  px: Float64Array;
+  py: Float64Array;
+  separation: Float64Array;
+  id: Int32Array;
+  normalImpulse: Float64Array;
+  tangentImpulse: Float64Array;
+}
+
+/**
+ * ContactStore.update's work: slot k of `st` takes manifold m (its normal only with points), and a new point whose feature id
+ * matches an old point's takes over that point's impulses (the first match, as a manifold's ids
+ * are distinct); the others start from zero. It refers to nothing outside its parameters, so that
+ * the narrowphase kernels (collision/collide-kernels.ts) take it as a part, on every thread.
+ */
+export function writeManifold(st: ManifoldSlots, k: number, m: Pick<Manifold, 'pointCount' | 'nx' | 'ny' | 'px' | 'py' | 'separation' | 'id'>): void {
+  const p = 2 * k;
+  const id = st.id;
+  const ni = st.normalImpulse;
+  const ti = st.tangentImpulse;
+  const oldCount = st.pointCount[k]!;
+  const oid0 = id[p]!;
+  const oid1 = id[p + 1]!;
+  const on0 = ni[p]!;
+  const on1 = ni[p + 1]!;
+  const ot0 = ti[p]!;
+  const ot1 = ti[p + 1]!;
+  const n = m.pointCount;
+  st.pointCount[k] = n;
+  // A manifold without points leaves its normal as the routine found it, which may be a previous
+  // pair's: the slot keeps its own last one, so that it never depends on what was collided before.
+  if (n > 0) {
+    st.nx[k] = m.nx;
+    st.ny[k] = m.ny;
+  }
+  for (let j = 0; j < n; j++) {
+    const q = p + j;
+    const mid = m.id[j]!;
+    st.px[q] = m.px[j]!;
+    st.py[q] = m.py[j]!;
+    st.separation[q] = m.separation[j]!;
+    id[q] = mid;
+    let nImp = 0;
+    let tImp = 0;
+    if (oldCount > 0 && oid0 === mid) {
+      nImp = on0;
+      tImp = ot0;
+    } else if (oldCount > 1 && oid1 === mid) {
+      nImp = on1;
+      tImp = ot1;
+    }
+    ni[q] = nImp;
+    ti[q] = tImp;
+  }
+}
+
 export class ContactStore {
   /** Slots in use. */
   count = 0;
@@ -87,6 +147,7 @@ export class ContactStore {
     this.separation = shareArray(this.separation);
     this.normalImpulse = shareArray(this.normalImpulse);
     this.tangentImpulse = shareArray(this.tangentImpulse);
+    this.id = shareArray(this.id);
   }
 
   /** The arrays of `v` that are this store's (their current ones: an array that grew is new). */
@@ -102,6 +163,7 @@ export class ContactStore {
     v.sseparation = this.separation;
     v.snormalImpulse = this.normalImpulse;
     v.stangentImpulse = this.tangentImpulse;
+    v.sid = this.id;
   }
 
   /** Append a slot with no points and no impulses; returns its index. */
@@ -163,40 +225,7 @@ export class ContactStore {
    * others start from zero.
    */
   update(k: number, m: Manifold): void {
-    const p = 2 * k;
-    const id = this.id;
-    const ni = this.normalImpulse;
-    const ti = this.tangentImpulse;
-    const oldCount = this.pointCount[k]!;
-    const oid0 = id[p]!;
-    const oid1 = id[p + 1]!;
-    const on0 = ni[p]!;
-    const on1 = ni[p + 1]!;
-    const ot0 = ti[p]!;
-    const ot1 = ti[p + 1]!;
-    const n = m.pointCount;
-    this.pointCount[k] = n;
-    this.nx[k] = m.nx;
-    this.ny[k] = m.ny;
-    for (let j = 0; j < n; j++) {
-      const q = p + j;
-      const mid = m.id[j]!;
-      this.px[q] = m.px[j]!;
-      this.py[q] = m.py[j]!;
-      this.separation[q] = m.separation[j]!;
-      id[q] = mid;
-      let nImp = 0;
-      let tImp = 0;
-      if (oldCount > 0 && oid0 === mid) {
-        nImp = on0;
-        tImp = ot0;
-      } else if (oldCount > 1 && oid1 === mid) {
-        nImp = on1;
-        tImp = ot1;
-      }
-      ni[q] = nImp;
-      ti[q] = tImp;
-    }
+    writeManifold(this, k, m);
   }
 
   /**

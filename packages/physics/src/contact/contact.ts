@@ -28,6 +28,8 @@ export interface ContactPoint {
 export class Contact {
   /** Slot in the store and index in the space's contact list (kept up to date on removal); −1 once destroyed. */
   index: number;
+  /** @internal Its shapes are two rounded polygons that the narrowphase kernels collide (contact-manager.ts's collideParallel). */
+  _polygonPair = false;
   /** The `manifold` getter's copy, made on first use. */
   private _manifold: Manifold | null = null;
 

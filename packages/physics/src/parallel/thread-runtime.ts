@@ -26,6 +26,7 @@
 import type { ContactKernels } from '../contact/contact-kernels.js';
 import type { PivotKernels } from '../constraint/pivot-kernels.js';
 import type { BodyKernels } from '../space/body-kernels.js';
+import type { CollideKernels } from '../collision/collide-kernels.js';
 
 /**
  * The arrays a stage reads and writes, all shared: the contact solver's rows, the joint batch's
@@ -52,6 +53,10 @@ export interface StageViews {
   sseparation: Float64Array;
   snormalImpulse: Float64Array;
   stangentImpulse: Float64Array;
+  sid: Int32Array;
+  /** The narrowphase's: the space's polygon geometry pool (collision/geometry-pool.ts), and its jobs (slot, block A, block B). */
+  geo: Float64Array;
+  njobs: Int32Array;
   pd: Float64Array;
   pcold: Float64Array;
   pkept: Float64Array;
@@ -86,16 +91,18 @@ export interface StageKernels {
   contact: ContactKernels;
   pivot: PivotKernels;
   body: BodyKernels;
+  collide: CollideKernels;
 }
 
 export function threadRuntime(kernels: StageKernels, ctl: Int32Array, prm: Float64Array, thread: number, canWait: boolean, stallMs: number) {
   // Slots and commands of parallel/control.ts.
   const BAR_COUNT = 2, BAR_GEN = 3, FAILED = 5, THREADS = 6, STARTS = 7, SPIN = 32, COLOURS = 24;
   const INV_H = 0, MAX_BIAS = 1, SOFT = 2, H = 8, MAX_SPEED = 9, MAX_SPIN = 10;
-  const CONTACT_WARM_START = 1, CONTACT_SOLVE = 2, PIVOT_WARM_START = 4, PIVOT_SOLVE = 5, PIVOT_POSITION = 6, CONTACT_PREPARE = 7, PIVOT_NEXT_SUBSTEP = 8, PIVOT_REFRESH = 11, BODY_VELOCITIES = 12, BODY_POSITIONS = 13;
+  const CONTACT_WARM_START = 1, CONTACT_SOLVE = 2, PIVOT_WARM_START = 4, PIVOT_SOLVE = 5, PIVOT_POSITION = 6, CONTACT_PREPARE = 7, PIVOT_NEXT_SUBSTEP = 8, PIVOT_REFRESH = 11, BODY_VELOCITIES = 12, BODY_POSITIONS = 13, NARROWPHASE = 14;
   const contact = kernels.contact;
   const pivot = kernels.pivot;
   const body = kernels.body;
+  const collide = kernels.collide;
   /**
    * How long (ms) a thread that may block spins at a barrier before it waits: a colour lasts
    * microseconds, and a wait's wake-up costs tens of them (more on a virtual machine).
@@ -153,6 +160,7 @@ export function threadRuntime(kernels: StageKernels, ctl: Int32Array, prm: Float
           else if (cmd === PIVOT_WARM_START || cmd === PIVOT_NEXT_SUBSTEP) pivot.warmStart(v.pd, v.pcold, v.pends, v.vx, v.vy, v.w, v.dqc, v.dqs, lo, hi, cmd === PIVOT_NEXT_SUBSTEP);
           else if (cmd === PIVOT_POSITION) pivot.position(v.pd, v.pends, v.psoft, v.dpx, v.dpy, v.dq, v.dqc, v.dqs, lo, hi);
           else if (cmd === CONTACT_PREPARE) contact.prepare(v, lo, hi);
+          else if (cmd === NARROWPHASE) collide.narrowphase(v, lo, hi);
           else if (cmd === BODY_VELOCITIES) body.integrateVelocities(v.vx, v.vy, v.w, v.dvx, v.dvy, v.dw, v.linearDamp, v.angularDamp, v.dynamic, lo, hi);
           else if (cmd === BODY_POSITIONS) body.integratePositions(v.vx, v.vy, v.w, v.dpx, v.dpy, v.dq, v.dqc, v.dqs, v.invMass, v.spinCapped, v.atCap, prm[H]!, prm[MAX_SPEED]!, prm[MAX_SPIN]!, lo, hi);
           else if (cmd === PIVOT_REFRESH) pivot.refresh(v.pd, v.pcold, v.pkept, v.pends, v.c0, v.s0, v.cx, v.cy, lo, hi);

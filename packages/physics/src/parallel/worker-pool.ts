@@ -9,6 +9,7 @@ import { COLOURS } from '../space/graph-colouring.js';
 import { CONTACT_KERNELS } from '../contact/contact-kernels.js';
 import { PIVOT_KERNELS } from '../constraint/pivot-kernels.js';
 import { BODY_KERNELS } from '../space/body-kernels.js';
+import { COLLIDE_KERNELS } from '../collision/collide-kernels.js';
 import { COMMAND, CONTROL, PARAMS } from './control.js';
 import { threadRuntime, type StageViews, type ThreadRuntime } from './thread-runtime.js';
 import { workerProgram } from './worker-program.js';
@@ -140,7 +141,7 @@ export class WorkerPool {
 
   private constructor(views: StageViews, stallMs: number) {
     this.views = { ...views };
-    this.runtime = threadRuntime({ contact: CONTACT_KERNELS, pivot: PIVOT_KERNELS, body: BODY_KERNELS }, this.ctl, this.prm, 0, mayBlock(), stallMs);
+    this.runtime = threadRuntime({ contact: CONTACT_KERNELS, pivot: PIVOT_KERNELS, body: BODY_KERNELS, collide: COLLIDE_KERNELS }, this.ctl, this.prm, 0, mayBlock(), stallMs);
   }
 
   /** Start `count` workers (count ≥ 1); rejects when one fails to start (the pool is then disposed). */

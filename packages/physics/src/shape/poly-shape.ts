@@ -11,6 +11,12 @@
 import { closestPointOnSegment, closestPointResult } from '../collision/distance.js';
 import { roundedPolygonMass } from './mass.js';
 import { Shape, type MassData, type RayCastOutput } from './shape.js';
+import type { GeometryPool } from '../collision/geometry-pool.js';
+
+/** Numbers in a polygon's geometry block (PolyShape._geo): count, radius, vertices and normals. */
+export function geometryBlockLength(count: number): number {
+  return 2 + 4 * count;
+}
 
 const EMPTY = new Float64Array(0);
 
@@ -25,10 +31,24 @@ export abstract class PolyShape extends Shape {
   localCentroidX = 0;
   localCentroidY = 0;
 
-  /** World core vertices, refreshed by `updateWorld`. Read-only. */
+  /**
+   * World core vertices, refreshed by `updateWorld`. Read-only, and read it afresh: it is a view of
+   * the geometry block, which moves into a space's shared pool while the space has workers.
+   */
   worldVerts: Float64Array = EMPTY;
-  /** World outward unit normals, refreshed by `updateWorld`. Read-only. */
+  /** World outward unit normals, refreshed by `updateWorld`. Read-only, and read afresh (as worldVerts). */
   worldNormals: Float64Array = EMPTY;
+  /**
+   * @internal The geometry block the narrowphase reads (collision/collide-kernels.ts), at _geoAt:
+   * [count, radius, world vertices (2·count), world normals (2·count)]. worldVerts and worldNormals
+   * are views of it. The shape's own array, or a slice of its space's shared pool while the space
+   * has workers (_geoPool, collision/geometry-pool.ts), where every thread reads it.
+   */
+  _geo: Float64Array = EMPTY;
+  _geoAt = 0;
+  _geoPool: GeometryPool | null = null;
+  /** @internal The shape's index in its pool's list. */
+  _geoSlot = -1;
   /** World centroid of the core. */
   wcx = 0;
   wcy = 0;
@@ -55,12 +75,15 @@ export abstract class PolyShape extends Shape {
    */
   protected setCore(src: ArrayLike<number>, count: number): void {
     if (this.count !== count || this.localVerts.length !== 2 * count) {
+      const pool = this._geoPool;
+      pool?.release(this);
       this.count = count;
       this.localVerts = new Float64Array(2 * count);
       this.localNormals = new Float64Array(2 * count);
-      this.worldVerts = new Float64Array(2 * count);
-      this.worldNormals = new Float64Array(2 * count);
+      this.bindGeometry(new Float64Array(geometryBlockLength(count)), 0);
+      pool?.adopt(this);
     }
+    this._geo[this._geoAt + 1] = this._radius;
     const c = Math.cos(this.angle);
     const s = Math.sin(this.angle);
     const ox = this.offsetX;
@@ -105,6 +128,17 @@ export abstract class PolyShape extends Shape {
     }
   }
 
+  /** @internal Make block `at` of `g` this shape's geometry (its contents already the shape's, or about to be). */
+  bindGeometry(g: Float64Array, at: number): void {
+    const n = this.count;
+    this._geo = g;
+    this._geoAt = at;
+    g[at] = n;
+    g[at + 1] = this._radius;
+    this.worldVerts = g.subarray(at + 2, at + 2 + 2 * n);
+    this.worldNormals = g.subarray(at + 2 + 2 * n, at + 2 + 4 * n);
+  }
+
   override computeMass(): MassData {
     return roundedPolygonMass(this.localVerts, this.localNormals, this.count, this._radius, this.density);
   }
@@ -138,6 +172,7 @@ export abstract class PolyShape extends Shape {
     this.wcx = x + c * this.localCentroidX - s * this.localCentroidY;
     this.wcy = y + s * this.localCentroidX + c * this.localCentroidY;
     const r = this._radius;
+    this._geo[this._geoAt + 1] = r;
     this.aabbMinX = minX - r;
     this.aabbMinY = minY - r;
     this.aabbMaxX = maxX + r;

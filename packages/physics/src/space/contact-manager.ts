@@ -19,6 +19,13 @@ import type { Shape } from '../shape/shape.js';
 import type { ContactEvent, EventHub } from './events.js';
 import type { ContactPoint } from '../contact/contact.js';
 import type { Vec2 } from '../math/vec2.js';
+import { GeometryPool } from '../collision/geometry-pool.js';
+import { PolyShape } from '../shape/poly-shape.js';
+import { ChainSegment } from '../shape/chain.js';
+import type { WorkerPool } from '../parallel/worker-pool.js';
+import type { StageViews } from '../parallel/thread-runtime.js';
+import { COMMAND } from '../parallel/control.js';
+import { grown, shareArray } from '../util/typed-arrays.js';
 
 /**
  * Nape's PreFlag: 'acceptOnce' (or nothing) solves the contact in this step and asks again in the
@@ -44,6 +51,22 @@ export interface ContactOwner {
  * 60 steps and 1.72 ms/step after; 2 sizes, 142 and 1.59; 4, 166 and 1.67; unbounded, 245 and 1.81.
  */
 const LOOKAHEAD_MAX_SIZES = 2;
+
+/**
+ * Contacts from which a space with workers splits the narrowphase's polygon pairs over its threads
+ * (collideParallel). Under it the runs' hand-offs cost more than the share saves.
+ */
+export const PARALLEL_MIN_CONTACTS = 256;
+
+/** collideParallel's slot states: not simulated when listed (a wake later in the pass may change that), */
+const WAITING = 0;
+/** nothing more to do in this step (doomed), */
+const SETTLED = 1;
+/** collided by the kernels (collide-kernels.ts), or here on the calling thread, */
+const KERNEL = 2;
+const HERE = 4;
+/** and a flag: a side was asleep when listed. */
+const ASLEEP = 8;
 
 export class ContactManager {
   readonly broadphase = new BroadPhase();
@@ -71,6 +94,13 @@ export class ContactManager {
   private preSolveCallback: PreSolveCallback | null = null;
   /** True while the callback runs: the contact's material setters are open then, inside a step. */
   inPreSolve = false;
+  /** While the space has workers, or has had them: its polygons' geometry blocks, shared (collision/geometry-pool.ts). */
+  private geometry: GeometryPool | null = null;
+  /** The space's workers (null: none). */
+  private pool: WorkerPool | null = null;
+  /** collideParallel's: each slot's state, and the jobs (slot, block A, block B) the kernels take. */
+  private narrowState = new Uint8Array(64);
+  private jobs = new Int32Array(192);
 
   constructor(
     private readonly events: EventHub,
@@ -130,6 +160,12 @@ export class ContactManager {
    * is doomed: the solver skips it, and commitStep destroys it once the step has succeeded.
    */
   collide(): void {
+    if (this.pool !== null && this.contacts.length >= PARALLEL_MIN_CONTACTS) this.collideParallel();
+    else this.collideHere();
+  }
+
+  /** Stage 3 on the calling thread alone: each contact in list order. */
+  private collideHere(): void {
     const contacts = this.contacts;
     const store = this.store;
     const m = this.manifold;
@@ -161,6 +197,128 @@ export class ContactManager {
       }
     }
     if (destroyed) this.doomedPending = true;
+  }
+
+  /**
+   * Stage 3 with workers, to the bit what collideHere does. Three passes:
+   *   1. here, in list order: the tests collideHere makes before colliding (simulated sides, boxes
+   *      apart: doomed); each pair of polygons becomes a job for the kernels, each other pair is
+   *      marked to be collided here;
+   *   2. every thread: the jobs, each writing its own slot (COMMAND.NARROWPHASE);
+   *   3. here, in list order: the other pairs collided, and every slot's touching change (events),
+   *      wakes, as collideHere. A contact that was not simulated in pass 1 is taken up here, whole,
+   *      when a wake earlier in this pass has made it simulated, as collideHere would have.
+   */
+  private collideParallel(): void {
+    const contacts = this.contacts;
+    const store = this.store;
+    const n = contacts.length;
+    const g = this.geometry!.array;
+    if (this.narrowState.length < n) this.narrowState = new Uint8Array(Math.max(n, 2 * this.narrowState.length));
+    this.jobs = grown(this.jobs, 3 * n);
+    const state = this.narrowState;
+    const jobs = this.jobs;
+    let jobCount = 0;
+    let destroyed = false;
+    for (let i = 0; i < n; i++) {
+      const c = contacts[i]!;
+      const bA = c.bodyA;
+      const bB = c.bodyB;
+      if (!isSimulated(bA) && !isSimulated(bB)) {
+        state[i] = WAITING;
+        continue;
+      }
+      if (!this.broadphase.testOverlap(c.shapeA.proxyId, c.shapeB.proxyId)) {
+        store.flags[i] |= DOOMED;
+        destroyed = true;
+        state[i] = SETTLED;
+        continue;
+      }
+      const asleep = bA._sleeping || bB._sleeping ? ASLEEP : 0;
+      const a = c.shapeA as PolyShape;
+      const b = c.shapeB as PolyShape;
+      if (c._polygonPair && a._geo === g && b._geo === g) {
+        jobs[3 * jobCount] = i;
+        jobs[3 * jobCount + 1] = a._geoAt;
+        jobs[3 * jobCount + 2] = b._geoAt;
+        jobCount++;
+        state[i] = KERNEL | asleep;
+      } else state[i] = HERE | asleep;
+    }
+    if (jobCount > 0) {
+      const pool = this.pool!;
+      store.writeViews(pool.views);
+      pool.views.geo = g;
+      pool.views.njobs = jobs;
+      pool.runRange(COMMAND.NARROWPHASE, 0, jobCount);
+    }
+    const m = this.manifold;
+    let woke = false;
+    for (let i = 0; i < n; i++) {
+      let st = state[i]!;
+      if (st === SETTLED) continue;
+      if (st === WAITING) {
+        if (!woke) continue;
+        const c = contacts[i]!;
+        if (!isSimulated(c.bodyA) && !isSimulated(c.bodyB)) continue;
+        if (!this.broadphase.testOverlap(c.shapeA.proxyId, c.shapeB.proxyId)) {
+          store.flags[i] |= DOOMED;
+          destroyed = true;
+          continue;
+        }
+        st = HERE | (c.bodyA._sleeping || c.bodyB._sleeping ? ASLEEP : 0);
+      }
+      if ((st & HERE) !== 0) {
+        const c = contacts[i]!;
+        collideShapes(c.shapeA, c.shapeB, m);
+        store.update(i, m);
+      }
+      const flags = store.flags[i]!;
+      const sensor = (flags & SENSOR) !== 0;
+      const points = store.pointCount[i]!;
+      let touching = points > 0;
+      if (touching && sensor) touching = (points > 1 ? Math.min(store.separation[2 * i]!, store.separation[2 * i + 1]!) : store.separation[2 * i]!) < 0;
+      if (touching !== ((flags & TOUCHING) !== 0)) {
+        store.flags[i] = (flags ^ TOUCHING) & ~PRE_SOLVE_FLAGS;
+        this.emitContact(touching ? 'beginContact' : 'endContact', contacts[i]!);
+      }
+      if (touching && !sensor && (st & ASLEEP) !== 0) {
+        const c = contacts[i]!;
+        if (c.bodyA._sleeping) {
+          this.owner.wake(c.bodyA);
+          woke = true;
+        }
+        if (c.bodyB._sleeping) {
+          this.owner.wake(c.bodyB);
+          woke = true;
+        }
+      }
+    }
+    if (destroyed) this.doomedPending = true;
+  }
+
+  /**
+   * Before workers start: the polygons' geometry goes into a shared pool (every shape of the space
+   * now, and each one that joins later), and the narrowphase's jobs into a shared array.
+   */
+  share(): void {
+    if (this.geometry === null) {
+      const geometry = new GeometryPool();
+      for (const s of this.shapeById.values()) if (s instanceof PolyShape) geometry.adopt(s);
+      this.geometry = geometry;
+    }
+    this.jobs = shareArray(this.jobs);
+  }
+
+  /** The arrays of `v` that are the narrowphase's. */
+  writeViews(v: StageViews): void {
+    v.geo = this.geometry!.array;
+    v.njobs = this.jobs;
+  }
+
+  /** Collide with these workers from now on (null: alone). share() must have run. */
+  attach(pool: WorkerPool | null): void {
+    this.pool = pool;
   }
 
   /** Drop the doomed contacts, keeping the others' order (list and store alike). */
@@ -204,6 +362,7 @@ export class ContactManager {
     // Order shapes by id so the pair's orientation never depends on discovery order.
     const store = this.store;
     const c = sA.id < sB.id ? new Contact(sA, sB, bA, bB, key, store) : new Contact(sB, sA, bB, bA, key, store);
+    c._polygonPair = isPolygonPair(sA, sB);
     this.contacts.push(c); // at c.index, the store's new last slot
     this.byPair.set(key, c);
     (bA._contacts as Contact[]).push(c);
@@ -415,6 +574,7 @@ export class ContactManager {
     this.solidStale = true;
     s.updateWorld(body._x, body._y, body._c, body._s);
     s.proxyId = this.broadphase.createProxy(s.aabbMinX, s.aabbMinY, s.aabbMaxX, s.aabbMaxY, s.id);
+    if (this.geometry !== null && s instanceof PolyShape) this.geometry.adopt(s);
     s._inert = pairsWithNothing(s);
     if (s._inert) this.broadphase.setInert(s.proxyId, true);
     this.shapeById.set(s.id, s);
@@ -427,6 +587,7 @@ export class ContactManager {
     if (s.proxyId >= 0) this.broadphase.destroyProxy(s.proxyId);
     s.proxyId = -1;
     this.shapeById.delete(s.id);
+    if (s instanceof PolyShape) this.geometry?.release(s);
   }
 
   /** A body was moved by hand: its shapes and proxies follow at once, and re-pair. */
@@ -519,6 +680,16 @@ export class ContactManager {
  */
 function sensesKinematic(sA: Shape, sB: Shape): boolean {
   return (sA.sensor || sB.sensor) && ((sA.body as Body)._type === 'kinematic' || (sB.body as Body)._type === 'kinematic');
+}
+
+/**
+ * Whether collideShapes takes a pair to collidePolygons (collide-kernels.ts's `polygons`): two
+ * rounded polygons, not two 2-vertex cores, neither a chain segment. A shape's kind and vertex
+ * count class never change, so a contact's answer holds.
+ */
+function isPolygonPair(a: Shape, b: Shape): boolean {
+  if (a.kind === 'circle' || b.kind === 'circle' || a instanceof ChainSegment || b instanceof ChainSegment) return false;
+  return !((a as PolyShape).count === 2 && (b as PolyShape).count === 2);
 }
 
 function isSimulated(b: Body): boolean {

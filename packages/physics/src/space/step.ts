@@ -109,26 +109,30 @@ export class StepPipeline {
 
   /**
    * Keep the arrays a parallel stage reads and writes in SharedArrayBuffers from now on (the
-   * solver bodies' state, the contact store's manifolds, the contact solver's and the joint
-   * batch's rows), and return them: the arrays workers start with.
+   * solver bodies' state, the polygons' geometry and the narrowphase's jobs, the contact store's
+   * manifolds, the contact solver's and the joint batch's rows), and return them: the arrays
+   * workers start with.
    */
   share(): StageViews {
     this.bodies.share();
     this.contactSolver.share();
     this.jointBatch.share();
+    this.world.contacts.share();
     const views = {} as StageViews;
     this.bodies.writeViews(views);
     this.contactSolver.writeViews(views);
     this.world.contacts.store.writeViews(views);
     this.jointBatch.writeViews(views);
+    this.world.contacts.writeViews(views);
     return views;
   }
 
-  /** Integrate the bodies and solve the families that have kernels (contacts, the joint batch) with these workers from now on (null: alone). */
+  /** Collide polygon pairs, integrate the bodies and solve the families that have kernels (contacts, the joint batch) with these workers from now on (null: alone). */
   attach(pool: WorkerPool | null): void {
     this.bodies.attach(pool);
     this.contactSolver.attach(pool);
     this.jointBatch.attach(pool);
+    this.world.contacts.attach(pool);
   }
 
   run(dt: number, substeps: number, positionIterations: number): void {
