@@ -25,8 +25,13 @@ export const CONTROL = {
    * 0 with more: a spinning thread would hold a core the thread it waits for needs.
    */
   SPIN: 32,
+  /**
+   * Per colour (COLOURS entries): how many of its rows the threads have claimed so far. The calling
+   * thread zeroes them before each command; a thread claims the next chunk with Atomics.add.
+   */
+  CLAIMS: 40,
   /** Control block length. */
-  LENGTH: 40,
+  LENGTH: 64,
 } as const;
 
 /** The stage's numbers (Float64Array): the substep's 1/h, the contacts' largest push speed, their softness (six); the substep h and the speed caps (integration). */

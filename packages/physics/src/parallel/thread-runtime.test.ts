@@ -14,7 +14,7 @@ function declared(text: string, first: string): Record<string, number> {
 describe("the thread runtime's and the worker's literal slots", () => {
   it('match parallel/control.ts and the colour count', () => {
     const runtime = threadRuntime.toString();
-    expect(declared(runtime, 'BAR_COUNT')).toEqual({ BAR_COUNT: CONTROL.BAR_COUNT, BAR_GEN: CONTROL.BAR_GEN, FAILED: CONTROL.FAILED, THREADS: CONTROL.THREADS, STARTS: CONTROL.STARTS, SPIN: CONTROL.SPIN, COLOURS });
+    expect(declared(runtime, 'BAR_COUNT')).toEqual({ BAR_COUNT: CONTROL.BAR_COUNT, BAR_GEN: CONTROL.BAR_GEN, FAILED: CONTROL.FAILED, THREADS: CONTROL.THREADS, STARTS: CONTROL.STARTS, SPIN: CONTROL.SPIN, CLAIMS: CONTROL.CLAIMS, COLOURS });
     expect(declared(runtime, 'INV_H')).toEqual({ INV_H: PARAMS.INV_H, MAX_BIAS: PARAMS.MAX_BIAS, SOFT: PARAMS.SOFT, H: PARAMS.H, MAX_SPEED: PARAMS.MAX_SPEED, MAX_SPIN: PARAMS.MAX_SPIN });
     expect(declared(runtime, 'CONTACT_WARM_START')).toEqual({
       CONTACT_WARM_START: COMMAND.CONTACT_WARM_START, CONTACT_SOLVE: COMMAND.CONTACT_SOLVE, PIVOT_WARM_START: COMMAND.PIVOT_WARM_START, PIVOT_SOLVE: COMMAND.PIVOT_SOLVE, PIVOT_POSITION: COMMAND.PIVOT_POSITION, CONTACT_PREPARE: COMMAND.CONTACT_PREPARE, PIVOT_NEXT_SUBSTEP: COMMAND.PIVOT_NEXT_SUBSTEP, PIVOT_REFRESH: COMMAND.PIVOT_REFRESH, BODY_VELOCITIES: COMMAND.BODY_VELOCITIES, BODY_POSITIONS: COMMAND.BODY_POSITIONS, NARROWPHASE: COMMAND.NARROWPHASE,
@@ -22,7 +22,8 @@ describe("the thread runtime's and the worker's literal slots", () => {
     expect(declared(workerProgram(), 'SEQ')).toEqual({ SEQ: CONTROL.SEQ, CMD: CONTROL.CMD, ACK: CONTROL.ACK, SPIN: CONTROL.SPIN, REMAP: COMMAND.REMAP, STOP: COMMAND.STOP });
     // The colour bounds fit the block before SPIN.
     expect(CONTROL.STARTS + COLOURS + 1).toBeLessThanOrEqual(CONTROL.SPIN);
-    expect(CONTROL.SPIN).toBeLessThan(CONTROL.LENGTH);
+    expect(CONTROL.SPIN).toBeLessThan(CONTROL.CLAIMS);
+    expect(CONTROL.CLAIMS + COLOURS).toBeLessThanOrEqual(CONTROL.LENGTH);
   });
 
   it('the worker program is one script that parses', () => {

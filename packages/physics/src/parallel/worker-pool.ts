@@ -185,6 +185,7 @@ export class WorkerPool {
     if (!sameViews(views, this.posted)) this.remap(views);
     const ctl = this.ctl;
     ctl.set(starts, CONTROL.STARTS);
+    ctl.fill(0, CONTROL.CLAIMS, CONTROL.CLAIMS + COLOURS);
     ctl[CONTROL.CMD] = command;
     Atomics.add(ctl, CONTROL.SEQ, 1);
     Atomics.notify(ctl, CONTROL.SEQ);
@@ -205,7 +206,7 @@ export class WorkerPool {
   }
 
   /**
-   * One stage over items [from, to) split evenly among the threads (run's colour 0 alone): for the
+   * One stage over items [from, to) shared among the threads (run's colour 0 alone): for the
    * stages whose items each write only their own numbers (the contact rows' preparation, the joint
    * batch's refresh, integration), which need no colouring.
    */
