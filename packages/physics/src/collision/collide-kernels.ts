@@ -34,18 +34,11 @@ export function collideKernels(segmentDistanceOfVertices: typeof sharedSegmentDi
   let maxSeparationEdge = 0;
 
   /**
-   * SAT over the faces of polygon 1 (block o1 of g1): for each face, the deepest vertex of
-   * polygon 2 below its plane. Returns the largest such separation (core to core); the face is in
-   * maxSeparationEdge.
+   * SAT over the faces of polygon 1 (n1 vertices from v1 and normals from nn1 in g1): for each
+   * face, the deepest vertex of polygon 2 (n2 vertices from v2 in g2) below its plane. Returns the
+   * largest such separation (core to core); the face is in maxSeparationEdge.
    */
-  function findMaxSeparation(g1: Float64Array, o1: number, g2: Float64Array, o2: number): number {
-    // Counts as small integers (| 0): the block stores doubles, and index arithmetic on doubles
-    // made every read convert its index (about 25% of this routine's time).
-    const n1 = g1[o1]! | 0;
-    const n2 = g2[o2]! | 0;
-    const v1 = o1 + 2;
-    const nn1 = v1 + 2 * n1;
-    const v2 = o2 + 2;
+  function findMaxSeparation(g1: Float64Array, v1: number, nn1: number, n1: number, g2: Float64Array, v2: number, n2: number): number {
     let best = -Infinity;
     let bestEdge = 0;
     for (let i = 0; i < n1; i++) {
@@ -54,23 +47,43 @@ export function collideKernels(segmentDistanceOfVertices: typeof sharedSegmentDi
       const ox = g1[v1 + 2 * i]!;
       const oy = g1[v1 + 2 * i + 1]!;
       let si = Infinity;
-      if (n2 === 4) {
-        // Boxes and quads, written out: the same operations in the same order, and about 15%
-        // faster per box pair than the loop (V8 does not unroll it).
-        const s0 = nx * (g2[v2]! - ox) + ny * (g2[v2 + 1]! - oy);
-        const s1 = nx * (g2[v2 + 2]! - ox) + ny * (g2[v2 + 3]! - oy);
-        const s2 = nx * (g2[v2 + 4]! - ox) + ny * (g2[v2 + 5]! - oy);
-        const s3 = nx * (g2[v2 + 6]! - ox) + ny * (g2[v2 + 7]! - oy);
-        if (s0 < si) si = s0;
-        if (s1 < si) si = s1;
-        if (s2 < si) si = s2;
-        if (s3 < si) si = s3;
-      } else {
-        for (let j = 0; j < n2; j++) {
-          const s = nx * (g2[v2 + 2 * j]! - ox) + ny * (g2[v2 + 2 * j + 1]! - oy);
-          if (s < si) si = s;
-        }
+      for (let j = 0; j < n2; j++) {
+        const s = nx * (g2[v2 + 2 * j]! - ox) + ny * (g2[v2 + 2 * j + 1]! - oy);
+        if (s < si) si = s;
       }
+      if (si > best) {
+        best = si;
+        bestEdge = i;
+      }
+    }
+    maxSeparationEdge = bestEdge;
+    return best;
+  }
+
+  /**
+   * findMaxSeparation when polygon 2 has four vertices (boxes and quads), written out with its
+   * vertices read once: the same operations in the same order, and faster per box pair (V8
+   * neither unrolls the loop nor keeps the vertices in registers across polygon 1's faces).
+   */
+  function findMaxSeparationQuad(g1: Float64Array, v1: number, nn1: number, n1: number, g2: Float64Array, v2: number): number {
+    const x0 = g2[v2]!, y0 = g2[v2 + 1]!, x1 = g2[v2 + 2]!, y1 = g2[v2 + 3]!;
+    const x2 = g2[v2 + 4]!, y2 = g2[v2 + 5]!, x3 = g2[v2 + 6]!, y3 = g2[v2 + 7]!;
+    let best = -Infinity;
+    let bestEdge = 0;
+    for (let i = 0; i < n1; i++) {
+      const nx = g1[nn1 + 2 * i]!;
+      const ny = g1[nn1 + 2 * i + 1]!;
+      const ox = g1[v1 + 2 * i]!;
+      const oy = g1[v1 + 2 * i + 1]!;
+      let si = Infinity;
+      const s0 = nx * (x0 - ox) + ny * (y0 - oy);
+      const s1 = nx * (x1 - ox) + ny * (y1 - oy);
+      const s2 = nx * (x2 - ox) + ny * (y2 - oy);
+      const s3 = nx * (x3 - ox) + ny * (y3 - oy);
+      if (s0 < si) si = s0;
+      if (s1 < si) si = s1;
+      if (s2 < si) si = s2;
+      if (s3 < si) si = s3;
       if (si > best) {
         best = si;
         bestEdge = i;
@@ -95,33 +108,28 @@ export function collideKernels(segmentDistanceOfVertices: typeof sharedSegmentDi
   function polygons(gA: Float64Array, oA: number, gB: Float64Array, oB: number, m: ManifoldData): void {
     m.pointCount = 0;
     const radius = gA[oA + 1]! + gB[oB + 1]!;
-    // A's faces against B, then B's against A, from one call site: V8 inlines it once, where two
-    // sites would take more than its inlining budget (the second was left a call, ~2% of a pyramid's step).
-    let sepA = 0;
-    let edgeA = 0;
-    let sepB = 0;
-    for (let side = 0; side < 2; side++) {
-      const first = side === 0;
-      const sep = findMaxSeparation(first ? gA : gB, first ? oA : oB, first ? gB : gA, first ? oB : oA);
-      if (!(sep - radius < SPECULATIVE_DISTANCE)) return;
-      if (first) {
-        sepA = sep;
-        edgeA = maxSeparationEdge;
-      } else sepB = sep;
-    }
+    // Counts as small integers (| 0): the block stores doubles, and index arithmetic on doubles
+    // made every read convert its index (about 25% of this routine's time).
+    const nA = gA[oA]! | 0;
+    const nB = gB[oB]! | 0;
+    const vA = oA + 2;
+    const vB = oB + 2;
+    const sepA = nB === 4 ? findMaxSeparationQuad(gA, vA, vA + 2 * nA, nA, gB, vB) : findMaxSeparation(gA, vA, vA + 2 * nA, nA, gB, vB, nB);
+    const edgeA = maxSeparationEdge;
+    if (!(sepA - radius < SPECULATIVE_DISTANCE)) return;
+    const sepB = nA === 4 ? findMaxSeparationQuad(gB, vB, vB + 2 * nB, nB, gA, vA) : findMaxSeparation(gB, vB, vB + 2 * nB, nB, gA, vA, nA);
     const edgeB = maxSeparationEdge;
+    if (!(sepB - radius < SPECULATIVE_DISTANCE)) return;
 
     const flip = sepB > sepA + 0.1 * LINEAR_SLOP;
     const g1 = flip ? gB : gA; // the reference polygon
-    const o1 = flip ? oB : oA;
     const g2 = flip ? gA : gB; // the incident one
-    const o2 = flip ? oA : oB;
     const i11 = flip ? edgeB : edgeA;
-    const nRef = g1[o1]! | 0;
-    const nInc = g2[o2]! | 0;
-    const rv = o1 + 2;
+    const nRef = flip ? nB : nA;
+    const nInc = flip ? nA : nB;
+    const rv = flip ? vB : vA;
     const rn = rv + 2 * nRef;
-    const iv = o2 + 2;
+    const iv = flip ? vA : vB;
     const inn = iv + 2 * nInc;
     const i12 = i11 + 1 < nRef ? i11 + 1 : 0;
     const nx = g1[rn + 2 * i11]!;
@@ -147,8 +155,8 @@ export function collideKernels(segmentDistanceOfVertices: typeof sharedSegmentDi
     const v21y = g2[iv + 2 * i21 + 1]!;
     const v22x = g2[iv + 2 * i22]!;
     const v22y = g2[iv + 2 * i22 + 1]!;
-    const rRef = g1[o1 + 1]!;
-    const rInc = g2[o2 + 1]!;
+    const rRef = g1[rv - 1]!;
+    const rInc = g2[iv - 1]!;
 
     const separation = sepA > sepB ? sepA : sepB;
     if (separation > DISJOINT_TOLERANCE) {
@@ -292,7 +300,13 @@ export function collideKernels(segmentDistanceOfVertices: typeof sharedSegmentDi
     }
   }
 
-  return { polygons, narrowphase };
+  /** The two SAT routines, for the test that the box one gives the general one's bits (collide-kernels.test.ts). */
+  function separation(quad: boolean, g1: Float64Array, v1: number, nn1: number, n1: number, g2: Float64Array, v2: number, n2: number): [number, number] {
+    const s = quad ? findMaxSeparationQuad(g1, v1, nn1, n1, g2, v2) : findMaxSeparation(g1, v1, nn1, n1, g2, v2, n2);
+    return [s, maxSeparationEdge];
+  }
+
+  return { polygons, narrowphase, separation };
 }
 
 /** The parts collideKernels takes, in order (a worker's program passes their text). */
