@@ -1,7 +1,9 @@
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
-import { COLLIDE_KERNEL_PARTS, COLLIDE_KERNELS, collideKernels, type ManifoldData } from './collide-kernels.js';
-import { collidePolygons, DISJOINT_TOLERANCE, MERGE_DISTANCE } from './collide.js';
+import { COLLIDE_KERNEL_PARTS, COLLIDE_KERNELS, collideKernels, PAIR, type ManifoldData } from './collide-kernels.js';
+import { collidePolygons, collideShapes, DISJOINT_TOLERANCE, MERGE_DISTANCE } from './collide.js';
+import { Circle } from '../shape/circle.js';
+import type { Shape } from '../shape/shape.js';
 import { LINEAR_SLOP, Manifold, SPECULATIVE_DISTANCE } from './manifold.js';
 import { ContactStore } from '../contact/contact-store.js';
 import { Polygon } from '../shape/polygon.js';
@@ -103,21 +105,32 @@ describe('the narrowphase kernels', () => {
     expect(touching - twoPoints).toBeGreaterThan(20);
   });
 
-  it("the stage writes each job's slot as ContactStore.update does, impulses carried by feature id, whatever the split", () => {
-    const all = pairs(9, 120);
+  it("the stage writes each job's slot as collideShapes and ContactStore.update do, impulses carried by feature id, whatever the split", () => {
+    const rnd = mulberry32(9);
+    // Polygon pairs, and circles with polygons either way round and with circles.
+    const all: [Shape, Shape, number][] = pairs(9, 80).map(([a, b]) => [a, b, PAIR.POLYGONS]);
+    for (let k = 0; k < 90; k++) {
+      const c = new Circle({ radius: 0.2 + 0.5 * rnd() });
+      c.updateWorld(1.6 * rnd() - 0.8, 1.6 * rnd() - 0.8, 1, 0);
+      const other = k % 3 === 2 ? new Circle({ radius: 0.2 + 0.5 * rnd() }) : randomShape(rnd);
+      if (other instanceof Circle) other.updateWorld(1.6 * rnd() - 0.8, 1.6 * rnd() - 0.8, 1, 0);
+      if (k % 3 === 0) all.push([other, c, PAIR.POLYGON_CIRCLE]);
+      else if (k % 3 === 1) all.push([c, other, PAIR.CIRCLE_POLYGON]);
+      else all.push([c, other, PAIR.CIRCLES]);
+    }
     const here = new ContactStore();
     const pool: number[] = [];
-    const jobs = new Int32Array(3 * all.length);
-    all.forEach(([a, b], k) => {
+    const jobs = new Int32Array(4 * all.length);
+    all.forEach(([a, b, pair], k) => {
       here.add(0.5, 0, false);
-      jobs[3 * k] = k;
-      for (const s of [a, b]) {
-        jobs[3 * k + (s === a ? 1 : 2)] = pool.length;
-        pool.push(...s._geo.subarray(s._geoAt, s._geoAt + geometryBlockLength(s.count)));
+      jobs[4 * k] = k;
+      jobs[4 * k + 3] = pair;
+      for (const [s, at] of [[a, 1], [b, 2]] as const) {
+        jobs[4 * k + at] = pool.length;
+        pool.push(...s._geo.subarray(s._geoAt, s._geoAt + s.geometryLength()));
       }
     });
     // Old manifolds with impulses: ids that the new manifolds keep, or not.
-    const rnd = mulberry32(3);
     for (let q = 0; q < 2 * all.length; q++) {
       here.id[q] = rnd() < 0.5 ? 0 : 1;
       here.normalImpulse[q] = rnd();
@@ -130,22 +143,35 @@ describe('the narrowphase kernels', () => {
 
     const m = new Manifold();
     let carried = 0;
+    let touching = 0;
     all.forEach(([a, b], k) => {
-      collidePolygons(a, b, m);
+      collideShapes(a, b, m);
       here.update(k, m);
       if (here.normalImpulse[2 * k] !== 0) carried++;
+      if (m.pointCount > 0) touching++;
     });
     const v = {} as StageViews;
     there.writeViews(v);
     v.geo = Float64Array.from(pool);
     v.njobs = jobs;
     const worker = fromText();
-    worker.narrowphase(v, 0, 50);
-    COLLIDE_KERNELS.narrowphase(v, 50, all.length);
+    // The calling thread's kernels take the first polygon pairs, the worker's the rest and every circle.
+    COLLIDE_KERNELS.narrowphase(v, 0, 40);
+    worker.narrowphase(v, 40, all.length);
     for (const key of ['pointCount', 'nx', 'ny', 'px', 'py', 'separation', 'id', 'normalImpulse', 'tangentImpulse'] as const) {
-      expect(Array.from(there[key].subarray(0, (key === 'pointCount' || key === 'nx' || key === 'ny' ? 1 : 2) * all.length)), key).toEqual(Array.from(here[key].subarray(0, (key === 'pointCount' || key === 'nx' || key === 'ny' ? 1 : 2) * all.length)));
+      const n = (key === 'pointCount' || key === 'nx' || key === 'ny' ? 1 : 2) * all.length;
+      expect(Array.from(there[key].subarray(0, n)), key).toEqual(Array.from(here[key].subarray(0, n)));
     }
     expect(carried).toBeGreaterThan(5);
+    expect(touching).toBeGreaterThan(60);
+  });
+
+  it("the stage's routine numbers are PAIR's", () => {
+    const decl = /const (POLYGONS = [^;]+);/.exec(collideKernels.toString());
+    expect(decl).not.toBeNull();
+    const declared = new Function(`"use strict"; const ${decl![1]}; return { POLYGONS, POLYGON_CIRCLE, CIRCLE_POLYGON };`)() as Record<string, number>;
+    expect(declared).toEqual({ POLYGONS: PAIR.POLYGONS, POLYGON_CIRCLE: PAIR.POLYGON_CIRCLE, CIRCLE_POLYGON: PAIR.CIRCLE_POLYGON });
+    expect(PAIR.CIRCLES).toBe(3);
   });
 
   it('the box SAT (findMaxSeparationQuad, the specialised path) gives the general loop\'s separation and face bit for bit', () => {

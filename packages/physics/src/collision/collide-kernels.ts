@@ -1,19 +1,20 @@
 /**
- * The narrowphase's rounded-polygon pairs (collide.ts has the method and its conventions), made by
- * a factory that a worker can rebuild from source text, as the contact kernels are
+ * The narrowphase's routines for rounded polygons and circles (collide.ts has the method and its
+ * conventions; capsule pairs and chain segments stay there), made by a factory that a worker can rebuild from source text, as the contact kernels are
  * (contact/contact-kernels.ts): the factory refers to nothing outside itself but its parameters,
  * the parts it calls (segmentDistanceOfVertices of distance.ts, writeManifold of
  * contact/contact-store.ts), so `(${collideKernels})(${part}, …)` is a working program
  * (parallel/worker-program.ts). The calling thread runs COLLIDE_KERNELS, made by the same factory
- * from the same parts: collide.ts's collidePolygons is this `polygons`, so a pair gives the same
- * bits on every thread and with no workers at all.
+ * from the same parts: collide.ts's collidePolygons, collidePolygonCircle and collideCircles are
+ * these, so a pair gives the same bits on every thread and with no workers at all.
  *
- * A polygon is read from a geometry block (shape/poly-shape.ts): at offset o of a Float64Array,
- *   [count, radius, world vertices (2·count), world normals (2·count)],
+ * A shape is read from its geometry block (Shape._geo): at offset o of a Float64Array, a polygon's
+ *   [count, radius, world vertices (2·count), world normals (2·count)] (shape/poly-shape.ts),
+ * a circle's [0, radius, world centre x, y] (shape/circle.ts),
  * which is the shape's own array without workers, and a slice of the space's shared geometry pool
  * with them (collision/geometry-pool.ts), so that a worker reads every shape of the space.
  */
-import { segmentDistanceOfVertices as sharedSegmentDistance } from './distance.js';
+import { closestPointOnSegment as sharedClosestPoint, segmentDistanceOfVertices as sharedSegmentDistance } from './distance.js';
 import { writeManifold as sharedWriteManifold, type ManifoldSlots } from '../contact/contact-store.js';
 import type { Manifold } from './manifold.js';
 import type { StageViews } from '../parallel/thread-runtime.js';
@@ -21,15 +22,136 @@ import type { StageViews } from '../parallel/thread-runtime.js';
 /** What a narrowphase routine writes: a Manifold's numbers (a worker's is a plain object of the same fields). */
 export type ManifoldData = Pick<Manifold, 'pointCount' | 'nx' | 'ny' | 'px' | 'py' | 'separation' | 'id'>;
 
-export function collideKernels(segmentDistanceOfVertices: typeof sharedSegmentDistance, writeManifold: typeof sharedWriteManifold) {
+export function collideKernels(segmentDistanceOfVertices: typeof sharedSegmentDistance, closestPointOnSegment: typeof sharedClosestPoint, writeManifold: typeof sharedWriteManifold) {
   // manifold.ts's LINEAR_SLOP and SPECULATIVE_DISTANCE, collide.ts's MERGE_DISTANCE and
   // DISJOINT_TOLERANCE, written out as those modules compute them (collide-kernels.test.ts checks them).
   const LINEAR_SLOP = 0.005;
   const SPECULATIVE_DISTANCE = 4 * LINEAR_SLOP;
   const MERGE_DISTANCE = 0.1 * LINEAR_SLOP;
   const DISJOINT_TOLERANCE = 0.1 * LINEAR_SLOP;
-  /** segmentDistanceOfVertices's result, this thread's. */
+  /** segmentDistanceOfVertices's and closestPointOnSegment's results, this thread's. */
   const sd = { fraction1: 0, fraction2: 0, x1: 0, y1: 0, x2: 0, y2: 0, distanceSquared: 0 };
+  const cp = { x: 0, y: 0, fraction: 0, distanceSquared: 0 };
+
+  /** Append a point if it is within the speculative distance. */
+  function addPoint(m: ManifoldData, x: number, y: number, separation: number, id: number): void {
+    if (!(separation < SPECULATIVE_DISTANCE)) return;
+    const i = m.pointCount;
+    m.px[i] = x;
+    m.py[i] = y;
+    m.separation[i] = separation;
+    m.id[i] = id;
+    m.pointCount = i + 1;
+  }
+
+  /** Two circles (blocks oA of gA and oB of gB: [0, radius, centre x, y]). */
+  function circles(gA: Float64Array, oA: number, gB: Float64Array, oB: number, m: ManifoldData): void {
+    m.pointCount = 0;
+    const ra = gA[oA + 1]!;
+    const rb = gB[oB + 1]!;
+    const ax = gA[oA + 2]!;
+    const ay = gA[oA + 3]!;
+    const bx = gB[oB + 2]!;
+    const by = gB[oB + 3]!;
+    const dx = bx - ax;
+    const dy = by - ay;
+    const dist = Math.sqrt(dx * dx + dy * dy);
+    const separation = dist - ra - rb;
+    if (!(separation < SPECULATIVE_DISTANCE)) return;
+    let nx = 0;
+    let ny = 1; // concentric: any direction is as good; pick +y
+    if (dist > 1e-12) {
+      nx = dx / dist;
+      ny = dy / dist;
+    }
+    m.nx = nx;
+    m.ny = ny;
+    // Midway between the surface points a + ra·n and b − rb·n.
+    addPoint(m, 0.5 * (ax + ra * nx + bx - rb * nx), 0.5 * (ay + ra * ny + by - rb * ny), separation, 0);
+  }
+
+  /**
+   * Rounded polygon (block oP of gP) vs circle (block oC of gC). Centre outside the core: the
+   * exact closest point on the core boundary gives the normal (the edge normal when it is inside
+   * an edge, the vertex-to-centre direction at a vertex). Centre inside a ≥3-vertex core: the face
+   * of maximum separation.
+   */
+  function polygonCircle(gP: Float64Array, oP: number, gC: Float64Array, oC: number, m: ManifoldData): void {
+    m.pointCount = 0;
+    const n = gP[oP]! | 0; // an integer for the index arithmetic (see findMaxSeparation's caller)
+    const v = oP + 2;
+    const nn = v + 2 * n;
+    const rp = gP[oP + 1]!;
+    const rc = gC[oC + 1]!;
+    const cx = gC[oC + 2]!;
+    const cy = gC[oC + 3]!;
+
+    let maxSep = -Infinity;
+    let face = 0;
+    for (let i = 0; i < n; i++) {
+      const s = gP[nn + 2 * i]! * (cx - gP[v + 2 * i]!) + gP[nn + 2 * i + 1]! * (cy - gP[v + 2 * i + 1]!);
+      if (s > maxSep) {
+        maxSep = s;
+        face = i;
+      }
+    }
+    // maxSep is a lower bound on the distance from the centre to the core.
+    if (!(maxSep - rp - rc < SPECULATIVE_DISTANCE)) return;
+
+    let nx: number;
+    let ny: number;
+    let qx: number; // closest core point
+    let qy: number;
+    let dist: number; // signed distance centre → core along n
+    if (n >= 3 && maxSep <= 0) {
+      nx = gP[nn + 2 * face]!;
+      ny = gP[nn + 2 * face + 1]!;
+      dist = maxSep;
+      qx = cx - dist * nx;
+      qy = cy - dist * ny;
+    } else {
+      // A 2-vertex core has one geometric edge (edges 0 and 1 coincide).
+      const edges = n === 2 ? 1 : n;
+      let best = Infinity;
+      let bestEdge = 0;
+      let bestT = 0;
+      qx = 0;
+      qy = 0;
+      for (let i = 0; i < edges; i++) {
+        const j = i + 1 < n ? i + 1 : 0;
+        closestPointOnSegment(cx, cy, gP[v + 2 * i]!, gP[v + 2 * i + 1]!, gP[v + 2 * j]!, gP[v + 2 * j + 1]!, cp);
+        if (cp.distanceSquared < best) {
+          best = cp.distanceSquared;
+          bestEdge = i;
+          bestT = cp.fraction;
+          qx = cp.x;
+          qy = cp.y;
+        }
+      }
+      dist = Math.sqrt(best);
+      if (bestT > 0 && bestT < 1) {
+        // Inside an edge: use its exact normal (on the centre's side for a 2-vertex core).
+        nx = gP[nn + 2 * bestEdge]!;
+        ny = gP[nn + 2 * bestEdge + 1]!;
+        if (n === 2 && nx * (cx - qx) + ny * (cy - qy) < 0) {
+          nx = -nx;
+          ny = -ny;
+        }
+      } else if (dist > 1e-12) {
+        nx = (cx - qx) / dist;
+        ny = (cy - qy) / dist;
+      } else {
+        nx = gP[nn + 2 * face]!;
+        ny = gP[nn + 2 * face + 1]!;
+      }
+    }
+    const separation = dist - rp - rc;
+    if (!(separation < SPECULATIVE_DISTANCE)) return;
+    m.nx = nx;
+    m.ny = ny;
+    // Surface points: q + rp·n on the polygon, centre − rc·n on the circle.
+    addPoint(m, 0.5 * (qx + rp * nx + cx - rc * nx), 0.5 * (qy + rp * ny + cy - rc * ny), separation, 0);
+  }
   /** findMaxSeparation's face. */
   let maxSeparationEdge = 0;
 
@@ -277,12 +399,15 @@ export function collideKernels(segmentDistanceOfVertices: typeof sharedSegmentDi
   const slots: ManifoldSlots = { pointCount: new Uint8Array(0), nx: new Float64Array(0), ny: new Float64Array(0), px: new Float64Array(0), py: new Float64Array(0), separation: new Float64Array(0), id: new Int32Array(0), normalImpulse: new Float64Array(0), tangentImpulse: new Float64Array(0) };
 
   /**
-   * The narrowphase's jobs [from, to) (contact manager's collideParallel): job j is the polygon
-   * pair of contact slot jobs[3j] (blocks jobs[3j + 1] and jobs[3j + 2] of the geometry pool); its
-   * manifold goes to the contact store's slot, impulses carried by feature id. Each job writes
-   * only its own slot: any split of the jobs over threads gives the same bits.
+   * The narrowphase's jobs [from, to) (contact manager's collideParallel): job j is contact slot
+   * jobs[4j], its shapes' blocks jobs[4j + 1] (A) and jobs[4j + 2] (B) of the geometry pool, and
+   * jobs[4j + 3] the pair's routine (PAIR_* below, collide.ts's dispatch: a circle as A is
+   * collided as B, and the normal turned). Its manifold goes to the contact store's slot, impulses
+   * carried by feature id. Each job writes only its own slot: any split of the jobs over threads
+   * gives the same bits.
    */
   function narrowphase(v: StageViews, from: number, to: number): void {
+    const POLYGONS = 0, POLYGON_CIRCLE = 1, CIRCLE_POLYGON = 2;
     const g = v.geo;
     const jobs = v.njobs;
     slots.pointCount = v.spointCount;
@@ -295,8 +420,17 @@ export function collideKernels(segmentDistanceOfVertices: typeof sharedSegmentDi
     slots.normalImpulse = v.snormalImpulse;
     slots.tangentImpulse = v.stangentImpulse;
     for (let j = from; j < to; j++) {
-      polygons(g, jobs[3 * j + 1]!, g, jobs[3 * j + 2]!, m);
-      writeManifold(slots, jobs[3 * j]!, m);
+      const a = jobs[4 * j + 1]!;
+      const b = jobs[4 * j + 2]!;
+      const pair = jobs[4 * j + 3]!;
+      if (pair === POLYGONS) polygons(g, a, g, b, m);
+      else if (pair === POLYGON_CIRCLE) polygonCircle(g, a, g, b, m);
+      else if (pair === CIRCLE_POLYGON) {
+        polygonCircle(g, b, g, a, m);
+        m.nx = -m.nx;
+        m.ny = -m.ny;
+      } else circles(g, a, g, b, m);
+      writeManifold(slots, jobs[4 * j]!, m);
     }
   }
 
@@ -306,11 +440,14 @@ export function collideKernels(segmentDistanceOfVertices: typeof sharedSegmentDi
     return [s, maxSeparationEdge];
   }
 
-  return { polygons, narrowphase, separation };
+  return { polygons, circles, polygonCircle, addPoint, narrowphase, separation };
 }
 
+/** A narrowphase job's routine (jobs[4j + 3]; literals in the kernel, checked by collide-kernels.test.ts). */
+export const PAIR = { POLYGONS: 0, POLYGON_CIRCLE: 1, CIRCLE_POLYGON: 2, CIRCLES: 3 } as const;
+
 /** The parts collideKernels takes, in order (a worker's program passes their text). */
-export const COLLIDE_KERNEL_PARTS = [sharedSegmentDistance, sharedWriteManifold] as const;
+export const COLLIDE_KERNEL_PARTS = [sharedSegmentDistance, sharedClosestPoint, sharedWriteManifold] as const;
 
 /** The kernels the calling thread runs. */
 export const COLLIDE_KERNELS = collideKernels(...COLLIDE_KERNEL_PARTS);

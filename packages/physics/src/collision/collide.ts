@@ -104,118 +104,17 @@ export function collideShapes(a: Shape, b: Shape, m: Manifold): void {
   }
 }
 
-/** Append a point if it is within the speculative distance. */
-function addPoint(m: Manifold, x: number, y: number, separation: number, id: number): void {
-  if (!(separation < SPECULATIVE_DISTANCE)) return;
-  const i = m.pointCount;
-  m.px[i] = x;
-  m.py[i] = y;
-  m.separation[i] = separation;
-  m.id[i] = id;
-  m.pointCount = i + 1;
-}
+/** Append a point if it is within the speculative distance (the kernels', so that every routine appends alike). */
+const addPoint = COLLIDE_KERNELS.addPoint;
 
+/** Two circles: collide-kernels.ts's `circles`, over the shapes' geometry blocks. */
 export function collideCircles(a: Circle, b: Circle, m: Manifold): void {
-  m.pointCount = 0;
-  const ra = a.radius;
-  const rb = b.radius;
-  const dx = b.wx - a.wx;
-  const dy = b.wy - a.wy;
-  const dist = Math.sqrt(dx * dx + dy * dy);
-  const separation = dist - ra - rb;
-  if (!(separation < SPECULATIVE_DISTANCE)) return;
-  let nx = 0;
-  let ny = 1; // concentric: any direction is as good; pick +y
-  if (dist > 1e-12) {
-    nx = dx / dist;
-    ny = dy / dist;
-  }
-  m.nx = nx;
-  m.ny = ny;
-  // Midway between the surface points a + ra·n and b − rb·n.
-  addPoint(m, 0.5 * (a.wx + ra * nx + b.wx - rb * nx), 0.5 * (a.wy + ra * ny + b.wy - rb * ny), separation, 0);
+  COLLIDE_KERNELS.circles(a._geo, a._geoAt, b._geo, b._geoAt, m);
 }
 
-/**
- * Rounded polygon A vs circle B. Centre outside the core: the exact closest point on the core
- * boundary gives the normal (the edge normal when it is inside an edge, the vertex-to-centre
- * direction at a vertex). Centre inside a ≥3-vertex core: the face of maximum separation.
- */
+/** Rounded polygon A vs circle B: collide-kernels.ts's `polygonCircle` (it has the method), over the shapes' geometry blocks. */
 export function collidePolygonCircle(p: PolyShape, c: Circle, m: Manifold): void {
-  m.pointCount = 0;
-  const n = p.count;
-  const v = p.worldVerts;
-  const nn = p.worldNormals;
-  const rp = p.radius;
-  const rc = c.radius;
-  const cx = c.wx;
-  const cy = c.wy;
-
-  let maxSep = -Infinity;
-  let face = 0;
-  for (let i = 0; i < n; i++) {
-    const s = nn[2 * i]! * (cx - v[2 * i]!) + nn[2 * i + 1]! * (cy - v[2 * i + 1]!);
-    if (s > maxSep) {
-      maxSep = s;
-      face = i;
-    }
-  }
-  // maxSep is a lower bound on the distance from the centre to the core.
-  if (!(maxSep - rp - rc < SPECULATIVE_DISTANCE)) return;
-
-  let nx: number;
-  let ny: number;
-  let qx: number; // closest core point
-  let qy: number;
-  let dist: number; // signed distance centre → core along n
-  if (n >= 3 && maxSep <= 0) {
-    nx = nn[2 * face]!;
-    ny = nn[2 * face + 1]!;
-    dist = maxSep;
-    qx = cx - dist * nx;
-    qy = cy - dist * ny;
-  } else {
-    // A 2-vertex core has one geometric edge (edges 0 and 1 coincide).
-    const edges = n === 2 ? 1 : n;
-    let best = Infinity;
-    let bestEdge = 0;
-    let bestT = 0;
-    qx = 0;
-    qy = 0;
-    for (let i = 0; i < edges; i++) {
-      const j = i + 1 < n ? i + 1 : 0;
-      closestPointOnSegment(cx, cy, v[2 * i]!, v[2 * i + 1]!, v[2 * j]!, v[2 * j + 1]!);
-      if (closestPointResult.distanceSquared < best) {
-        best = closestPointResult.distanceSquared;
-        bestEdge = i;
-        bestT = closestPointResult.fraction;
-        qx = closestPointResult.x;
-        qy = closestPointResult.y;
-      }
-    }
-    dist = Math.sqrt(best);
-    if (bestT > 0 && bestT < 1) {
-      // Inside an edge: use its exact normal (on the centre's side for a 2-vertex core).
-      nx = nn[2 * bestEdge]!;
-      ny = nn[2 * bestEdge + 1]!;
-      if (n === 2 && nx * (cx - qx) + ny * (cy - qy) < 0) {
-        nx = -nx;
-        ny = -ny;
-      }
-    } else if (dist > 1e-12) {
-      nx = (cx - qx) / dist;
-      ny = (cy - qy) / dist;
-    } else {
-      nx = nn[2 * face]!;
-      ny = nn[2 * face + 1]!;
-    }
-  }
-  const separation = dist - rp - rc;
-  if (!(separation < SPECULATIVE_DISTANCE)) return;
-  m.nx = nx;
-  m.ny = ny;
-  // Surface points: q + rp·n on the polygon, centre − rc·n on the circle.
-  addPoint(m, 0.5 * (qx + rp * nx + cx - rc * nx), 0.5 * (qy + rp * ny + cy - rc * ny), separation, 0);
+  COLLIDE_KERNELS.polygonCircle(p._geo, p._geoAt, c._geo, c._geoAt, m);
 }
 
 /**

@@ -67,9 +67,9 @@ describe('segmentDistanceOfVertices', () => {
 
 describe('closestPointOnSegment', () => {
   it('clamps to the ends', () => {
-    closestPointOnSegment(5, 1, 0, 0, 2, 0);
+    closestPointOnSegment(5, 1, 0, 0, 2, 0, closestPointResult);
     expect(closestPointResult).toMatchObject({ x: 2, y: 0, fraction: 1, distanceSquared: 10 });
-    closestPointOnSegment(1, 3, 0, 0, 2, 0);
+    closestPointOnSegment(1, 3, 0, 0, 2, 0, closestPointResult);
     expect(closestPointResult).toMatchObject({ x: 1, y: 0, fraction: 0.5, distanceSquared: 9 });
   });
 });

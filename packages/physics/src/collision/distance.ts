@@ -18,10 +18,6 @@ export const segmentDistanceResult = {
   distanceSquared: 0,
 };
 
-function clamp01(v: number): number {
-  return v < 0 ? 0 : v > 1 ? 1 : v;
-}
-
 /**
  * Closest points between segments p1–q1 and p2–q2 (result in `segmentDistanceResult`).
  *
@@ -121,14 +117,22 @@ export function segmentDistanceOfVertices(v1: Float64Array, b1: number, i1: numb
 /** Output of `closestPointOnSegment`. */
 export const closestPointResult = { x: 0, y: 0, fraction: 0, distanceSquared: 0 };
 
-/** Closest point to (px, py) on segment a–b (result in `closestPointResult`). */
-export function closestPointOnSegment(px: number, py: number, ax: number, ay: number, bx: number, by: number): void {
+/** What closestPointOnSegment writes: closestPointResult's shape. */
+export type ClosestPointResult = typeof closestPointResult;
+
+/**
+ * Closest point to (px, py) on segment a–b, into `out`. It refers to nothing outside its
+ * parameters, so that the narrowphase kernels (collide-kernels.ts) take it as a part.
+ */
+export function closestPointOnSegment(px: number, py: number, ax: number, ay: number, bx: number, by: number, out: ClosestPointResult): void {
   const ex = bx - ax;
   const ey = by - ay;
   const ee = ex * ex + ey * ey;
   let t = 0;
-  if (ee > 1e-30) t = clamp01(((px - ax) * ex + (py - ay) * ey) / ee);
-  const out = closestPointResult;
+  if (ee > 1e-30) {
+    t = ((px - ax) * ex + (py - ay) * ey) / ee;
+    t = t < 0 ? 0 : t > 1 ? 1 : t; // clamp01, written out
+  }
   out.fraction = t;
   out.x = ax + t * ex;
   out.y = ay + t * ey;

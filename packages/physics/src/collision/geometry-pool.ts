@@ -1,31 +1,31 @@
 /**
- * A space's polygon geometry in one shared array, while the space has workers: each PolyShape's
- * block ([count, radius, world vertices, world normals], shape/poly-shape.ts) is a slice of it, so
- * that the narrowphase kernels (collide-kernels.ts) read any shape of the space on any thread.
+ * A space's shapes' geometry in one shared array, while the space has workers: each shape's block
+ * (a polygon's [count, radius, world vertices, world normals], shape/poly-shape.ts; a circle's
+ * [0, radius, world centre], shape/circle.ts) is a slice of it, so that the narrowphase kernels
+ * (collide-kernels.ts) read any shape of the space on any thread.
  *
  * A shape is adopted when it joins the space (or when the space's workers start), and released,
- * with a copy of its block in an array of its own, when it leaves; its worldVerts and worldNormals
- * are views of wherever its block is. Blocks are reused by length (a polygon of n vertices takes
- * 2 + 4n numbers); when the array is full it doubles, and every adopted shape moves its views to
- * the new one.
+ * with a copy of its block in an array of its own, when it leaves (a polygon's worldVerts and
+ * worldNormals are views of wherever its block is). Blocks are reused by length (a polygon of n
+ * vertices takes 2 + 4n numbers, a circle 4); when the array is full it doubles, and every adopted
+ * shape moves to the new one.
  */
-import type { PolyShape } from '../shape/poly-shape.js';
-import { geometryBlockLength } from '../shape/poly-shape.js';
+import type { Shape } from '../shape/shape.js';
 
 export class GeometryPool {
   /** The blocks, over a SharedArrayBuffer. */
   array = new Float64Array(new SharedArrayBuffer(8 * 1024));
   /** The adopted shapes (shape._geoSlot is its index here). */
-  private readonly shapes: PolyShape[] = [];
+  private readonly shapes: Shape[] = [];
   /** Where the next new block starts. */
   private top = 0;
   /** Freed blocks' offsets, by block length. */
   private readonly free = new Map<number, number[]>();
 
   /** Move a shape's block into the pool (its current contents kept). */
-  adopt(shape: PolyShape): void {
+  adopt(shape: Shape): void {
     if (shape._geoPool === this) return;
-    const length = geometryBlockLength(shape.count);
+    const length = shape.geometryLength();
     const at = this.allocate(length);
     this.array.set(shape._geo.subarray(shape._geoAt, shape._geoAt + length), at);
     shape.bindGeometry(this.array, at);
@@ -35,9 +35,9 @@ export class GeometryPool {
   }
 
   /** Give a shape its block back, in an array of its own (it leaves the space). */
-  release(shape: PolyShape): void {
+  release(shape: Shape): void {
     if (shape._geoPool !== this) return;
-    const length = geometryBlockLength(shape.count);
+    const length = shape.geometryLength();
     const at = shape._geoAt;
     const own = this.array.slice(at, at + length);
     shape.bindGeometry(own, 0);

@@ -72,7 +72,7 @@ function pointToCore(core: number[], x: number, y: number): number {
   if (insideConvex(core, x, y)) return 0;
   let best = Infinity;
   for (const [i, j] of edges(core.length / 2)) {
-    closestPointOnSegment(x, y, core[2 * i]!, core[2 * i + 1]!, core[2 * j]!, core[2 * j + 1]!);
+    closestPointOnSegment(x, y, core[2 * i]!, core[2 * i + 1]!, core[2 * j]!, core[2 * j + 1]!, closestPointResult);
     best = Math.min(best, Math.sqrt(closestPointResult.distanceSquared));
   }
   return best;

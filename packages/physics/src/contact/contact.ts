@@ -28,8 +28,8 @@ export interface ContactPoint {
 export class Contact {
   /** Slot in the store and index in the space's contact list (kept up to date on removal); −1 once destroyed. */
   index: number;
-  /** @internal Its shapes are two rounded polygons that the narrowphase kernels collide (contact-manager.ts's collideParallel). */
-  _polygonPair = false;
+  /** @internal The narrowphase kernel that collides its shapes (PAIR of collision/collide-kernels.ts), or −1 (contact-manager.ts's collideParallel). */
+  _kernelPair = -1;
   /** The `manifold` getter's copy, made on first use. */
   private _manifold: Manifold | null = null;
 

@@ -11,6 +11,9 @@ export interface CircleOptions extends ShapeOptions {
   radius: number;
 }
 
+/** Numbers in a circle's geometry block (Shape._geo). */
+const CIRCLE_BLOCK_LENGTH = 4;
+
 export class Circle extends Shape {
   override readonly kind = 'circle' as const;
   private _radius: number;
@@ -27,7 +30,23 @@ export class Circle extends Shape {
     const radius = checkPositive('Circle', 'radius', opts.radius);
     this.applyCommonOptions(opts);
     this._radius = radius;
+    this.bindGeometry(new Float64Array(CIRCLE_BLOCK_LENGTH), 0);
     this.rebuildLocal();
+  }
+
+  /** @internal [0 (no vertices), radius, world centre x, y]. */
+  override geometryLength(): number {
+    return CIRCLE_BLOCK_LENGTH;
+  }
+
+  /** @internal The block takes the shape's count, radius and centre. */
+  override bindGeometry(g: Float64Array, at: number): void {
+    this._geo = g;
+    this._geoAt = at;
+    g[at] = 0;
+    g[at + 1] = this._radius;
+    g[at + 2] = this.wx;
+    g[at + 3] = this.wy;
   }
 
   protected override get typeName(): string {
@@ -62,6 +81,11 @@ export class Circle extends Shape {
     const r = this._radius;
     this.wx = wx;
     this.wy = wy;
+    const g = this._geo;
+    const at = this._geoAt;
+    g[at + 1] = r;
+    g[at + 2] = wx;
+    g[at + 3] = wy;
     this.aabbMinX = wx - r;
     this.aabbMinY = wy - r;
     this.aabbMaxX = wx + r;

@@ -11,7 +11,6 @@
 import { closestPointOnSegment, closestPointResult } from '../collision/distance.js';
 import { roundedPolygonMass } from './mass.js';
 import { Shape, type MassData, type RayCastOutput } from './shape.js';
-import type { GeometryPool } from '../collision/geometry-pool.js';
 
 /** Numbers in a polygon's geometry block (PolyShape._geo): count, radius, vertices and normals. */
 export function geometryBlockLength(count: number): number {
@@ -38,17 +37,6 @@ export abstract class PolyShape extends Shape {
   worldVerts: Float64Array = EMPTY;
   /** World outward unit normals, refreshed by `updateWorld`. Read-only, and read afresh (as worldVerts). */
   worldNormals: Float64Array = EMPTY;
-  /**
-   * @internal The geometry block the narrowphase reads (collision/collide-kernels.ts), at _geoAt:
-   * [count, radius, world vertices (2·count), world normals (2·count)]. worldVerts and worldNormals
-   * are views of it. The shape's own array, or a slice of its space's shared pool while the space
-   * has workers (_geoPool, collision/geometry-pool.ts), where every thread reads it.
-   */
-  _geo: Float64Array = EMPTY;
-  _geoAt = 0;
-  _geoPool: GeometryPool | null = null;
-  /** @internal The shape's index in its pool's list. */
-  _geoSlot = -1;
   /** World centroid of the core. */
   wcx = 0;
   wcy = 0;
@@ -128,8 +116,13 @@ export abstract class PolyShape extends Shape {
     }
   }
 
-  /** @internal Make block `at` of `g` this shape's geometry (its contents already the shape's, or about to be). */
-  bindGeometry(g: Float64Array, at: number): void {
+  /** @internal [count, radius, world vertices (2·count), world normals (2·count)]. */
+  override geometryLength(): number {
+    return geometryBlockLength(this.count);
+  }
+
+  /** @internal worldVerts and worldNormals become views of block `at` of `g`. */
+  override bindGeometry(g: Float64Array, at: number): void {
     const n = this.count;
     this._geo = g;
     this._geoAt = at;
@@ -221,7 +214,7 @@ export abstract class PolyShape extends Shape {
     let best = Infinity;
     for (let i = 0; i < edges; i++) {
       const j = i + 1 < n ? i + 1 : 0;
-      closestPointOnSegment(x, y, v[2 * i]!, v[2 * i + 1]!, v[2 * j]!, v[2 * j + 1]!);
+      closestPointOnSegment(x, y, v[2 * i]!, v[2 * i + 1]!, v[2 * j]!, v[2 * j + 1]!, closestPointResult);
       if (closestPointResult.distanceSquared < best) best = closestPointResult.distanceSquared;
     }
     return best;

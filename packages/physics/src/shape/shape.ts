@@ -11,6 +11,7 @@
 import { DEFAULT_FILTER, type CollisionFilter } from '../collision/filter.js';
 import { checkBoolean, checkFinite, checkInteger, checkNonNegative, checkPositive, checkVec2, fail } from '../util/validate.js';
 import type { Vec2, Vec2Like } from '../math/vec2.js';
+import type { GeometryPool } from '../collision/geometry-pool.js';
 
 export type ShapeKind = 'circle' | 'polygon' | 'capsule' | 'segment';
 
@@ -84,6 +85,9 @@ export interface RayCastOutput {
 }
 
 let nextShapeId = 1;
+
+/** A shape's geometry block before it has one. */
+const NO_GEOMETRY = new Float64Array(0);
 
 export abstract class Shape {
   abstract readonly kind: ShapeKind;
@@ -290,6 +294,24 @@ export abstract class Shape {
 
   /** Rebuild body-local geometry from the shape's own parameters, offset and angle. */
   protected abstract rebuildLocal(): void;
+
+  /**
+   * @internal The geometry block the narrowphase reads (collision/collide-kernels.ts), at _geoAt:
+   * [vertex count, radius, …] (a circle's count is 0; see PolyShape and Circle). The shape's own
+   * array, or a slice of its space's shared pool while the space has workers (_geoPool,
+   * collision/geometry-pool.ts), where every thread reads it.
+   */
+  _geo: Float64Array = NO_GEOMETRY;
+  _geoAt = 0;
+  _geoPool: GeometryPool | null = null;
+  /** @internal The shape's index in its pool's list. */
+  _geoSlot = -1;
+
+  /** @internal The length of the shape's geometry block. */
+  abstract geometryLength(): number;
+
+  /** @internal Make block `at` of `g` this shape's geometry (its contents already the shape's, or about to be). */
+  abstract bindGeometry(g: Float64Array, at: number): void;
 
   /** Mass properties at this shape's density, body-local. */
   abstract computeMass(): MassData;

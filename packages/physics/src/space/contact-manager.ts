@@ -20,7 +20,8 @@ import type { ContactEvent, EventHub } from './events.js';
 import type { ContactPoint } from '../contact/contact.js';
 import type { Vec2 } from '../math/vec2.js';
 import { GeometryPool } from '../collision/geometry-pool.js';
-import { PolyShape } from '../shape/poly-shape.js';
+import type { PolyShape } from '../shape/poly-shape.js';
+import { PAIR } from '../collision/collide-kernels.js';
 import { ChainSegment } from '../shape/chain.js';
 import type { WorkerPool } from '../parallel/worker-pool.js';
 import type { StageViews } from '../parallel/thread-runtime.js';
@@ -94,13 +95,13 @@ export class ContactManager {
   private preSolveCallback: PreSolveCallback | null = null;
   /** True while the callback runs: the contact's material setters are open then, inside a step. */
   inPreSolve = false;
-  /** While the space has workers, or has had them: its polygons' geometry blocks, shared (collision/geometry-pool.ts). */
+  /** While the space has workers, or has had them: its shapes' geometry blocks, shared (collision/geometry-pool.ts). */
   private geometry: GeometryPool | null = null;
   /** The space's workers (null: none). */
   private pool: WorkerPool | null = null;
-  /** collideParallel's: each slot's state, and the jobs (slot, block A, block B) the kernels take. */
+  /** collideParallel's: each slot's state, and the jobs (slot, block A, block B, routine) the kernels take. */
   private narrowState = new Uint8Array(64);
-  private jobs = new Int32Array(192);
+  private jobs = new Int32Array(256);
 
   constructor(
     private readonly events: EventHub,
@@ -202,8 +203,8 @@ export class ContactManager {
   /**
    * Stage 3 with workers, to the bit what collideHere does. Three passes:
    *   1. here, in list order: the tests collideHere makes before colliding (simulated sides, boxes
-   *      apart: doomed); each pair of polygons becomes a job for the kernels, each other pair is
-   *      marked to be collided here;
+   *      apart: doomed); each pair of polygons and circles becomes a job for the kernels, each
+   *      other pair (two capsules, a chain segment) is marked to be collided here;
    *   2. every thread: the jobs, each writing its own slot (COMMAND.NARROWPHASE);
    *   3. here, in list order: the other pairs collided, and every slot's touching change (events),
    *      wakes, as collideHere. A contact that was not simulated in pass 1 is taken up here, whole,
@@ -215,7 +216,7 @@ export class ContactManager {
     const n = contacts.length;
     const g = this.geometry!.array;
     if (this.narrowState.length < n) this.narrowState = new Uint8Array(Math.max(n, 2 * this.narrowState.length));
-    this.jobs = grown(this.jobs, 3 * n);
+    this.jobs = grown(this.jobs, 4 * n);
     const state = this.narrowState;
     const jobs = this.jobs;
     let jobCount = 0;
@@ -235,12 +236,13 @@ export class ContactManager {
         continue;
       }
       const asleep = bA._sleeping || bB._sleeping ? ASLEEP : 0;
-      const a = c.shapeA as PolyShape;
-      const b = c.shapeB as PolyShape;
-      if (c._polygonPair && a._geo === g && b._geo === g) {
-        jobs[3 * jobCount] = i;
-        jobs[3 * jobCount + 1] = a._geoAt;
-        jobs[3 * jobCount + 2] = b._geoAt;
+      const a = c.shapeA;
+      const b = c.shapeB;
+      if (c._kernelPair >= 0 && a._geo === g && b._geo === g) {
+        jobs[4 * jobCount] = i;
+        jobs[4 * jobCount + 1] = a._geoAt;
+        jobs[4 * jobCount + 2] = b._geoAt;
+        jobs[4 * jobCount + 3] = c._kernelPair;
         jobCount++;
         state[i] = KERNEL | asleep;
       } else state[i] = HERE | asleep;
@@ -298,13 +300,13 @@ export class ContactManager {
   }
 
   /**
-   * Before workers start: the polygons' geometry goes into a shared pool (every shape of the space
+   * Before workers start: the shapes' geometry goes into a shared pool (every shape of the space
    * now, and each one that joins later), and the narrowphase's jobs into a shared array.
    */
   share(): void {
     if (this.geometry === null) {
       const geometry = new GeometryPool();
-      for (const s of this.shapeById.values()) if (s instanceof PolyShape) geometry.adopt(s);
+      for (const s of this.shapeById.values()) geometry.adopt(s);
       this.geometry = geometry;
     }
     this.jobs = shareArray(this.jobs);
@@ -362,7 +364,7 @@ export class ContactManager {
     // Order shapes by id so the pair's orientation never depends on discovery order.
     const store = this.store;
     const c = sA.id < sB.id ? new Contact(sA, sB, bA, bB, key, store) : new Contact(sB, sA, bB, bA, key, store);
-    c._polygonPair = isPolygonPair(sA, sB);
+    c._kernelPair = kernelPair(c.shapeA, c.shapeB);
     this.contacts.push(c); // at c.index, the store's new last slot
     this.byPair.set(key, c);
     (bA._contacts as Contact[]).push(c);
@@ -574,7 +576,7 @@ export class ContactManager {
     this.solidStale = true;
     s.updateWorld(body._x, body._y, body._c, body._s);
     s.proxyId = this.broadphase.createProxy(s.aabbMinX, s.aabbMinY, s.aabbMaxX, s.aabbMaxY, s.id);
-    if (this.geometry !== null && s instanceof PolyShape) this.geometry.adopt(s);
+    this.geometry?.adopt(s);
     s._inert = pairsWithNothing(s);
     if (s._inert) this.broadphase.setInert(s.proxyId, true);
     this.shapeById.set(s.id, s);
@@ -587,7 +589,7 @@ export class ContactManager {
     if (s.proxyId >= 0) this.broadphase.destroyProxy(s.proxyId);
     s.proxyId = -1;
     this.shapeById.delete(s.id);
-    if (s instanceof PolyShape) this.geometry?.release(s);
+    this.geometry?.release(s);
   }
 
   /** A body was moved by hand: its shapes and proxies follow at once, and re-pair. */
@@ -683,13 +685,18 @@ function sensesKinematic(sA: Shape, sB: Shape): boolean {
 }
 
 /**
- * Whether collideShapes takes a pair to collidePolygons (collide-kernels.ts's `polygons`): two
- * rounded polygons, not two 2-vertex cores, neither a chain segment. A shape's kind and vertex
- * count class never change, so a contact's answer holds.
+ * The narrowphase kernel that collideShapes takes a pair to (PAIR of collide-kernels.ts), or −1:
+ * two rounded polygons (not two 2-vertex cores, which collideCapsules takes), a polygon and a
+ * circle either way round, two circles; never a chain segment. A shape's kind and vertex count
+ * class never change, so a contact's answer holds.
  */
-function isPolygonPair(a: Shape, b: Shape): boolean {
-  if (a.kind === 'circle' || b.kind === 'circle' || a instanceof ChainSegment || b instanceof ChainSegment) return false;
-  return !((a as PolyShape).count === 2 && (b as PolyShape).count === 2);
+function kernelPair(a: Shape, b: Shape): number {
+  if (a instanceof ChainSegment || b instanceof ChainSegment) return -1;
+  const circleA = a.kind === 'circle';
+  const circleB = b.kind === 'circle';
+  if (circleA) return circleB ? PAIR.CIRCLES : PAIR.CIRCLE_POLYGON;
+  if (circleB) return PAIR.POLYGON_CIRCLE;
+  return (a as PolyShape).count === 2 && (b as PolyShape).count === 2 ? -1 : PAIR.POLYGONS;
 }
 
 function isSimulated(b: Body): boolean {
