@@ -13,8 +13,8 @@ const readout = createReadout('workers-readings');
 
 /**
  * A 40-row pyramid (820 boxes, some 1,600 contact rows) stepped with `<Physics workers={2}>`:
- * the contact passes run on two Web Workers beside the page's thread, colour by colour, with the
- * same result as on one thread. The page is cross-origin isolated (the Storybook is served with
+ * the narrowphase's box pairs, the contact passes and the integration run on two Web Workers
+ * beside the page's thread (the passes colour by colour), with the same result as on one thread. The page is cross-origin isolated (the Storybook is served with
  * the COOP and COEP headers), which `SharedArrayBuffer` needs; the readout says how many
  * workers run, or why none do.
  */
