@@ -43,13 +43,36 @@ export async function changedPixelsOver(page, selector = 'canvas', ms = 700, { a
  * canvasStats) of the picture now, and `changed`, how many pixels differ from it `ms` later.
  * Take it right after a scene starts: a scene that settles within a second or two still shows
  * its motion even when the host is slow (two fresh screenshots might both come after it).
+ * With `atLeast`, later screenshots are taken every `ms` until more than `atLeast` pixels
+ * differ or `within` ms have passed, and `changed` is the most seen: a page that draws a frame
+ * only every few hundred milliseconds under load still shows its motion.
  * With `artifact: 'name.png'` the first picture is saved.
  */
-export async function drawnThenChanged(page, selector = 'canvas', ms = 400, { artifact } = {}) {
+export async function drawnThenChanged(page, selector = 'canvas', ms = 400, { artifact, atLeast, within = ms } = {}) {
   const first = await canvasScreenshot(page, selector, { artifact });
-  await page.waitForTimeout(ms);
-  const later = await canvasScreenshot(page, selector);
-  return { stats: imageStats(first), changed: countChangedPixels(first, later) };
+  const deadline = Date.now() + within;
+  let changed = 0;
+  do {
+    await page.waitForTimeout(ms);
+    changed = Math.max(changed, countChangedPixels(first, await canvasScreenshot(page, selector)));
+  } while (atLeast !== undefined && changed <= atLeast && Date.now() < deadline);
+  return { stats: imageStats(first), changed };
+}
+
+/**
+ * How many pixels of the canvas differ from `picture`, screenshot after screenshot every `ms`
+ * until more than `atLeast` do or `within` ms have passed (the most seen). For a change that
+ * shows a frame or two after it is made (a React state update, then a render), under any load.
+ */
+export async function changedFrom(page, picture, selector = 'canvas', { atLeast = 0, within = 5000, ms = 200, artifact } = {}) {
+  const deadline = Date.now() + within;
+  let changed = 0;
+  for (;;) {
+    const shot = await canvasScreenshot(page, selector, { artifact });
+    changed = Math.max(changed, countChangedPixels(picture, shot));
+    if (changed > atLeast || Date.now() >= deadline) return changed;
+    await page.waitForTimeout(ms);
+  }
 }
 
 /** True when two screenshots `ms` apart differ in more than `minPixels` pixels. */

@@ -3,8 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  canvasScreenshot,
   canvasStats,
   drawnThenChanged,
+  changedFrom,
   countRenderedFrames,
   dragCanvas,
   framesDiffer,
@@ -140,6 +142,19 @@ describe('canvas pixels', () => {
     expect(await framesDiffer(page, 'canvas', 200)).toBe(false);
     expect(await drawnThenChanged(page, 'canvas', 200)).toEqual({ stats, changed: 0 });
     assertNoErrors();
+    await close();
+  });
+
+  it('watches a still canvas for as long as it is asked to before it reports no change, and sees a late change', async () => {
+    const { page, close } = await openPage(browser, `${server.url}/still.html`);
+    const t0 = Date.now();
+    const { changed } = await drawnThenChanged(page, 'canvas', 100, { atLeast: 20, within: 600 });
+    expect(changed).toBe(0);
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(600);
+    const picture = await canvasScreenshot(page, 'canvas');
+    // A change made 400 ms from now, after the first looks.
+    await page.evaluate(() => setTimeout(() => document.querySelector('canvas').getContext('2d').fillRect(0, 0, 50, 50), 400));
+    expect(await changedFrom(page, picture, 'canvas', { atLeast: 100, within: 3000, ms: 100 })).toBeGreaterThan(100);
     await close();
   });
 

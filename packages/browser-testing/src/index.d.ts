@@ -69,7 +69,8 @@ export declare function canvasBox(page: Page, selector?: string): Promise<{ x: n
 export declare function canvasScreenshot(page: Page, selector?: string, options?: { artifact?: string }): Promise<RgbaImage>;
 export declare function canvasStats(page: Page, selector?: string, options?: { artifact?: string }): Promise<ImageStats>;
 export declare function changedPixelsOver(page: Page, selector?: string, ms?: number, options?: { artifact?: string }): Promise<number>;
-export declare function drawnThenChanged(page: Page, selector?: string, ms?: number, options?: { artifact?: string }): Promise<{ stats: ImageStats; changed: number }>;
+export declare function drawnThenChanged(page: Page, selector?: string, ms?: number, options?: { artifact?: string; atLeast?: number; within?: number }): Promise<{ stats: ImageStats; changed: number }>;
+export declare function changedFrom(page: Page, picture: RgbaImage, selector?: string, options?: { atLeast?: number; within?: number; ms?: number; artifact?: string }): Promise<number>;
 export declare function framesDiffer(
   page: Page,
   selector?: string,

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { COLOURS } from '../space/graph-colouring.js';
 import { COMMAND, CONTROL, PARAMS } from './control.js';
 import { threadRuntime } from './thread-runtime.js';
+import { bodyKernels } from '../space/body-kernels.js';
 import { workerProgram } from './worker-program.js';
 
 /** The `NAME = number` declarations of one `const` line of `text` that declares `first`. */
@@ -15,7 +16,8 @@ describe("the thread runtime's and the worker's literal slots", () => {
   it('match parallel/control.ts and the colour count', () => {
     const runtime = threadRuntime.toString();
     expect(declared(runtime, 'BAR_COUNT')).toEqual({ BAR_COUNT: CONTROL.BAR_COUNT, BAR_GEN: CONTROL.BAR_GEN, FAILED: CONTROL.FAILED, THREADS: CONTROL.THREADS, STARTS: CONTROL.STARTS, SPIN: CONTROL.SPIN, CLAIMS: CONTROL.CLAIMS, COLOURS });
-    expect(declared(runtime, 'INV_H')).toEqual({ INV_H: PARAMS.INV_H, MAX_BIAS: PARAMS.MAX_BIAS, SOFT: PARAMS.SOFT, H: PARAMS.H, MAX_SPEED: PARAMS.MAX_SPEED, MAX_SPIN: PARAMS.MAX_SPIN });
+    expect(declared(runtime, 'INV_H')).toEqual({ INV_H: PARAMS.INV_H, MAX_BIAS: PARAMS.MAX_BIAS, SOFT: PARAMS.SOFT });
+    expect(declared(bodyKernels.toString(), 'H')).toEqual({ H: PARAMS.H, MAX_SPEED: PARAMS.MAX_SPEED, MAX_SPIN: PARAMS.MAX_SPIN });
     expect(declared(runtime, 'CONTACT_WARM_START')).toEqual({
       CONTACT_WARM_START: COMMAND.CONTACT_WARM_START, CONTACT_SOLVE: COMMAND.CONTACT_SOLVE, PIVOT_WARM_START: COMMAND.PIVOT_WARM_START, PIVOT_SOLVE: COMMAND.PIVOT_SOLVE, PIVOT_POSITION: COMMAND.PIVOT_POSITION, CONTACT_PREPARE: COMMAND.CONTACT_PREPARE, PIVOT_NEXT_SUBSTEP: COMMAND.PIVOT_NEXT_SUBSTEP, PIVOT_REFRESH: COMMAND.PIVOT_REFRESH, BODY_VELOCITIES: COMMAND.BODY_VELOCITIES, BODY_POSITIONS: COMMAND.BODY_POSITIONS, NARROWPHASE: COMMAND.NARROWPHASE,
     });

@@ -102,7 +102,7 @@ export function threadRuntime(kernels: StageKernels, ctl: Int32Array, prm: Float
   const BAR_COUNT = 2, BAR_GEN = 3, FAILED = 5, THREADS = 6, STARTS = 7, SPIN = 32, CLAIMS = 40, COLOURS = 24;
   /** The rows from which a colour is shared in claimed chunks rather than even shares (see stage). */
   const CLAIM_MIN_ROWS = 1024;
-  const INV_H = 0, MAX_BIAS = 1, SOFT = 2, H = 8, MAX_SPEED = 9, MAX_SPIN = 10;
+  const INV_H = 0, MAX_BIAS = 1, SOFT = 2;
   const CONTACT_WARM_START = 1, CONTACT_SOLVE = 2, PIVOT_WARM_START = 4, PIVOT_SOLVE = 5, PIVOT_POSITION = 6, CONTACT_PREPARE = 7, PIVOT_NEXT_SUBSTEP = 8, PIVOT_REFRESH = 11, BODY_VELOCITIES = 12, BODY_POSITIONS = 13, NARROWPHASE = 14;
   const contact = kernels.contact;
   const pivot = kernels.pivot;
@@ -184,7 +184,7 @@ export function threadRuntime(kernels: StageKernels, ctl: Int32Array, prm: Float
           else if (cmd === CONTACT_PREPARE) contact.prepare(v, lo, hi);
           else if (cmd === NARROWPHASE) collide.narrowphase(v, lo, hi);
           else if (cmd === BODY_VELOCITIES) body.integrateVelocities(v.vx, v.vy, v.w, v.dvx, v.dvy, v.dw, v.linearDamp, v.angularDamp, v.dynamic, lo, hi);
-          else if (cmd === BODY_POSITIONS) body.integratePositions(v.vx, v.vy, v.w, v.dpx, v.dpy, v.dq, v.dqc, v.dqs, v.invMass, v.spinCapped, v.atCap, prm[H]!, prm[MAX_SPEED]!, prm[MAX_SPIN]!, lo, hi);
+          else if (cmd === BODY_POSITIONS) body.integratePositions(v.vx, v.vy, v.w, v.dpx, v.dpy, v.dq, v.dqc, v.dqs, v.invMass, v.spinCapped, v.atCap, prm, lo, hi);
           else if (cmd === PIVOT_REFRESH) pivot.refresh(v.pd, v.pcold, v.pkept, v.pends, v.c0, v.s0, v.cx, v.cy, lo, hi);
           else if (cmd === CONTACT_WARM_START) contact.warmStart(v.d, v.ends, v.points, v.vx, v.vy, v.w, lo, hi);
           else contact.pass(v.d, v.ends, v.points, v.rigidSide, v.vx, v.vy, v.w, v.dpx, v.dpy, v.dqc, v.dqs, lo, hi, invH, cmd === CONTACT_SOLVE, maxBias, soft);

@@ -78,8 +78,14 @@ export function bodyKernels(cap: typeof capSpeed, turn: typeof turnBody) {
    */
   function integratePositions(
     vx: Float64Array, vy: Float64Array, w: Float64Array, dpx: Float64Array, dpy: Float64Array, dq: Float64Array, dqc: Float64Array, dqs: Float64Array,
-    invMass: Float64Array, spinCapped: Uint8Array, atCap: Uint8Array, h: number, maxSpeed: number, maxSpin: number, from: number, to: number,
+    invMass: Float64Array, spinCapped: Uint8Array, atCap: Uint8Array, prm: Float64Array, from: number, to: number,
   ): void {
+    // The substep and the caps come in the stage's numbers (parallel/control.ts's PARAMS), not as
+    // arguments: a call with double arguments boxes them, an allocation in every substep.
+    const H = 8, MAX_SPEED = 9, MAX_SPIN = 10;
+    const h = prm[H]!;
+    const maxSpeed = prm[MAX_SPEED]!;
+    const maxSpin = prm[MAX_SPIN]!;
     const maxSpeed2 = maxSpeed * maxSpeed;
     for (let i = from; i < to; i++) {
       const vxi = vx[i]!;

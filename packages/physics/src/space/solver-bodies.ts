@@ -324,17 +324,18 @@ export class SolverBodies {
     BODY_KERNELS.integrateVelocities(this.vx, this.vy, this.w, this.dvx, this.dvy, this.dw, this.linearDamp, this.angularDamp, this.dynamic, from, this.count);
   }
 
+  /** The stage's numbers (PARAMS) integratePositions hands its kernel when no worker shares the stage (the pool's own otherwise). */
+  private readonly stageNumbers = new Float64Array(PARAMS.LENGTH);
+
   /** Substep position integration, each body first slowed to the speed caps (body-kernels.ts): on every thread when there are workers and bodies enough. */
   integratePositions(h: number, maxSpeed: number, maxTurn: number): void {
-    const maxSpin = maxTurn / h;
     const pool = this.pool;
-    if (pool !== null && this.count >= PARALLEL_MIN_BODIES) {
-      pool.prm[PARAMS.H] = h;
-      pool.prm[PARAMS.MAX_SPEED] = maxSpeed;
-      pool.prm[PARAMS.MAX_SPIN] = maxSpin;
-    }
+    const prm = pool !== null && this.count >= PARALLEL_MIN_BODIES ? pool.prm : this.stageNumbers;
+    prm[PARAMS.H] = h;
+    prm[PARAMS.MAX_SPEED] = maxSpeed;
+    prm[PARAMS.MAX_SPIN] = maxTurn / h;
     const from = this.parallelStage(COMMAND.BODY_POSITIONS);
-    BODY_KERNELS.integratePositions(this.vx, this.vy, this.w, this.dpx, this.dpy, this.dq, this.dqc, this.dqs, this.invMass, this.spinCapped, this.atCap, h, maxSpeed, maxSpin, from, this.count);
+    BODY_KERNELS.integratePositions(this.vx, this.vy, this.w, this.dpx, this.dpy, this.dq, this.dqc, this.dqs, this.invMass, this.spinCapped, this.atCap, prm, from, this.count);
   }
 
   /** Whether a speed cap slowed some body in this step (capSpeed marks atCap[0], the static stand-in's, for "some body"). */
