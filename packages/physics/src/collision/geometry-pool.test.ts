@@ -9,7 +9,7 @@ function worldOf(s: PolyShape): number[] {
   return [s.count, s.radius, ...s.worldVerts, ...s.worldNormals];
 }
 
-function posed(s: PolyShape, x: number): PolyShape {
+function posed<T extends PolyShape>(s: T, x: number): T {
   s.updateWorld(x, 2 * x, Math.cos(x), Math.sin(x));
   return s;
 }
