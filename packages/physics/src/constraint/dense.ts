@@ -238,15 +238,24 @@ export function solveFactored(L: Float64Array, dinv: Float64Array, b: Float64Arr
     b[1] = m01 * b0 + d1 * b1;
     return;
   }
+  solveFactoredAt(L, 0, dinv, 0, b, n);
+}
+
+/**
+ * Substitution with a factorSymmetric result stored at offsets (L from L[lo], 1/D from
+ * dinv[vo]): b becomes K⁻¹ b. Stands alone (the user batch's kernels take it as a part: their
+ * workers rebuild it from its text).
+ */
+export function solveFactoredAt(L: Float64Array, lo: number, dinv: Float64Array, vo: number, b: Float64Array, n: number): void {
   for (let i = 0; i < n; i++) {
     let v = b[i]!;
-    for (let k = 0; k < i; k++) v -= L[i * n + k]! * b[k]!;
+    for (let k = 0; k < i; k++) v -= L[lo + i * n + k]! * b[k]!;
     b[i] = v;
   }
-  for (let i = 0; i < n; i++) b[i] = b[i]! * dinv[i]!;
+  for (let i = 0; i < n; i++) b[i] = b[i]! * dinv[vo + i]!;
   for (let i = n - 1; i >= 0; i--) {
     let v = b[i]!;
-    for (let k = i + 1; k < n; k++) v -= L[k * n + i]! * b[k]!;
+    for (let k = i + 1; k < n; k++) v -= L[lo + k * n + i]! * b[k]!;
     b[i] = v;
   }
 }

@@ -106,8 +106,8 @@ describe('shared constraint parts', () => {
     expect(run.status, run.stderr).toBe(0);
     const pairs = inlinedPairs(run.stdout);
     // the contact solver's passes, the joint batch's stiff loop and position pass, its pass dispatch,
-    // the user batch's pair pass (soft rows with a force limit) and its soft rows' compliance
-    for (const pair of ['softUpdate into pass', 'clamp into pass', 'contactRowInverse into prepare', 'inverseDet2 into solveStiff', 'inverseDet2 into position', 'limitTurn into position', 'turnBody into position', 'isRigid into pass', 'softRhs into solveRows', 'referenceMass into poseCompliance', 'normClampFactor into solveRows', 'inverse2Off into solveRow']) {
+    // the user batch's pass (user-kernels.ts: soft rows with a force limit) and its soft rows' compliance
+    for (const pair of ['softUpdate into pass', 'clamp into pass', 'contactRowInverse into prepare', 'inverseDet2 into solveStiff', 'inverseDet2 into position', 'limitTurn into position', 'turnBody into position', 'isRigid into pass', 'softRhs into pass', 'referenceMass into poseCompliance', 'normClampFactor into pass', 'inverse2Off into pass']) {
       const [callee, caller] = pair.split(' into ') as [string, string];
       expect(inlinedWithin(pairs, callee, caller), `expected V8 to inline ${pair}`).toBe(true);
     }

@@ -140,10 +140,15 @@ export function leverShare(angSum: number, count: number): number {
  */
 export const JOINT_PUSH_MAX_VELOCITY = 3;
 
-/** A stiff row's bias biasRate·C, pushing no faster than JOINT_PUSH_MAX_VELOCITY. */
+/**
+ * A stiff row's bias biasRate·C, pushing no faster than JOINT_PUSH_MAX_VELOCITY (written out: the
+ * function stands alone, as the user batch's kernels take it as a part; stiff-bias.test.ts checks
+ * the two agree).
+ */
 export function stiffBias(biasRate: number, C: number): number {
+  const MAX = 3;
   const b = biasRate * C;
-  return b > JOINT_PUSH_MAX_VELOCITY ? JOINT_PUSH_MAX_VELOCITY : b < -JOINT_PUSH_MAX_VELOCITY ? -JOINT_PUSH_MAX_VELOCITY : b;
+  return b > MAX ? MAX : b < -MAX ? -MAX : b;
 }
 
 /**

@@ -23,17 +23,31 @@ import type { SolverBodies } from '../space/solver-bodies.js';
 import type { StepContext } from '../space/step-context.js';
 import { BODY_STATE_STRIDE, fillBodyState, fillSolverBodyState } from './body-state.js';
 import { FulcrumInputError } from '../util/validate.js';
-import { dropVanishingRows, factorSymmetric, inverse2Diag, inverse2Off, normClampFactor, pivotInverse, rowPivot, solveFactored, solveSymmetric, zeroPivotTolerance } from './dense.js';
+import { dropVanishingRows, factorSymmetric, pivotInverse, rowPivot, solveSymmetric, zeroPivotTolerance } from './dense.js';
 import { limitPositionImpulse } from './limits.js';
 import { limitTurn } from './position-step.js';
-import { leverShare, limitSideUpdate, passSoftness, referenceMass, rigidSoftness, softRhs, softUpdate, stiffBias, type Softness } from './softness.js';
+import { leverShare, limitSideUpdate, passSoftness, referenceMass, rigidSoftness, type Softness } from './softness.js';
 import type { UserConstraint } from './user-constraint.js';
 import { KernelGroup, type UserBatchKernel } from './batch-kernel.js';
-import { grown } from '../util/typed-arrays.js';
+import { grown, shareArray } from '../util/typed-arrays.js';
+import { USER_KERNELS, USER_PASS, type UserRowViews } from './user-kernels.js';
+import { COLOURS, GraphColouring } from '../space/graph-colouring.js';
+import { COMMAND, PARAMS } from '../parallel/control.js';
+import type { WorkerPool } from '../parallel/worker-pool.js';
+import type { StageViews } from '../parallel/thread-runtime.js';
 
 /** The largest row count and slot count a batched constraint may have (the scratch sizes). */
 export const USER_BATCH_MAX_DIM = 8;
 export const USER_BATCH_MAX_SLOTS = 4;
+
+/**
+ * A plan of at least this many rows solves its velocity and position passes in colour order
+ * (space/graph-colouring.ts), so that its velocity passes can run on several threads; a smaller
+ * one in the order its constraints were added (PIVOT_COLOUR_MIN_ROWS gives the reasons: a chain
+ * converges faster in its own order, and a small pass does not pay for the barriers). The order
+ * depends on the plan alone, never on the worker count.
+ */
+export const USER_COLOUR_MIN_ROWS = 2048;
 
 export class UserBatch {
   count = 0;
@@ -152,6 +166,38 @@ export class UserBatch {
   private readonly rhs = new Float64Array(USER_BATCH_MAX_DIM);
   /** A soft row's spring, as the Softness that limitSideUpdate reads. */
   private readonly rowSoftness: Softness = rigidSoftness();
+  /**
+   * The constraints add() took for the plan being built: close() makes them rows, in colour order
+   * from USER_COLOUR_MIN_ROWS of them (colour c's rows are colours.start[c] to start[c + 1], the
+   * overflow's from start[COLOURS]), else in the order they came. Rows are solved in row order.
+   */
+  private readonly pending: UserConstraint[] = [];
+  /** The pending constraints' solver bodies (each one's from pendingFirst, pendingSize of them), and whether each is limited. */
+  private pendingBodies = new Int32Array(0);
+  private pendingFirst = new Int32Array(0);
+  private pendingSize = new Uint8Array(0);
+  private pendingLimited = new Uint8Array(0);
+  readonly colours = new GraphColouring();
+  coloured = false;
+  /**
+   * The rows in runs for the calling thread: a run is rows of limited constraints (solved side by
+   * side, solveLimitedRow) or of the others (the pass kernel); run r is rows runStart[r] to
+   * runStart[r + 1]. A coloured plan's colours end a run, so that the calling thread can start
+   * from the overflow.
+   */
+  private runStart = new Int32Array(64);
+  private runLimited = new Uint8Array(64);
+  private runCount = 0;
+  /** A pass's numbers on the calling thread alone (USER_PASS). */
+  private readonly passNumbers = new Float64Array(USER_PASS.LENGTH);
+  /** The pools as the kernels read them (user-kernels.ts), on the calling thread. */
+  private readonly views = {} as UserRowViews;
+  /** The workers (parallel/worker-pool.ts), or null: every row on the calling thread. */
+  private pool: WorkerPool | null = null;
+
+  constructor() {
+    this.writeViews(this.views);
+  }
 
   /** Start a new plan: every row of the previous one goes back to its constraint first. */
   begin(): void {
@@ -165,10 +211,73 @@ export class UserBatch {
     this.laidOut = false;
     this.started = false;
     this.poseEpoch = -1;
+    this.coloured = false;
+    this.pending.length = 0;
+  }
+
+  /** Take `c` into the plan being built (close() lays the rows out). */
+  add(c: UserConstraint): void {
+    this.pending.push(c);
+  }
+
+  /**
+   * The plan is complete: its constraints become rows. In colour order from USER_COLOUR_MIN_ROWS
+   * of them, each colour's rows touching distinct solver bodies (space/graph-colouring.ts), a
+   * limited constraint in the overflow, as the calling thread solves its sides; else in the order
+   * they came. The order depends on the plan alone, never on the worker count.
+   */
+  close(ctx: StepContext): void {
+    const pending = this.pending;
+    const count = pending.length;
+    this.coloured = count >= USER_COLOUR_MIN_ROWS;
+    if (this.coloured) this.colourPending(ctx);
+    const order = this.colours.order;
+    for (let i = 0; i < count; i++) {
+      const c = pending[this.coloured ? order[i]! : i]!;
+      this.place(c, c.dimensions, c.bodyList.length, ctx);
+    }
+    pending.length = 0;
+    this.layoutRuns();
+  }
+
+  private colourPending(ctx: StepContext): void {
+    const pending = this.pending;
+    const count = pending.length;
+    this.pendingFirst = grown(this.pendingFirst, count);
+    this.pendingSize = grown(this.pendingSize, count);
+    this.pendingLimited = grown(this.pendingLimited, count);
+    let at = 0;
+    for (let i = 0; i < count; i++) {
+      const c = pending[i]!;
+      const bodies = c.bodyList;
+      this.pendingBodies = grown(this.pendingBodies, at + bodies.length);
+      this.pendingFirst[i] = at;
+      this.pendingSize[i] = bodies.length;
+      this.pendingLimited[i] = c._limited() ? 1 : 0;
+      for (const b of bodies) this.pendingBodies[at++] = b !== null && b._solverIndex > 0 ? b._solverIndex : 0;
+    }
+    this.colours.colourSets(this.pendingBodies, this.pendingFirst, this.pendingSize, this.pendingLimited, count, ctx.bodies.count);
+  }
+
+  private layoutRuns(): void {
+    const n = this.count;
+    const split = this.coloured ? this.colours.start[COLOURS]! : -1;
+    this.runStart = grown(this.runStart, n + 1);
+    this.runLimited = grown(this.runLimited, n + 1);
+    let runs = 0;
+    for (let i = 0; i < n; i++) {
+      const limited = this.lim[i]!;
+      if (i > 0 && i !== split && limited === this.runLimited[runs - 1]) continue;
+      this.runStart[runs] = i;
+      this.runLimited[runs] = limited;
+      runs++;
+    }
+    this.runStart[runs] = n;
+    this.runCount = runs;
   }
 
   /** Lay out a row for `c` (dim rows, `slots` bodies) and let it fill the row. */
-  add(c: UserConstraint, dim: number, slots: number, ctx: StepContext): void {
+  private place(c: UserConstraint, dim: number, slots: number, ctx: StepContext): void {
     const n = this.count++;
     if (n >= this.dim.length) this.reserveRows(n + 1);
     this.rows.push(c);
@@ -410,21 +519,43 @@ export class UserBatch {
    * places in the row, beside the constants written once per plan).
    */
   private copyOut(g: KernelGroup, from: number, to: number, jacobian: boolean, position: boolean): void {
-    const a = g.arrays!;
+    if (jacobian && (g.varIndex !== null || !g.shared)) this.copyJacobianOut(g, from, to);
+    if (position && !g.shared) this.copyPositionOut(g, from, to);
+  }
+
+  /**
+   * (Two functions, not two branches of one: the position branch, first taken in a position pass,
+   * deoptimised the whole copy each time, and a 100 × 100 grid of symbolic pivots spent 30% of its
+   * step in the unoptimised loop.)
+   */
+  private copyJacobianOut(g: KernelGroup, from: number, to: number): void {
+    const J = g.arrays!.J;
     const vi = g.varIndex;
-    if (jacobian && (vi !== null || !g.shared)) {
-      const jw = vi === null ? g.dim * 3 * g.slots : vi.length;
+    const rows = g.rows;
+    const jOff = this.jOff;
+    const pool = this.jPool;
+    if (vi === null) {
+      const jw = g.dim * 3 * g.slots;
       for (let i = from; i < to; i++) {
-        const jo = this.jOff[g.rows[i]!]!;
-        if (vi === null) for (let q = 0; q < jw; q++) this.jPool[jo + q] = a.J[i * jw + q]!;
-        else for (let q = 0; q < jw; q++) this.jPool[jo + vi[q]!] = a.J[i * jw + q]!;
+        const jo = jOff[rows[i]!]!;
+        for (let q = 0; q < jw; q++) pool[jo + q] = J[i * jw + q]!;
       }
+      return;
     }
-    if (position && !g.shared) {
-      for (let i = from; i < to; i++) {
-        const vo = this.vOff[g.rows[i]!]!;
-        for (let r = 0; r < g.dim; r++) this.errPool[vo + r] = a.C[i * g.dim + r]!;
-      }
+    const jw = vi.length;
+    for (let i = from; i < to; i++) {
+      const jo = jOff[rows[i]!]!;
+      for (let q = 0; q < jw; q++) pool[jo + vi[q]!] = J[i * jw + q]!;
+    }
+  }
+
+  private copyPositionOut(g: KernelGroup, from: number, to: number): void {
+    const C = g.arrays!.C;
+    const rows = g.rows;
+    const dim = g.dim;
+    for (let i = from; i < to; i++) {
+      const vo = this.vOff[rows[i]!]!;
+      for (let r = 0; r < dim; r++) this.errPool[vo + r] = C[i * dim + r]!;
     }
   }
 
@@ -753,27 +884,6 @@ export class UserBatch {
 
   // ------------------------------------------------------------------ passes
 
-  /** Add Jᵀλ (λ = lam[at…]) of row n to the solver velocities, and to the row's body impulse sums. */
-  private applyToVelocities(n: number, sb: SolverBodies, lam: Float64Array, at: number): void {
-    const dim = this.dim[n]!;
-    const slots = this.slots[n]!;
-    const cols = 3 * slots;
-    const jo = this.jOff[n]!;
-    const s0 = this.sOff[n]!;
-    const pool = this.jPool;
-    for (let j = 0; j < slots; j++) {
-      let ox = 0, oy = 0, oz = 0;
-      for (let r = 0; r < dim; r++) {
-        const i = jo + r * cols + 3 * j;
-        const l = lam[at + r]!;
-        ox += pool[i]! * l;
-        oy += pool[i + 1]! * l;
-        oz += pool[i + 2]! * l;
-      }
-      this.applySlotImpulse(sb, s0 + j, ox, oy, oz);
-    }
-  }
-
   /** Add an impulse (ox, oy, oz) to slot s: to its body impulse sum, and to its body's velocity if it is in the solver. */
   private applySlotImpulse(sb: SolverBodies, s: number, ox: number, oy: number, oz: number): void {
     const imp = this.slotImp;
@@ -796,126 +906,78 @@ export class UserBatch {
       this.jViews.length = 0;
       for (let n = 0; n < this.count; n++) this.jViews.push(this.jPool.subarray(this.jOff[n]!, this.jOff[n]! + 3 * this.dim[n]! * this.slots[n]!));
     }
-    if (this.started) this.endSubstep();
+    const close = this.started;
     this.started = true;
     this.ensurePose(ctx);
     const sb = ctx.bodies;
-    this.warmStartRows(sb);
+    const from = this.parallelStage(close ? COMMAND.USER_NEXT_SUBSTEP : COMMAND.USER_WARM_START, sb, false);
+    this.writeViews(this.views);
+    USER_KERNELS.warmStart(this.views, sb.vx, sb.vy, sb.w, sb.invMass, sb.invI, from, this.count, close);
     sb.vx[0] = sb.vy[0] = sb.w[0] = 0;
-  }
-
-  /** (The loop is the method's last statement: see PivotBatch.warmStart.) */
-  private warmStartRows(sb: SolverBodies): void {
-    for (let n = 0; n < this.count; n++) this.applyToVelocities(n, sb, this.accPool, this.vOff[n]!);
-  }
-
-  private endSubstep(): void {
-    for (let i = 0; i < this.vTotal; i++) this.stepPool[i] = this.stepPool[i]! + this.accPool[i]!;
   }
 
   /** One velocity pass (the one-by-one path's _solve for a constraint without per-pass hooks). */
   solve(ctx: StepContext, useBias: boolean): void {
     if (this.count === 0) return;
     this.ensurePose(ctx);
-    this.solveRows(ctx, useBias);
+    // A biased pass with the joint softness (jointHertz > 0) needs C of the stiff rows too, which
+    // the pose left out: each is computed as its row comes, on the calling thread (lazyBias).
+    const lazyBias = useBias && ctx.jointSoftness.biasRate !== 0;
+    const from = lazyBias ? 0 : this.parallelStage(COMMAND.USER_SOLVE, ctx.bodies, true, ctx, useBias);
+    this.solveRuns(ctx, useBias, from, lazyBias);
     const sb = ctx.bodies;
     sb.vx[0] = sb.vy[0] = sb.w[0] = 0;
   }
 
-  /** (The loop is the method's last statement: see PivotBatch.warmStart.) */
-  private solveRows(ctx: StepContext, useBias: boolean): void {
+  /**
+   * The pass over solve positions [from, count) on the calling thread: each run of unlimited rows
+   * by the kernel, each limited row by its sides. With `lazyBias`, a stiff row without C at this
+   * pose first gets it, from the state as the rows before it left the velocities (what the
+   * one-by-one path hands its hooks), and the kernel takes the rows one at a time.
+   */
+  private solveRuns(ctx: StepContext, useBias: boolean, from: number, lazyBias: boolean): void {
     const sb = ctx.bodies;
-    const js = ctx.jointSoftness;
-    const { vx, vy, w } = sb;
-    const pool = this.jPool;
-    const rhs = this.rhs;
-    const acc = this.accPool;
-    for (let n = 0; n < this.count; n++) {
-      if (this.lim[n] === 1) {
-        this.solveLimitedRow(n, ctx, useBias);
-        continue;
-      }
-      const dim = this.dim[n]!;
-      const slots = this.slots[n]!;
-      const cols = 3 * slots;
-      const jo = this.jOff[n]!;
-      const vo = this.vOff[n]!;
-      const s0 = this.sOff[n]!;
-      const soft = this.soft[n] === 1;
-      // A soft row, and a stiff one's biased pass with the joint softness, take the fixed compliance.
-      const jointFixed = !soft && useBias && js.compliance > 0;
-      const fixed = soft || jointFixed;
-      let biasRate = 0;
-      let massScale = 1;
-      let impulseScale = 0;
-      if (soft) {
-        biasRate = this.bias[n]!;
-      } else if (useBias) {
-        biasRate = js.biasRate;
-        massScale = js.massScale;
-        impulseScale = js.impulseScale;
-      }
-      let e = 1;
-      if (biasRate !== 0) {
-        if (this.errValid[n] === 0) {
-          // (Velocities have moved since the pose's states were taken: refresh them, as hooks get.)
-          if (this.kern[n]! >= 0) {
-            this.refreshRowStates(n, sb);
-            this.runKernelRow(n, sb, true, false);
-          } else {
-            this.fillState(n, sb);
-            this.evalPosition(n, this.errPool, vo);
-          }
-          this.errValid[n] = 1;
+    const num = this.passNumbers;
+    this.writePassNumbers(num, 0, ctx, useBias);
+    this.writeViews(this.views);
+    for (let r = 0; r < this.runCount; r++) {
+      const lo = this.runStart[r]!;
+      const hi = this.runStart[r + 1]!;
+      if (hi <= from) continue;
+      if (this.runLimited[r] === 1) {
+        for (let n = lo; n < hi; n++) this.solveLimitedRow(n, ctx, useBias);
+      } else if (lazyBias) {
+        for (let n = lo; n < hi; n++) {
+          if (this.errValid[n] === 0) this.evaluateBias(n, sb);
+          USER_KERNELS.pass(this.views, sb.vx, sb.vy, sb.w, sb.invMass, sb.invI, num, n, n + 1);
         }
-        const maxErr = this.maxErr[n]!;
-        if (soft && maxErr !== Infinity) {
-          let e2 = 0;
-          for (let r = 0; r < dim; r++) e2 += this.errPool[vo + r]! * this.errPool[vo + r]!;
-          const norm = Math.sqrt(e2);
-          if (norm > maxErr) e = maxErr / norm;
-        }
+      } else {
+        USER_KERNELS.pass(this.views, sb.vx, sb.vy, sb.w, sb.invMass, sb.invI, num, lo < from ? from : lo, hi);
       }
-      // rhs = −(J v + bias)
-      for (let r = 0; r < dim; r++) {
-        let v = 0;
-        const base = jo + r * cols;
-        for (let j = 0; j < slots; j++) {
-          const k = this.slotK[s0 + j]!;
-          const i = base + 3 * j;
-          v += pool[i]! * vx[k]! + pool[i + 1]! * vy[k]! + pool[i + 2]! * w[k]!;
-        }
-        const be = biasRate === 0 ? 0 : soft ? biasRate * (e === 1 ? this.errPool[vo + r]! : this.errPool[vo + r]! * e) : stiffBias(biasRate, this.errPool[vo + r]!);
-        // A soft row solves (K + Γ) Δλ = −(V + bias) − Γ·λ (softness.ts); its K was factored with Γ.
-        rhs[r] = fixed ? softRhs(-(v + be), this.gammaPool[vo + r]!, acc[vo + r]!) : -(v + be);
-      }
-      if (jointFixed) this.solveRow(n, dim, vo, this.kPoolB, this.dinvPoolB);
-      else this.solveRow(n, dim, vo, this.kPool, this.dinvPool);
-      if (!soft && massScale === 1 && impulseScale === 0) {
-        // A stiff row without softening: the change is rhs itself (see UserConstraint._solve).
-        for (let r = 0; r < dim; r++) acc[vo + r] = acc[vo + r]! + rhs[r]!;
-        this.applyToVelocities(n, sb, rhs, 0);
-        continue;
-      }
-      // trial, clamped to maxForce for soft rows; rhs becomes the change
-      let n2 = 0;
-      for (let r = 0; r < dim; r++) {
-        const old = acc[vo + r]!;
-        const t = fixed ? old + rhs[r]! : softUpdate(old, rhs[r]!, massScale, impulseScale);
-        rhs[r] = t;
-        n2 += t * t;
-      }
-      if (soft) {
-        const f = normClampFactor(n2, this.maxImp[n]! * ctx.h);
-        if (f !== 1) for (let r = 0; r < dim; r++) rhs[r] = rhs[r]! * f;
-      }
-      for (let r = 0; r < dim; r++) {
-        const t = rhs[r]!;
-        rhs[r] = t - acc[vo + r]!;
-        acc[vo + r] = t;
-      }
-      this.applyToVelocities(n, sb, rhs, 0);
     }
+  }
+
+  /** Row n's C at the pose, from its body states as they are now (velocities moved since the pose: refreshed, as hooks get). */
+  private evaluateBias(n: number, sb: SolverBodies): void {
+    if (this.kern[n]! >= 0) {
+      this.refreshRowStates(n, sb);
+      this.runKernelRow(n, sb, true, false);
+    } else {
+      this.fillState(n, sb);
+      this.evalPosition(n, this.errPool, this.vOff[n]!);
+    }
+    this.errValid[n] = 1;
+  }
+
+  /** A pass's numbers (USER_PASS) into `num` from `at`. */
+  private writePassNumbers(num: Float64Array, at: number, ctx: StepContext, useBias: boolean): void {
+    const js = ctx.jointSoftness;
+    num[at + USER_PASS.USE_BIAS] = useBias ? 1 : 0;
+    num[at + USER_PASS.BIAS_RATE] = js.biasRate;
+    num[at + USER_PASS.MASS_SCALE] = js.massScale;
+    num[at + USER_PASS.IMPULSE_SCALE] = js.impulseScale;
+    num[at + USER_PASS.COMPLIANCE] = js.compliance;
+    num[at + USER_PASS.H] = ctx.h;
   }
 
   /**
@@ -987,32 +1049,6 @@ export class UserBatch {
     }
   }
 
-  /** rhs ← K⁻¹ rhs with row n's factors (dense.ts's solveFactored, inlined for 1 and 2 rows). */
-  private solveRow(n: number, dim: number, vo: number, kPool: Float64Array, dinvPool: Float64Array): void {
-    const rhs = this.rhs;
-    const ko = this.kOff[n]!;
-    if (dim === 1) {
-      rhs[0] = rhs[0]! * dinvPool[vo]!;
-      return;
-    }
-    if (dim === 2) {
-      const l10 = kPool[ko + 2]!;
-      const m11 = dinvPool[vo + 1]!;
-      const m01 = inverse2Off(l10, m11);
-      const m00 = inverse2Diag(l10, dinvPool[vo]!, m01);
-      const y0 = rhs[0]!;
-      const y1 = rhs[1]!;
-      rhs[0] = m00 * y0 + m01 * y1;
-      rhs[1] = m01 * y0 + m11 * y1;
-      return;
-    }
-    const K = this.K;
-    const dinv = this.dinv;
-    for (let i = 0, e = dim * dim; i < e; i++) K[i] = kPool[ko + i]!;
-    for (let r = 0; r < dim; r++) dinv[r] = dinvPool[vo + r]!;
-    solveFactored(K, dinv, rhs, dim);
-  }
-
   /** Position pass for the stiff rows: K Δ = −C at the current pose, applied to positions. */
   solvePosition(ctx: StepContext): void {
     this.solvePositionRows(ctx);
@@ -1027,7 +1063,11 @@ export class UserBatch {
     if (!this.laidOut) this.layoutKernels(sb);
     const rhs = this.rhs;
     const pool = this.jPool;
-    for (let n = 0; n < this.count; n++) {
+    // A coloured plan's position passes still go in the order its constraints came in (colours.position
+    // maps each to its row): a correction then travels down a hanging net within a pass.
+    const plan = this.coloured ? this.colours.position : null;
+    for (let i = 0; i < this.count; i++) {
+      const n = plan === null ? i : plan[i]!;
       if (this.soft[n] === 1) continue;
       const dim = this.dim[n]!;
       const slots = this.slots[n]!;
@@ -1088,9 +1128,87 @@ export class UserBatch {
     }
   }
 
+  // ------------------------------------------------------------------ the parallel step
+
+  /**
+   * Keep the rows in SharedArrayBuffers from now on (before workers start). The hooks' J views and
+   * the kernel groups' arrays point into the old pools: both are made again before the next pose.
+   */
+  share(): void {
+    this.dim = shareArray(this.dim);
+    this.slots = shareArray(this.slots);
+    this.soft = shareArray(this.soft);
+    this.jOff = shareArray(this.jOff);
+    this.kOff = shareArray(this.kOff);
+    this.vOff = shareArray(this.vOff);
+    this.sOff = shareArray(this.sOff);
+    this.bias = shareArray(this.bias);
+    this.maxImp = shareArray(this.maxImp);
+    this.maxErr = shareArray(this.maxErr);
+    this.jPool = shareArray(this.jPool);
+    this.kPool = shareArray(this.kPool);
+    this.dinvPool = shareArray(this.dinvPool);
+    this.kPoolB = shareArray(this.kPoolB);
+    this.dinvPoolB = shareArray(this.dinvPoolB);
+    this.gammaPool = shareArray(this.gammaPool);
+    this.accPool = shareArray(this.accPool);
+    this.stepPool = shareArray(this.stepPool);
+    this.errPool = shareArray(this.errPool);
+    this.slotK = shareArray(this.slotK);
+    this.slotImp = shareArray(this.slotImp);
+    this.jViews.length = 0;
+    this.laidOut = false;
+    this.poseEpoch = -1;
+  }
+
+  /** Solve from now on with these workers (null: alone). The rows must have been shared. */
+  attach(pool: WorkerPool | null): void {
+    this.pool = pool;
+  }
+
+  /** The arrays of `v` that are this batch's rows (their current ones: an array that grew is new). */
+  writeViews(v: UserRowViews): void {
+    v.udim = this.dim;
+    v.uslots = this.slots;
+    v.usoft = this.soft;
+    v.ujOff = this.jOff;
+    v.ukOff = this.kOff;
+    v.uvOff = this.vOff;
+    v.usOff = this.sOff;
+    v.ubias = this.bias;
+    v.umaxImp = this.maxImp;
+    v.umaxErr = this.maxErr;
+    v.uj = this.jPool;
+    v.uk = this.kPool;
+    v.udinv = this.dinvPool;
+    v.ukB = this.kPoolB;
+    v.udinvB = this.dinvPoolB;
+    v.ugamma = this.gammaPool;
+    v.uacc = this.accPool;
+    v.ustep = this.stepPool;
+    v.uerr = this.errPool;
+    v.uslotK = this.slotK;
+    v.uimp = this.slotImp;
+  }
+
+  /**
+   * Run a stage's colours on every thread when there are workers and the plan is coloured, and
+   * return where the calling thread goes on alone: the overflow's start, or 0 (every row). A pass
+   * (`pass`) takes its numbers from the stage's PARAMS.
+   */
+  private parallelStage(command: number, sb: SolverBodies, pass: boolean, ctx?: StepContext, useBias = false): number {
+    const pool = this.pool;
+    if (pool === null || !this.coloured) return 0;
+    if (pass) this.writePassNumbers(pool.prm, PARAMS.USER, ctx!, useBias);
+    this.writeViews(pool.views);
+    sb.writeViews(pool.views);
+    pool.run(command, this.colours.start);
+    return this.colours.start[COLOURS]!;
+  }
+
   /** End of the step: close the last substep (the impulses stay in the rows, read lazily). */
   store(): void {
-    if (this.started) this.endSubstep();
+    if (this.started) for (let i = 0; i < this.vTotal; i++) this.stepPool[i] = this.stepPool[i]! + this.accPool[i]!;
     this.started = false;
   }
 

@@ -622,7 +622,12 @@ export class UserConstraint extends Constraint {
   _batch: UserBatch | null = null;
   _batchRow = -1;
 
-  /** @internal The per-step preparation, written into batch row n (laid out by UserBatch.add). */
+  /** @internal Whether the rows are limited (a batched constraint's are all limited, or none). */
+  _limited(): boolean {
+    return this.limitedCount !== 0;
+  }
+
+  /** @internal The per-step preparation, written into batch row n (laid out by UserBatch.close). */
   _fillBatch(b: UserBatch, n: number, ctx: StepContext): void {
     const ratio = this._beginStep(ctx);
     const v = b.vOff[n]!;

@@ -6,7 +6,7 @@ import { PivotJoint } from '../constraint/joints/pivot-joint.js';
 import { Space } from '../space/space.js';
 import { PARALLEL_MIN_ROWS } from '../contact/contact-solver.js';
 import { PIVOT_COLOUR_MIN_ROWS } from '../constraint/pivot-batch.js';
-import { hashState, mixedScene, pyramid } from '../test-support/scenes.js';
+import { discGrid, hashState, mixedScene, pyramid } from '../test-support/scenes.js';
 import { solverInternals } from '../test-support/solver-routing.js';
 
 const spaces: Space[] = [];
@@ -47,15 +47,7 @@ async function scene(workers: number): Promise<{ space: Space; bodies: Body[] }>
 
 /** An n × n net of discs joined to their right and lower neighbours, its top row's ends and middle pinned. */
 function net(space: Space, n: number, x0: number, y0: number): Body[] {
-  const grid: Body[] = [];
-  for (let i = 0; i < n; i++) {
-    for (let j = 0; j < n; j++) {
-      const pinned = j === 0 && (i === 0 || i === n - 1 || i === n >> 1);
-      const moving = pinned && i === n >> 1;
-      const type = moving ? 'kinematic' : pinned ? 'static' : 'dynamic';
-      grid.push(space.addBody(new Body({ type, position: [x0 + i, y0 - j], velocity: moving ? [0.4, 0] : [0, 0], shapes: [new Circle({ radius: 0.3, filter: { mask: 0 } })] })));
-    }
-  }
+  const grid = discGrid(space, n, x0, y0);
   let k = 0;
   for (let i = 0; i < n; i++) {
     for (let j = 0; j < n; j++) {

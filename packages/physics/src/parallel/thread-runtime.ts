@@ -1,7 +1,8 @@
 /**
  * What every thread of a parallel step runs, the calling one and each worker alike: the barrier,
  * and a stage over the colours of a family's rows (space/graph-colouring.ts): the contact
- * solver's, or the joint batch's stiff pivots (constraint/pivot-kernels.ts). A factory
+ * solver's, the joint batch's stiff pivots (constraint/pivot-kernels.ts), or the user batch's
+ * rows (constraint/user-kernels.ts). A factory
  * that refers to nothing outside its parameters, so that a worker is built from its text
  * (worker-program.ts), and the calling thread runs the same code.
  *
@@ -30,12 +31,13 @@ import type { ContactKernels } from '../contact/contact-kernels.js';
 import type { PivotKernels } from '../constraint/pivot-kernels.js';
 import type { BodyKernels } from '../space/body-kernels.js';
 import type { CollideKernels } from '../collision/collide-kernels.js';
+import type { UserKernels, UserRowViews } from '../constraint/user-kernels.js';
 
 /**
  * The arrays a stage reads and writes, all shared: the contact solver's rows, the joint batch's
- * (p…), and the solver bodies' state.
+ * (p…), the user batch's (u…), and the solver bodies' state.
  */
-export interface StageViews {
+export interface StageViews extends UserRowViews {
   d: Float64Array;
   ends: Int32Array;
   points: Uint8Array;
@@ -95,6 +97,7 @@ export interface StageKernels {
   pivot: PivotKernels;
   body: BodyKernels;
   collide: CollideKernels;
+  user: UserKernels;
 }
 
 export function threadRuntime(kernels: StageKernels, ctl: Int32Array, prm: Float64Array, thread: number, canWait: boolean, stallMs: number) {
@@ -102,18 +105,21 @@ export function threadRuntime(kernels: StageKernels, ctl: Int32Array, prm: Float
   const BAR_COUNT = 2, BAR_GEN = 3, FAILED = 5, THREADS = 6, STARTS = 7, SPIN = 32, CLAIMS = 40, COLOURS = 24;
   /** The rows from which a colour is shared in claimed chunks rather than even shares (see stage). */
   const CLAIM_MIN_ROWS = 1024;
-  const INV_H = 0, MAX_BIAS = 1, SOFT = 2;
-  const CONTACT_WARM_START = 1, CONTACT_SOLVE = 2, PIVOT_WARM_START = 4, PIVOT_SOLVE = 5, PIVOT_POSITION = 6, CONTACT_PREPARE = 7, PIVOT_NEXT_SUBSTEP = 8, PIVOT_REFRESH = 11, BODY_VELOCITIES = 12, BODY_POSITIONS = 13, NARROWPHASE = 14;
+  const INV_H = 0, MAX_BIAS = 1, SOFT = 2, USER = 12;
+  const CONTACT_WARM_START = 1, CONTACT_SOLVE = 2, PIVOT_WARM_START = 4, PIVOT_SOLVE = 5, PIVOT_POSITION = 6, CONTACT_PREPARE = 7, PIVOT_NEXT_SUBSTEP = 8, PIVOT_REFRESH = 11, BODY_VELOCITIES = 12, BODY_POSITIONS = 13, NARROWPHASE = 14, USER_WARM_START = 15, USER_NEXT_SUBSTEP = 16, USER_SOLVE = 17;
   const contact = kernels.contact;
   const pivot = kernels.pivot;
   const body = kernels.body;
   const collide = kernels.collide;
+  const user = kernels.user;
   /**
    * How long (ms) a thread that may block spins at a barrier before it waits: a colour lasts
    * microseconds, and a wait's wake-up costs tens of them (more on a virtual machine).
    */
   const SPIN_MS = 0.2;
   const soft = prm.subarray(SOFT, SOFT + 6);
+  /** A user-batch pass's numbers (user-kernels.ts, USER_PASS). */
+  const userPass = prm.subarray(USER, USER + 6);
   /** The first error a kernel threw on this thread in the current stage (read by the calling thread's pool). */
   let error: unknown = null;
 
@@ -183,6 +189,8 @@ export function threadRuntime(kernels: StageKernels, ctl: Int32Array, prm: Float
           else if (cmd === PIVOT_POSITION) pivot.position(v.pd, v.pends, v.psoft, v.dpx, v.dpy, v.dq, v.dqc, v.dqs, lo, hi);
           else if (cmd === CONTACT_PREPARE) contact.prepare(v, lo, hi);
           else if (cmd === NARROWPHASE) collide.narrowphase(v, lo, hi);
+          else if (cmd === USER_SOLVE) user.pass(v, v.vx, v.vy, v.w, v.invMass, v.invI, userPass, lo, hi);
+          else if (cmd === USER_WARM_START || cmd === USER_NEXT_SUBSTEP) user.warmStart(v, v.vx, v.vy, v.w, v.invMass, v.invI, lo, hi, cmd === USER_NEXT_SUBSTEP);
           else if (cmd === BODY_VELOCITIES) body.integrateVelocities(v.vx, v.vy, v.w, v.dvx, v.dvy, v.dw, v.linearDamp, v.angularDamp, v.dynamic, lo, hi);
           else if (cmd === BODY_POSITIONS) body.integratePositions(v.vx, v.vy, v.w, v.dpx, v.dpy, v.dq, v.dqc, v.dqs, v.invMass, v.spinCapped, v.atCap, prm, lo, hi);
           else if (cmd === PIVOT_REFRESH) pivot.refresh(v.pd, v.pcold, v.pkept, v.pends, v.c0, v.s0, v.cx, v.cy, lo, hi);

@@ -10,6 +10,7 @@ import { CONTACT_KERNELS } from '../contact/contact-kernels.js';
 import { PIVOT_KERNELS } from '../constraint/pivot-kernels.js';
 import { BODY_KERNELS } from '../space/body-kernels.js';
 import { COLLIDE_KERNELS } from '../collision/collide-kernels.js';
+import { USER_KERNELS } from '../constraint/user-kernels.js';
 import { COMMAND, CONTROL, PARAMS } from './control.js';
 import { threadRuntime, type StageViews, type ThreadRuntime } from './thread-runtime.js';
 import { workerProgram } from './worker-program.js';
@@ -141,7 +142,7 @@ export class WorkerPool {
 
   private constructor(views: StageViews, stallMs: number) {
     this.views = { ...views };
-    this.runtime = threadRuntime({ contact: CONTACT_KERNELS, pivot: PIVOT_KERNELS, body: BODY_KERNELS, collide: COLLIDE_KERNELS }, this.ctl, this.prm, 0, mayBlock(), stallMs);
+    this.runtime = threadRuntime({ contact: CONTACT_KERNELS, pivot: PIVOT_KERNELS, body: BODY_KERNELS, collide: COLLIDE_KERNELS, user: USER_KERNELS }, this.ctl, this.prm, 0, mayBlock(), stallMs);
   }
 
   /** Start `count` workers (count ≥ 1); rejects when one fails to start (the pool is then disposed). */
@@ -266,6 +267,9 @@ const COMMAND_NAMES: Record<number, string> = {
   [COMMAND.BODY_POSITIONS]: 'position integration',
   [COMMAND.PIVOT_SOLVE]: 'pivot pass',
   [COMMAND.PIVOT_POSITION]: 'pivot position pass',
+  [COMMAND.USER_WARM_START]: 'user constraint warm start',
+  [COMMAND.USER_NEXT_SUBSTEP]: 'user constraint warm start',
+  [COMMAND.USER_SOLVE]: 'user constraint pass',
 };
 
 function commandName(command: number): string {

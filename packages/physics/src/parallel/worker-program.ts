@@ -1,6 +1,7 @@
 /**
  * A worker's whole program, as source text: the contact kernels' factory and its shared parts
- * (contact/contact-kernels.ts), the narrowphase's (collision/collide-kernels.ts), the joint batch's (constraint/pivot-kernels.ts), the thread
+ * (contact/contact-kernels.ts), the narrowphase's (collision/collide-kernels.ts), the joint batch's (constraint/pivot-kernels.ts), the user
+ * batch's (constraint/user-kernels.ts), the thread
  * runtime (thread-runtime.ts) and workerMain below, each
  * from its own `toString()`. Built from text rather than loaded from a file, so that no bundler has
  * to find a worker file inside a package, and tests run it from source as users do from a build.
@@ -10,6 +11,7 @@ import { CONTACT_KERNEL_PARTS, contactKernels } from '../contact/contact-kernels
 import { PIVOT_KERNEL_PARTS, pivotKernels } from '../constraint/pivot-kernels.js';
 import { BODY_KERNEL_PARTS, bodyKernels } from '../space/body-kernels.js';
 import { COLLIDE_KERNEL_PARTS, collideKernels } from '../collision/collide-kernels.js';
+import { USER_KERNEL_PARTS, userKernels } from '../constraint/user-kernels.js';
 import { threadRuntime } from './thread-runtime.js';
 
 /**
@@ -97,7 +99,7 @@ let program: string | null = null;
 export function workerProgram(): string {
   program ??= [
     '"use strict";',
-    `const kernels = { contact: ${factoryCall(contactKernels, CONTACT_KERNEL_PARTS)}, pivot: ${factoryCall(pivotKernels, PIVOT_KERNEL_PARTS)}, body: ${factoryCall(bodyKernels, BODY_KERNEL_PARTS)}, collide: ${factoryCall(collideKernels, COLLIDE_KERNEL_PARTS)} };`,
+    `const kernels = { contact: ${factoryCall(contactKernels, CONTACT_KERNEL_PARTS)}, pivot: ${factoryCall(pivotKernels, PIVOT_KERNEL_PARTS)}, body: ${factoryCall(bodyKernels, BODY_KERNEL_PARTS)}, collide: ${factoryCall(collideKernels, COLLIDE_KERNEL_PARTS)}, user: ${factoryCall(userKernels, USER_KERNEL_PARTS)} };`,
     `(${workerMain.toString()})(kernels, (${threadRuntime.toString()}));`,
   ].join('\n');
   return program;

@@ -52,13 +52,7 @@ export class GraphColouring {
    * ends[stride·i + offset + 1] (solver indices, 0 for static), over `bodyCount` solver bodies.
    */
   colour(ends: Int32Array, stride: number, offset: number, count: number, bodyCount: number): void {
-    if (this.bodyColours.length < bodyCount) this.bodyColours = resized(this.bodyColours, Math.max(64, bodyCount * 2));
-    if (this.colourOf.length < count) {
-      const cap = Math.max(64, count * 2);
-      this.colourOf = resized(this.colourOf, cap);
-      this.order = resized(this.order, cap);
-      this.position = resized(this.position, cap);
-    }
+    this.reserve(count, bodyCount);
     const bits = this.bodyColours;
     bits.fill(0, 0, bodyCount);
     const colourOf = this.colourOf;
@@ -84,6 +78,68 @@ export class GraphColouring {
       if (b !== 0) bits[b] = bits[b]! | bit;
       start[colour]++;
     }
+    this.sort(count, overflow);
+  }
+
+  /**
+   * Colour `count` constraints of any number of bodies: constraint i's are
+   * bodies[first[i]] … bodies[first[i] + size[i] − 1] (solver indices, 0 for static). One with
+   * two or more solver bodies may take the first DYNAMIC_COLOURS colours, one with a single
+   * solver body any from colour 1, as colour() does for pairs. A constraint with `serial[i]` set
+   * goes to the overflow whatever its bodies (what only the calling thread may solve).
+   */
+  colourSets(bodies: Int32Array, first: Int32Array, size: Uint8Array, serial: Uint8Array, count: number, bodyCount: number): void {
+    this.reserve(count, bodyCount);
+    const bits = this.bodyColours;
+    bits.fill(0, 0, bodyCount);
+    const colourOf = this.colourOf;
+    this.start.fill(0);
+    let overflow = 0;
+    for (let i = 0; i < count; i++) {
+      const f = first[i]!;
+      const e = f + size[i]!;
+      let taken = 0;
+      let inSolver = 0;
+      for (let j = f; j < e; j++) {
+        const k = bodies[j]!;
+        if (k === 0) continue;
+        taken |= bits[k]!;
+        inSolver++;
+      }
+      let colour = COLOURS;
+      if (serial[i] === 1) colour = COLOURS;
+      else if (inSolver >= 2) colour = firstFree(taken, 0, DYNAMIC_COLOURS);
+      else if (inSolver === 1) colour = firstFree(taken, 1, COLOURS);
+      else colour = 0;
+      colourOf[i] = colour;
+      if (colour === COLOURS) {
+        overflow++;
+        continue;
+      }
+      const bit = 1 << colour;
+      for (let j = f; j < e; j++) {
+        const k = bodies[j]!;
+        if (k !== 0) bits[k] = bits[k]! | bit;
+      }
+      this.start[colour]++;
+    }
+    this.sort(count, overflow);
+  }
+
+  private reserve(count: number, bodyCount: number): void {
+    if (this.bodyColours.length < bodyCount) this.bodyColours = resized(this.bodyColours, Math.max(64, bodyCount * 2));
+    if (this.colourOf.length < count) {
+      const cap = Math.max(64, count * 2);
+      this.colourOf = resized(this.colourOf, cap);
+      this.order = resized(this.order, cap);
+      this.position = resized(this.position, cap);
+    }
+  }
+
+  /** From each colour's count (in start) and colourOf: the order, colour by colour, and the bounds. */
+  private sort(count: number, overflow: number): void {
+    const start = this.start;
+    const colourOf = this.colourOf;
     // Counting sort into colour order, keeping the family's order within each colour.
     let at = 0;
     let used = 0;

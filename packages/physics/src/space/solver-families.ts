@@ -127,14 +127,15 @@ export class UserBatchFamily implements ConstraintFamily {
   begin(): void {
     this.batch.begin();
   }
-  add(c: Constraint, ctx: StepContext): BreakReason | null {
+  add(c: Constraint): BreakReason | null {
     // Routed here by its own _solverFamily(), so it is a batchable UserConstraint.
-    const u = c as UserConstraint;
-    this.batch.add(u, u.dimensions, u.bodyList.length, ctx);
+    this.batch.add(c as UserConstraint);
     return null;
   }
-  /** (The user batch fills its rows in add.) */
-  close(): void {}
+  /** The plan's constraints become the batch's rows, in their solve order. */
+  close(ctx: StepContext): void {
+    this.batch.close(ctx);
+  }
   refresh(ctx: StepContext): void {
     this.batch.refresh(ctx);
   }

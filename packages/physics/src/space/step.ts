@@ -110,19 +110,21 @@ export class StepPipeline {
   /**
    * Keep the arrays a parallel stage reads and writes in SharedArrayBuffers from now on (the
    * solver bodies' state, the polygons' geometry and the narrowphase's jobs, the contact store's
-   * manifolds, the contact solver's and the joint batch's rows), and return them: the arrays
+   * manifolds, the contact solver's, the joint batch's and the user batch's rows), and return them: the arrays
    * workers start with.
    */
   share(): StageViews {
     this.bodies.share();
     this.contactSolver.share();
     this.jointBatch.share();
+    this.userBatch.share();
     this.world.contacts.share();
     const views = {} as StageViews;
     this.bodies.writeViews(views);
     this.contactSolver.writeViews(views);
     this.world.contacts.store.writeViews(views);
     this.jointBatch.writeViews(views);
+    this.userBatch.writeViews(views);
     this.world.contacts.writeViews(views);
     return views;
   }
@@ -132,6 +134,7 @@ export class StepPipeline {
     this.bodies.attach(pool);
     this.contactSolver.attach(pool);
     this.jointBatch.attach(pool);
+    this.userBatch.attach(pool);
     this.world.contacts.attach(pool);
   }
 

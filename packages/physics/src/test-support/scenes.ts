@@ -46,6 +46,24 @@ export function mixedScene(space: Space): Body[] {
   return out;
 }
 
+/**
+ * An n × n grid of discs (radius 0.3, colliding with nothing) 1 m apart from (x0, y0) down and to
+ * the right, grid[i·n + j] at (x0 + i, y0 − j); its top row's ends pinned (static) and its middle
+ * pinned to a kinematic body moving right at 0.4 m/s. The caller joins them.
+ */
+export function discGrid(space: Space, n: number, x0: number, y0: number): Body[] {
+  const grid: Body[] = [];
+  for (let i = 0; i < n; i++) {
+    for (let j = 0; j < n; j++) {
+      const pinned = j === 0 && (i === 0 || i === n - 1 || i === n >> 1);
+      const moving = pinned && i === n >> 1;
+      const type = moving ? 'kinematic' : pinned ? 'static' : 'dynamic';
+      grid.push(space.addBody(new Body({ type, position: [x0 + i, y0 - j], velocity: moving ? [0.4, 0] : [0, 0], shapes: [new Circle({ radius: 0.3, filter: { mask: 0 } })] })));
+    }
+  }
+  return grid;
+}
+
 /** FNV-1a over the exact bits of every body's state. */
 export function hashState(bodies: readonly Body[]): string {
   const f = new Float64Array(6);
