@@ -199,6 +199,21 @@ describe('the user batch on several threads', () => {
     }
   }, 120_000);
 
+  it('steps on as before when workers start, change or end between steps (the rows move to shared memory mid-plan)', async () => {
+    const serial = await run(0, 60);
+    const { space, bodies } = await scene(0);
+    for (let i = 0; i < 20; i++) space.step(1 / 60);
+    space.workers = 2;
+    await space.workersReady;
+    for (let i = 0; i < 20; i++) space.step(1 / 60);
+    space.workers = 1;
+    await space.workersReady;
+    for (let i = 0; i < 10; i++) space.step(1 / 60);
+    space.workers = 0;
+    for (let i = 0; i < 10; i++) space.step(1 / 60);
+    expect(hashState(bodies)).toBe(serial.hash);
+  }, 120_000);
+
   it('with the joint softness (jointHertz > 0), whose stiff rows take C as they come, on the calling thread', async () => {
     const runs = vi.spyOn(WorkerPool.prototype, 'run');
     const serial = await run(0, 60, 30);
