@@ -419,7 +419,9 @@ export function collideKernels(segmentDistanceOfVertices: typeof sharedSegmentDi
     slots.id = v.sid;
     slots.normalImpulse = v.snormalImpulse;
     slots.tangentImpulse = v.stangentImpulse;
-    for (let j = from; j < to; j++) {
+    // (from >>> 0, here and in every kernel loop: V8 then knows the index is not negative and drops
+    // checks it made on each row; a loop from a plain `from` made the 200-link chain's pass 5% slower.)
+    for (let j = from >>> 0; j < to; j++) {
       const a = jobs[4 * j + 1]!;
       const b = jobs[4 * j + 2]!;
       const pair = jobs[4 * j + 3]!;

@@ -34,7 +34,9 @@ export function pivotKernels(
   ): void {
     const HOT = 16, M_A = 0, M_B = 1, I_A = 2, I_B = 3, R0_AX = 4, R0_AY = 5, R0_BX = 6, R0_BY = 7, ACC_X = 8, ACC_Y = 9, SUM_LA = 10, SUM_LB = 11;
     const COLD = 12, STEP_X = 0, STEP_Y = 1;
-    for (let n = from; n < to; n++) {
+    // (from >>> 0, here and in every kernel loop: V8 then knows the index is not negative and drops
+    // checks it made on each row; a loop from a plain `from` made the 200-link chain's pass 5% slower.)
+    for (let n = from >>> 0; n < to; n++) {
       const o = n * HOT;
       if (close) {
         const q = n * COLD;
@@ -80,7 +82,7 @@ export function pivotKernels(
    */
   function solveStiff(d: Float64Array, ends: Int32Array, vx: Float64Array, vy: Float64Array, w: Float64Array, dqc: Float64Array, dqs: Float64Array, from: number, to: number): void {
     const HOT = 16, M_A = 0, M_B = 1, I_A = 2, I_B = 3, R0_AX = 4, R0_AY = 5, R0_BX = 6, R0_BY = 7, ACC_X = 8, ACC_Y = 9, SUM_LA = 10, SUM_LB = 11;
-    for (let n = from; n < to; n++) {
+    for (let n = from >>> 0; n < to; n++) {
       const o = n * HOT;
       const ka = ends[2 * n]!;
       const kb = ends[2 * n + 1]!;
@@ -132,7 +134,7 @@ export function pivotKernels(
     d: Float64Array, ends: Int32Array, soft: Uint8Array, dpx: Float64Array, dpy: Float64Array, dq: Float64Array, dqc: Float64Array, dqs: Float64Array, from: number, to: number,
   ): void {
     const HOT = 16, M_A = 0, M_B = 1, I_A = 2, I_B = 3, R0_AX = 4, R0_AY = 5, R0_BX = 6, R0_BY = 7, C_AX = 12, C_AY = 13, C_BX = 14, C_BY = 15;
-    for (let n = from; n < to; n++) {
+    for (let n = from >>> 0; n < to; n++) {
       const o = n * HOT;
       if (soft[n] === 1) continue;
       const ka = ends[2 * n]!;
@@ -191,7 +193,7 @@ export function pivotKernels(
     const HOT = 16, R0_AX = 4, R0_AY = 5, R0_BX = 6, R0_BY = 7, ACC_X = 8, ACC_Y = 9, SUM_LA = 10, SUM_LB = 11, C_AX = 12, C_AY = 13, C_BX = 14, C_BY = 15;
     const COLD = 12, STEP_X = 0, STEP_Y = 1, L_AX = 2, L_AY = 3, L_BX = 4, L_BY = 5;
     const KEPT = 6;
-    for (let n = from; n < to; n++) {
+    for (let n = from >>> 0; n < to; n++) {
       const o = n * HOT;
       const q = n * COLD;
       const ka = ends[2 * n]!;

@@ -30,7 +30,9 @@ export function contactKernels(softUpdate: typeof sharedSoftUpdate, clamp: typeo
     const d = v.d, ends = v.ends, points = v.points, rigidSide = v.rigidSide, approach = v.approach, bounce = v.bounce, centre = v.centre;
     const snx = v.snx, sny = v.sny, spx = v.spx, spy = v.spy, separation = v.sseparation, normalImpulse = v.snormalImpulse, tangentImpulse = v.stangentImpulse;
     const invMass = v.invMass, invI = v.invI, cx = v.cx, cy = v.cy, vx = v.vx, vy = v.vy, w = v.w;
-    for (let k = from; k < to; k++) {
+    // (from >>> 0, here and in every kernel loop: V8 then knows the index is not negative and drops
+    // checks it made on each row; a loop from a plain `from` made the 200-link chain's pass 5% slower.)
+    for (let k = from >>> 0; k < to; k++) {
       const o = k * STRIDE;
       const s = ends[3 * k]!;
       const a = ends[3 * k + 1]!;
@@ -107,7 +109,7 @@ export function contactKernels(softUpdate: typeof sharedSoftUpdate, clamp: typeo
     d: Float64Array, ends: Int32Array, points: Uint8Array, vx: Float64Array, vy: Float64Array, w: Float64Array, from: number, to: number,
   ): void {
     const STRIDE = 32, M_A = 0, M_B = 1, I_A = 2, I_B = 3, NX = 4, NY = 5, POINT = 8, POINT_STRIDE = 12, R_AX = 0, R_AY = 1, R_BX = 2, R_BY = 3, NORMAL_IMPULSE = 7, TANGENT_IMPULSE = 8, TOTAL_NORMAL = 9, TOTAL_TANGENT = 10;
-    for (let k = from; k < to; k++) {
+    for (let k = from >>> 0; k < to; k++) {
       const o = k * STRIDE;
       const a = ends[3 * k + 1];
       const b = ends[3 * k + 2];
@@ -153,7 +155,7 @@ export function contactKernels(softUpdate: typeof sharedSoftUpdate, clamp: typeo
     from: number, to: number, invH: number, useBias: boolean, maxBias: number, soft: Float64Array,
   ): void {
     const STRIDE = 32, M_A = 0, M_B = 1, I_A = 2, I_B = 3, NX = 4, NY = 5, FRICTION = 6, TANGENT_SPEED = 7, POINT = 8, POINT_STRIDE = 12, R_AX = 0, R_AY = 1, R_BX = 2, R_BY = 3, ADJ_SEP = 4, NORMAL_MASS = 5, TANGENT_MASS = 6, NORMAL_IMPULSE = 7, TANGENT_IMPULSE = 8, RADIUS_A = POINT + 11, RADIUS_B = POINT + POINT_STRIDE + 11;
-    for (let k = from; k < to; k++) {
+    for (let k = from >>> 0; k < to; k++) {
       const o = k * STRIDE;
       const a = ends[3 * k + 1];
       const b = ends[3 * k + 2];
