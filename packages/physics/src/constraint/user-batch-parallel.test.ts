@@ -14,6 +14,7 @@ import { COMMAND } from '../parallel/control.js';
 import { WorkerPool } from '../parallel/worker-pool.js';
 import { discGrid, hashState } from '../test-support/scenes.js';
 import { solverInternals } from '../test-support/solver-routing.js';
+import { rope } from '../test-support/user-ropes.js';
 import { BODY_STATE_STRIDE, BodyState } from './body-state.js';
 import type { UserBatchKernel } from './batch-kernel.js';
 import { USER_COLOUR_MIN_ROWS } from './user-batch.js';
@@ -78,29 +79,6 @@ class UserPivot extends UserConstraint {
   }
 }
 
-/** A rod between centres whose length stays within [lo, hi] (a limited row: the calling thread's). */
-function rod(a: Body, b: Body, lo: number, hi: number): UserConstraint {
-  return new UserConstraint({
-    dimensions: 1,
-    packedState: true,
-    bodies: [a, b],
-    limits: [[lo, hi]],
-    hooks: {
-      position(err, st) {
-        const dx = st[BODY_STATE_STRIDE + BodyState.x]! - st[BodyState.x]!;
-        const dy = st[BODY_STATE_STRIDE + BodyState.y]! - st[BodyState.y]!;
-        err[0] = Math.hypot(dx, dy);
-      },
-      jacobian(J, st) {
-        const dx = st[BODY_STATE_STRIDE + BodyState.x]! - st[BodyState.x]!;
-        const dy = st[BODY_STATE_STRIDE + BodyState.y]! - st[BodyState.y]!;
-        const l = Math.hypot(dx, dy);
-        J.set([-dx / l, -dy / l, 0, dx / l, dy / l, 0]);
-      },
-    },
-  });
-}
-
 /** Three bodies: the middle one's height is the mean of the others' (C = y_b − (y_a + y_c)/2), soft. */
 function level(a: Body, b: Body, c: Body): UserConstraint {
   const y = (st: Float64Array, slot: number) => st[slot * BODY_STATE_STRIDE + BodyState.y]!;
@@ -141,12 +119,12 @@ async function scene(workers: number, jointHertz = 0): Promise<{ space: Space; b
       const at = grid[i * n + j]!;
       if (i + 1 < n) joint(at, grid[(i + 1) * n + j]!, [0.5, 0, -0.5, 0]);
       if (j + 1 < n) joint(at, grid[i * n + j + 1]!, [0, -0.5, 0, 0.5]);
-      if (i + 1 < n && j + 1 < n && (i + j) % 10 === 0) space.addConstraint(rod(at, grid[(i + 1) * n + j + 1]!, 1.3, 1.5));
+      if (i + 1 < n && j + 1 < n && (i + j) % 10 === 0) space.addConstraint(rope(at, grid[(i + 1) * n + j + 1]!, [0, 0], [0, 0], 1.3, 1.5));
       if (i + 2 < n && j % 9 === 4) space.addConstraint(level(at, grid[(i + 1) * n + j]!, grid[(i + 2) * n + j]!));
     }
   }
   const hub = space.addBody(new Body({ position: [n / 2, -n - 3], shapes: [new Circle({ radius: 0.5, filter: { mask: 0 } })] }));
-  for (let i = 2; i < 32; i++) space.addConstraint(rod(hub, grid[i * n + n - 1]!, 0, 20));
+  for (let i = 2; i < 32; i++) space.addConstraint(rope(hub, grid[i * n + n - 1]!, [0, 0], [0, 0], 0, 20));
   await space.workersReady;
   return { space, bodies: [...grid, hub] };
 }

@@ -8,6 +8,7 @@ import { Body } from '../body/body.js';
 import { Polygon } from '../shape/polygon.js';
 import { Space } from '../space/space.js';
 import { setSolverRouting, solverInternals } from '../test-support/solver-routing.js';
+import { anchor, rope } from '../test-support/user-ropes.js';
 import { BODY_STATE_STRIDE, BodyState } from './body-state.js';
 import type { Constraint } from './constraint.js';
 import { DistanceJoint } from './joints/distance-joint.js';
@@ -16,45 +17,6 @@ import { UserConstraint, type UserConstraintOptions } from './user-constraint.js
 
 const noCollide = { filter: { mask: 0 } };
 type V2 = [number, number];
-
-/** World anchor of slot `slot` and its offset from that body's centre of mass, from the packed state. */
-function anchor(st: Float64Array, slot: number, a: V2): { px: number; py: number; rx: number; ry: number } {
-  const o = slot * BODY_STATE_STRIDE;
-  const c = st[o + BodyState.cos]!;
-  const s = st[o + BodyState.sin]!;
-  const px = st[o + BodyState.x]! + c * a[0] - s * a[1];
-  const py = st[o + BodyState.y]! + s * a[0] + c * a[1];
-  return { px, py, rx: px - st[o + BodyState.comX]!, ry: py - st[o + BodyState.comY]! };
-}
-
-/** A rope: C = |p2 − p1| (raw, the engine holds it in [lo, hi]), J as DistanceJoint's. */
-function rope(a: Body, b: Body, a1: V2, a2: V2, lo: number, hi: number, extra: Partial<UserConstraintOptions> = {}): UserConstraint {
-  return new UserConstraint({
-    dimensions: 1,
-    packedState: true,
-    bodies: [a, b],
-    limits: [[lo, hi]],
-    hooks: {
-      position(err, st) {
-        const p = anchor(st, 0, a1);
-        const q = anchor(st, 1, a2);
-        err[0] = Math.hypot(q.px - p.px, q.py - p.py);
-      },
-      jacobian(J, st) {
-        const p = anchor(st, 0, a1);
-        const q = anchor(st, 1, a2);
-        const dx = q.px - p.px;
-        const dy = q.py - p.py;
-        const L = Math.hypot(dx, dy);
-        if (L < 1e-4) return J.fill(0) as unknown as void;
-        const nx = dx / L;
-        const ny = dy / L;
-        J.set([-nx, -ny, -(p.rx * ny - p.ry * nx), nx, ny, q.rx * ny - q.ry * nx]);
-      },
-    },
-    ...extra,
-  });
-}
 
 /** Two rows, both limited: anchor2 stays in a box [−half, half]² around anchor1 (world axes). */
 function slotBox(a: Body, b: Body, a1: V2, a2: V2, half: number, extra: Partial<UserConstraintOptions> = {}): UserConstraint {
