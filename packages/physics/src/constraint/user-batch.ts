@@ -14,7 +14,7 @@
  * (user-constraint.ts), with the same arithmetic: user-batch.test.ts checks that a batched step
  * is bitwise the step of the one-by-one path.
  *
- * Lifecycle per step, as PivotBatch's: begin() → add(c) per prepared constraint (or refresh()
+ * Lifecycle per step, as PivotBatch's: begin() → add(c) per prepared constraint → close() (or refresh()
  * for an unchanged plan) → per substep warmStart, solve(useBias), solve(false)×n →
  * solvePosition()×m → store(). A constraint reads its row back only when asked.
  */
@@ -34,18 +34,18 @@ import { USER_KERNELS, USER_PASS, type UserRowViews } from './user-kernels.js';
 import { COLOURS, GraphColouring } from '../space/graph-colouring.js';
 import { COMMAND, PARAMS } from '../parallel/control.js';
 import type { WorkerPool } from '../parallel/worker-pool.js';
-import type { StageViews } from '../parallel/thread-runtime.js';
 
 /** The largest row count and slot count a batched constraint may have (the scratch sizes). */
 export const USER_BATCH_MAX_DIM = 8;
 export const USER_BATCH_MAX_SLOTS = 4;
 
 /**
- * A plan of at least this many rows solves its velocity and position passes in colour order
- * (space/graph-colouring.ts), so that its velocity passes can run on several threads; a smaller
- * one in the order its constraints were added (PIVOT_COLOUR_MIN_ROWS gives the reasons: a chain
- * converges faster in its own order, and a small pass does not pay for the barriers). The order
- * depends on the plan alone, never on the worker count.
+ * A plan of at least this many rows lays its rows out in colour order (space/graph-colouring.ts),
+ * so that its warm starts and velocity passes can run on several threads (its position passes keep
+ * the plan's order, see solvePositionRows); a smaller one keeps the order its constraints were
+ * added in (PIVOT_COLOUR_MIN_ROWS gives the reasons: a chain converges faster in its own order, and
+ * a small pass does not pay for the barriers). The order depends on the plan alone, never on the
+ * worker count.
  */
 export const USER_COLOUR_MIN_ROWS = 2048;
 
