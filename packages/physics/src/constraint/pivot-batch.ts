@@ -20,7 +20,7 @@ import { inverseDet2, normClampFactor, singularPivot1, singularPivot2 } from './
 import { isRigid, leverShare, passSoftness, referenceMass, softRhs, softUpdate, stiffBias, type Softness } from './softness.js';
 import { resized, shareArray } from '../util/typed-arrays.js';
 import { PIVOT_KERNELS } from './pivot-kernels.js';
-import { COLOURS, GraphColouring } from '../space/graph-colouring.js';
+import { GraphColouring } from '../space/graph-colouring.js';
 import { COMMAND } from '../parallel/control.js';
 import type { StageViews } from '../parallel/thread-runtime.js';
 import type { WorkerPool } from '../parallel/worker-pool.js';
@@ -443,10 +443,7 @@ export class PivotBatch implements ConstraintFamily {
   private parallelStage(command: number, sb: SolverBodies): number {
     const pool = this.pool;
     if (pool === null || !this.coloured) return 0;
-    this.writeViews(pool.views);
-    sb.writeViews(pool.views);
-    pool.run(command, this.colours.start);
-    return this.colours.start[COLOURS]!;
+    return pool.runColours(command, this.colours.start, this, sb);
   }
 
 

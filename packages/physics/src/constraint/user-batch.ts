@@ -1200,10 +1200,7 @@ export class UserBatch {
     const pool = this.pool;
     if (pool === null || !this.coloured) return 0;
     if (pass) this.writePassNumbers(pool.prm, PARAMS.USER, ctx!, useBias);
-    this.writeViews(pool.views);
-    sb.writeViews(pool.views);
-    pool.run(command, this.colours.start);
-    return this.colours.start[COLOURS]!;
+    return pool.runColours(command, this.colours.start, this, sb);
   }
 
   /** End of the step: close the last substep (the impulses stay in the rows, read lazily). */

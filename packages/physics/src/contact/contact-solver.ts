@@ -27,7 +27,6 @@ import type { Shape } from '../shape/shape.js';
 import { isSolved, type ContactStore } from './contact-store.js';
 import { GraphColouring } from '../space/graph-colouring.js';
 import { CONTACT_KERNELS } from './contact-kernels.js';
-import { COLOURS } from '../space/graph-colouring.js';
 import { COMMAND, PARAMS } from '../parallel/control.js';
 import type { StageViews } from '../parallel/thread-runtime.js';
 import type { WorkerPool } from '../parallel/worker-pool.js';
@@ -305,10 +304,7 @@ export class ContactSolver implements SolverFamily {
   private parallelStage(command: number, sb: SolverBodies): number {
     const pool = this.pool;
     if (pool === null || this.count < PARALLEL_MIN_ROWS) return 0;
-    this.writeViews(pool.views);
-    sb.writeViews(pool.views);
-    pool.run(command, this.colours.start);
-    return this.colours.start[COLOURS]!;
+    return pool.runColours(command, this.colours.start, this, sb);
   }
 
   /** The pass's softness as contact-kernels.ts takes it: the space's spring's, then the static side's. */

@@ -22,6 +22,11 @@ export interface ParallelStatus {
   readonly reason: string | null;
 }
 
+/** What puts its current arrays into a stage's views (a family, the solver bodies). */
+interface ViewWriter {
+  writeViews(v: StageViews): void;
+}
+
 /** A worker, whatever made it. */
 interface WorkerHandle {
   post(message: unknown): void;
@@ -204,6 +209,18 @@ export class WorkerPool {
       const own = this.runtime.takeError();
       throw own instanceof Error ? own : new Error(`a worker's ${commandName(command)} threw`);
     }
+  }
+
+  /**
+   * A family's stage over its colours (`start`: GraphColouring.start): the family's arrays and the
+   * solver bodies' into the views, then run; returns the overflow's start, where the calling thread
+   * goes on alone.
+   */
+  runColours(command: number, start: Int32Array, family: ViewWriter, bodies: ViewWriter): number {
+    family.writeViews(this.views);
+    bodies.writeViews(this.views);
+    this.run(command, start);
+    return start[COLOURS]!;
   }
 
   /**
