@@ -20,7 +20,7 @@ import { checkOutputs } from './explain/outputs.js';
 import type { Expr } from './expr/expr.js';
 import { check, type CheckedProgram } from './lang/checker.js';
 import { ScalarGraph } from './scalar/ir.js';
-import { compileBulkKernel, compileBulkKernel2, compileKernel, constantOutputs, interpretBulkKernel, interpretBulkKernel2, interpretKernel, kernelSource, type BulkLayout, type FunctionFactory, type Kernel } from './scalar/kernel.js';
+import { bulkKernelSource, compileBulkKernel2, compileBulkText, compileKernel, constantOutputs, interpretBulkKernel, interpretBulkKernel2, interpretKernel, kernelSource, type BulkLayout, type FunctionFactory, type Kernel } from './scalar/kernel.js';
 import { Lowering } from './scalar/lower.js';
 
 /** How kernels are run: a compiled JavaScript function, the interpreter, or compiled when allowed. */
@@ -118,6 +118,11 @@ export class CompiledProgram {
 
   private compile(factory?: FunctionFactory): KernelSet {
     const [values, jacobian] = this.halves();
+    // The bulk kernels' text goes with them (UserBatchKernel.source): a space's workers compile it too.
+    const source = {
+      jacobian: bulkKernelSource(this.graph, jacobian, 'J', this.bulkLayout(), 'symbolicBulkJacobian'),
+      position: bulkKernelSource(this.graph, values, 'C', this.bulkLayout(), 'symbolicBulkValues'),
+    };
     return {
       mode: 'function',
       main: compileKernel(this.graph, this.mainOutputs, 'symbolicMain', factory),
@@ -127,9 +132,11 @@ export class CompiledProgram {
       batch: {
         paramCount: this.checked.paramCount,
         constantJacobian: constantOutputs(this.graph, jacobian),
-        jacobian: compileBulkKernel(this.graph, jacobian, 'J', this.bulkLayout(), 'symbolicBulkJacobian', factory),
-        position: compileBulkKernel(this.graph, values, 'C', this.bulkLayout(), 'symbolicBulkValues', factory),
+        jacobian: compileBulkText(source.jacobian, factory),
+        position: compileBulkText(source.position, factory),
         positionAndJacobian: compileBulkKernel2(this.graph, this.mainOutputs, this.rows, this.bulkLayout(), 'symbolicBulkMain', factory),
+        // (Not with a custom factory: its functions need not be what the text makes.)
+        ...(factory === undefined ? { source } : {}),
       },
     };
   }

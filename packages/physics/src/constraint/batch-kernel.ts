@@ -3,6 +3,7 @@
  * to be evaluated in one call per pose, the arrays such a call reads and writes, and the batch's
  * per-family row lists.
  */
+import type { UserGroupView } from './user-pose-kernels.js';
 
 /**
  * The arrays a bulk kernel call works on, one constraint after another at fixed strides (a
@@ -47,6 +48,14 @@ export interface UserBatchKernel {
    * its kernel writes four numbers per constraint, at J[4i …]).
    */
   readonly constantJacobian?: ReadonlyArray<readonly [index: number, value: number]>;
+  /**
+   * Optional: jacobian() and position() as source text, each a function body that returns the
+   * function (`new Function(text)()` makes it), referring to nothing outside itself. With it, a
+   * space's workers compile the kernel and evaluate its constraints' J and C beside the calling
+   * thread (constraint/user-pose-kernels.ts); without it, only the calling thread runs the kernel.
+   * The functions made from the text must compute exactly what jacobian() and position() compute.
+   */
+  readonly source?: { readonly jacobian: string; readonly position: string };
 }
 
 /** The rows of one plan that share a kernel (and a shape: row count and slot count). */
@@ -65,6 +74,8 @@ export class KernelGroup {
   shared = false;
   /** With declared constants: the indices of J's other entries, in order (the packed J's layout). */
   varIndex: Int32Array | null = null;
+  /** The group as every thread reads it (made with its arrays, once per plan). */
+  view: UserGroupView | null = null;
   constructor(
     readonly kernel: UserBatchKernel,
     readonly dim: number,

@@ -60,6 +60,17 @@ export function fillBodyState(state: Float64Array, base: number, b: Body, sb: So
  */
 export function fillSolverBodyState(state: Float64Array, base: number, sb: SolverBodies, k: number, lcx: number, lcy: number): void {
   fillSolverBodyPose(state, base, sb, k, lcx, lcy);
+  fillSolverBodyMotion(state, base, sb, k);
+}
+
+/** What fillSolverBodyPose and fillSolverBodyMotion read of the solver bodies (SolverBodies, or a parallel stage's views of them). */
+export type SolverBodyArrays = Record<'c0' | 's0' | 'dqc' | 'dqs' | 'cx' | 'cy' | 'dpx' | 'dpy' | 'a0' | 'dq' | 'vx' | 'vy' | 'w', Float64Array>;
+
+/**
+ * fillSolverBodyState's other fields: the angle and the velocities. (It and fillSolverBodyPose
+ * stand alone: the user batch's pose kernels take them as parts, constraint/user-pose-kernels.ts.)
+ */
+export function fillSolverBodyMotion(state: Float64Array, base: number, sb: SolverBodyArrays, k: number): void {
   state[base + 2] = sb.a0[k]! + sb.dq[k]!;
   state[base + 5] = sb.vx[k]!;
   state[base + 6] = sb.vy[k]!;
@@ -69,7 +80,7 @@ export function fillSolverBodyState(state: Float64Array, base: number, sb: Solve
 /**
  * fillSolverBodyState's pose fields: the origin, cos/sin and the world centre of mass.
  */
-export function fillSolverBodyPose(state: Float64Array, base: number, sb: SolverBodies, k: number, lcx: number, lcy: number): void {
+export function fillSolverBodyPose(state: Float64Array, base: number, sb: SolverBodyArrays, k: number, lcx: number, lcy: number): void {
   const c0 = sb.c0[k]!;
   const s0 = sb.s0[k]!;
   const dc = sb.dqc[k]!;

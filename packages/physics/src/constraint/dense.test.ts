@@ -1,7 +1,8 @@
 /** The scalarised 1×1 and 2×2 solves give exactly what the general LDLᵀ gives, singular cases included. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { DEPENDENT_ROW_EPS, factorSymmetric, inverseDet2, singularPivot1, singularPivot2, solveFactored, solveSymmetric, solveSymmetricLDL } from './dense.js';
+import { runInNewContext } from 'node:vm';
+import { DEPENDENT_ROW_EPS, ZERO_PIVOT_EPS, factorSymmetric, inverseDet2, pivotInverse, rowPivot, zeroPivotTolerance, singularPivot1, singularPivot2, solveFactored, solveSymmetric, solveSymmetricLDL } from './dense.js';
 
 const num = fc.double({ min: -10, max: 10, noNaN: true });
 
@@ -133,6 +134,35 @@ describe('the dependent-row rule', () => {
       const dinv = new Float64Array(2);
       factorSymmetric(new Float64Array([k11, k12, k12, k22]), 2, dinv);
       expect(dinv[1] === 0, `factorSymmetric at ${rel}`).toBe(zero);
+    }
+  });
+});
+
+describe('the zero-pivot and dependent-row rules, written out where they must stand alone', () => {
+  it('keep ZERO_PIVOT_EPS and DEPENDENT_ROW_EPS, and run from their text alone (a worker has nothing else)', () => {
+    const alone = <F>(f: F): F => runInNewContext(`"use strict"; (${String(f)})`, { Math, Float64Array }) as F;
+    for (const z of [zeroPivotTolerance, alone(zeroPivotTolerance)]) {
+      expect(z(3)).toBe(ZERO_PIVOT_EPS * 3);
+      expect(z(0)).toBe(ZERO_PIVOT_EPS);
+    }
+    for (const r of [rowPivot, alone(rowPivot)]) {
+      expect(r(DEPENDENT_ROW_EPS * 2 * 1.000001, 2)).toBe(DEPENDENT_ROW_EPS * 2 * 1.000001);
+      expect(r(DEPENDENT_ROW_EPS * 2, 2)).toBe(0);
+      expect(r(Number.NaN, 2)).toBe(0);
+    }
+    for (const p of [pivotInverse, alone(pivotInverse)]) {
+      expect(p(ZERO_PIVOT_EPS * 5 * 1.000001, 5)).toBe(1 / (ZERO_PIVOT_EPS * 5 * 1.000001));
+      expect(p(ZERO_PIVOT_EPS * 5, 5)).toBe(0);
+    }
+    // factorSymmetric alone is bitwise the module's, around both thresholds.
+    const f = alone(factorSymmetric);
+    for (const k22 of [1, 1 + 1e-10, 1 + 2e-9, 1e-13, 1e-11]) {
+      const K = [1, 1, 0.5, 1, k22, 0.2, 0.5, 0.2, 3];
+      const a = Float64Array.from(K), b = Float64Array.from(K);
+      const da = new Float64Array(3), db = new Float64Array(3);
+      factorSymmetric(a, 3, da);
+      f(b, 3, db);
+      expect([...b, ...db]).toEqual([...a, ...da]);
     }
   });
 });

@@ -6,7 +6,6 @@
 
 /** Pivots below this (relative to the diagonal scale) count as zero. */
 export const ZERO_PIVOT_EPS = 1e-12;
-const EPS = ZERO_PIVOT_EPS;
 
 /**
  * The zero-pivot rule, for every solver's blocks: in a block whose largest diagonal entry is
@@ -14,7 +13,10 @@ const EPS = ZERO_PIVOT_EPS;
  * block is all zero). Its row then gets no impulse.
  */
 export function zeroPivotTolerance(scale: number): number {
-  return EPS * (scale > 0 ? scale : 1);
+  // ZERO_PIVOT_EPS written out, here and in the rules below: the user batch's pose kernels take
+  // these functions as parts, which a worker runs from their text, where no module constant (and
+  // no other function) is in scope (dense.test.ts checks that they keep the constants' rules).
+  return 1e-12 * (scale > 0 ? scale : 1);
 }
 
 /**
@@ -36,12 +38,14 @@ export const DEPENDENT_ROW_EPS = 1e-9;
  * hand-written K report.)
  */
 export function rowPivot(d: number, diag: number): number {
-  return Math.abs(d) > DEPENDENT_ROW_EPS * diag ? d : 0;
+  // DEPENDENT_ROW_EPS written out (see zeroPivotTolerance).
+  return Math.abs(d) > 1e-9 * diag ? d : 0;
 }
 
 /** 1/d, or 0 for a zero pivot (the rule above, in a block of diagonal scale `scale`). */
 export function pivotInverse(d: number, scale: number): number {
-  return Math.abs(d) > zeroPivotTolerance(scale) ? 1 / d : 0;
+  // zeroPivotTolerance(scale), written out (see there).
+  return Math.abs(d) > 1e-12 * (scale > 0 ? scale : 1) ? 1 / d : 0;
 }
 
 /**
@@ -192,11 +196,12 @@ function solve2(K: Float64Array, b: Float64Array): void {
 export function factorSymmetric(K: Float64Array, n: number, dinv: Float64Array): void {
   let scale = 0;
   for (let i = 0; i < n; i++) scale = Math.max(scale, Math.abs(K[i * n + i]!));
-  const tol = zeroPivotTolerance(scale);
+  // zeroPivotTolerance(scale) and rowPivot, written out (see zeroPivotTolerance): this function stands alone.
+  const tol = 1e-12 * (scale > 0 ? scale : 1);
   for (let j = 0; j < n; j++) {
     let d = K[j * n + j]!;
     for (let k = 0; k < j; k++) d -= K[j * n + k]! * K[j * n + k]! * K[k * n + k]!;
-    d = rowPivot(d, K[j * n + j]!);
+    if (!(Math.abs(d) > 1e-9 * K[j * n + j]!)) d = 0;
     K[j * n + j] = d;
     const nonzero = Math.abs(d) > tol;
     dinv[j] = nonzero ? 1 / d : 0;

@@ -57,9 +57,46 @@ const PIVOT_KERNEL: UserBatchKernel = {
   },
 };
 
-/** A pivot through its hooks; with `kernel`, also in bulk. */
+/**
+ * PIVOT_KERNEL as text (UserBatchKernel.source), standing alone, the same operations in the same
+ * order: a space's workers compile it and evaluate its constraints beside the calling thread.
+ * (BodyState: x 0, y 1, cos 3, sin 4, comX 8, comY 9.)
+ */
+const PIVOT_TEXT = {
+  jacobian: `"use strict"; return function textPivotJacobian(from, to, a) {
+    const st = a.states, sl = a.slotState, p = a.params, J = a.J;
+    for (let i = from; i < to; i++) {
+      const o1 = sl[2 * i], o2 = sl[2 * i + 1], q = 4 * i, jo = 12 * i;
+      const c1 = st[o1 + 3], s1 = st[o1 + 4], c2 = st[o2 + 3], s2 = st[o2 + 4];
+      const p1x = st[o1] + c1 * p[q] - s1 * p[q + 1], p1y = st[o1 + 1] + s1 * p[q] + c1 * p[q + 1];
+      const p2x = st[o2] + c2 * p[q + 2] - s2 * p[q + 3], p2y = st[o2 + 1] + s2 * p[q + 2] + c2 * p[q + 3];
+      const r1x = p1x - st[o1 + 8], r1y = p1y - st[o1 + 9], r2x = p2x - st[o2 + 8], r2y = p2y - st[o2 + 9];
+      J[jo] = -1; J[jo + 1] = 0; J[jo + 2] = r1y; J[jo + 3] = 1; J[jo + 4] = 0; J[jo + 5] = -r2y;
+      J[jo + 6] = 0; J[jo + 7] = -1; J[jo + 8] = -r1x; J[jo + 9] = 0; J[jo + 10] = 1; J[jo + 11] = r2x;
+    }
+  };`,
+  position: `"use strict"; return function textPivotPosition(from, to, a) {
+    const st = a.states, sl = a.slotState, p = a.params, C = a.C;
+    for (let i = from; i < to; i++) {
+      const o1 = sl[2 * i], o2 = sl[2 * i + 1], q = 4 * i;
+      const c1 = st[o1 + 3], s1 = st[o1 + 4], c2 = st[o2 + 3], s2 = st[o2 + 4];
+      const p1x = st[o1] + c1 * p[q] - s1 * p[q + 1], p1y = st[o1 + 1] + s1 * p[q] + c1 * p[q + 1];
+      const p2x = st[o2] + c2 * p[q + 2] - s2 * p[q + 3], p2y = st[o2 + 1] + s2 * p[q + 2] + c2 * p[q + 3];
+      C[2 * i] = p2x - p1x;
+      C[2 * i + 1] = p2y - p1y;
+    }
+  };`,
+};
+const TEXT_KERNEL: UserBatchKernel = {
+  paramCount: 4,
+  jacobian: new Function(PIVOT_TEXT.jacobian)() as UserBatchKernel['jacobian'],
+  position: new Function(PIVOT_TEXT.position)() as UserBatchKernel['position'],
+  source: PIVOT_TEXT,
+};
+
+/** A pivot through its hooks; with a `kernel`, also in bulk. */
 class UserPivot extends UserConstraint {
-  constructor(a: Body, b: Body, readonly anchors: [number, number, number, number], private readonly kernel: boolean, extra: Partial<UserConstraintOptions> = {}) {
+  constructor(a: Body, b: Body, readonly anchors: [number, number, number, number], private readonly kernel: UserBatchKernel | null, extra: Partial<UserConstraintOptions> = {}) {
     super({
       dimensions: 2,
       packedState: true,
@@ -72,7 +109,7 @@ class UserPivot extends UserConstraint {
     });
   }
   override batchKernel(): UserBatchKernel | null {
-    return this.kernel ? PIVOT_KERNEL : null;
+    return this.kernel;
   }
   override batchParams(out: Float64Array, at: number): void {
     out.set(this.anchors, at);
@@ -97,8 +134,8 @@ function level(a: Body, b: Body, c: Body): UserConstraint {
 }
 
 /**
- * An n × n net of discs joined to their right and lower neighbours by user pivots (most with the
- * bulk kernel, every seventh through hooks alone, every 50th soft), its top row's ends pinned to
+ * An n × n net of discs joined to their right and lower neighbours by user pivots (most with a
+ * bulk kernel, a closure's or one from text, every seventh through hooks alone, every 50th soft), its top row's ends pinned to
  * static bodies and its middle to a moving kinematic one; rods with limits across some cells, a
  * level constraint over some triples, and a hub disc tied by 30 rods to the bottom row (more
  * constraints on one body than there are colours).
@@ -111,7 +148,7 @@ async function scene(workers: number, jointHertz = 0): Promise<{ space: Space; b
   let k = 0;
   const joint = (a: Body, b: Body, anchors: [number, number, number, number]) => {
     const soft = k % 50 === 49 ? { stiff: false, frequency: 6, damping: 0.5 } : {};
-    space.addConstraint(new UserPivot(a, b, anchors, k % 7 !== 3, soft));
+    space.addConstraint(new UserPivot(a, b, anchors, k % 7 === 3 ? null : k % 7 === 1 ? TEXT_KERNEL : PIVOT_KERNEL, soft));
     k++;
   };
   for (let i = 0; i < n; i++) {
@@ -174,6 +211,12 @@ describe('the user batch on several threads', () => {
       expect(commands.filter((c) => c === COMMAND.USER_SOLVE).length).toBe(150 * 4 * 3);
       expect(commands.filter((c) => c === COMMAND.USER_WARM_START).length).toBe(150);
       expect(commands.filter((c) => c === COMMAND.USER_NEXT_SUBSTEP).length).toBe(150 * 3);
+      // Poses: at the step's start and after each substep's positions, five a step. Each takes its
+      // kernel rows' states, the text kernel's group (the closure's runs on the calling thread), and
+      // every row's K, on every thread.
+      for (const stage of [COMMAND.USER_POSE_STATES, COMMAND.USER_POSE_GROUP, COMMAND.USER_POSE_FACTOR]) {
+        expect(commands.filter((c) => c === stage).length, `stage ${stage}`).toBe(150 * 5);
+      }
     }
   }, 120_000);
 
@@ -200,5 +243,44 @@ describe('the user batch on several threads', () => {
     const commands = runs.mock.calls.map(([command]) => command);
     // The relax passes (two a substep) still go on every thread; the biased ones do not.
     expect(commands.filter((c) => c === COMMAND.USER_SOLVE).length).toBe(60 * 4 * 2);
+  }, 120_000);
+});
+
+describe("a bulk kernel's fault on a worker", () => {
+  /**
+   * A soft text-kernel pivot whose anchor is NaN: its C (and J) are not finite. Its group is
+   * evaluated on every thread; the step fails with the error the calling thread gives alone.
+   */
+  async function faulty(workers: number) {
+    const { space, bodies } = await scene(workers);
+    for (let i = 0; i < 5; i++) space.step(1 / 60);
+    const before = hashState(bodies);
+    const bad = space.addConstraint(new UserPivot(bodies[40]!, bodies[41]!, [0, 0, Number.NaN, 0], TEXT_KERNEL, { stiff: false, frequency: 4, damping: 0.5 }));
+    let message = '';
+    try {
+      space.step(1 / 60);
+    } catch (e) {
+      // (The label's number differs from run to run: constraints are numbered as they are made.)
+      message = (e as Error).message.replace(bad.label, 'the bad pivot');
+    }
+    const after = hashState(bodies);
+    space.removeConstraint(bad);
+    for (let i = 0; i < 5; i++) space.step(1 / 60);
+    return { message, before, after, end: hashState(bodies), space };
+  }
+
+  it('fails the step with the same error as without workers, leaves every body as it was, and the space steps on', async () => {
+    const runs = vi.spyOn(WorkerPool.prototype, 'run');
+    const alone = await faulty(0);
+    expect(alone.message).toBe('the bad pivot: position() wrote a non-finite value (NaN) in row 0');
+    expect(alone.after).toBe(alone.before);
+    runs.mockClear();
+    const two = await faulty(2);
+    // The failing pose ran its text kernel's group on the workers.
+    expect(runs.mock.calls.some(([command]) => command === COMMAND.USER_POSE_GROUP)).toBe(true);
+    expect(two.message).toBe(alone.message);
+    expect(two.after).toBe(two.before);
+    expect(two.end).toBe(alone.end);
+    expect(two.space.parallel.workers).toBe(2);
   }, 120_000);
 });

@@ -584,6 +584,10 @@ describe('UserBatch', () => {
       [{ ...SPARSE_PIVOT_KERNEL, constantJacobian: [[0, -1], [12, 1]] }, /batchKernel\(\)\.constantJacobian\[1\] must start with an entry index of J, an integer in \[0, 12\) \(got \[12, 1\]\)/],
       [{ ...SPARSE_PIVOT_KERNEL, constantJacobian: [[3, NaN]] }, /batchKernel\(\)\.constantJacobian\[0\] must end with a finite value \(got \[3, NaN\]\)/],
       [{ ...SPARSE_PIVOT_KERNEL, constantJacobian: 'all' as unknown as [] }, /batchKernel\(\)\.constantJacobian must be an array of \[index, value\] pairs or absent \(got all\)/],
+      [{ ...PIVOT_KERNEL, source: 'text' as never }, /batchKernel\(\)\.source must be \{ jacobian, position \} as source text, or absent \(got text\)/],
+      [{ ...PIVOT_KERNEL, source: { jacobian: 'return function () {}', position: 7 as never } }, /batchKernel\(\)\.source\.position must be a string of source text \(got 7\)/],
+      [{ ...PIVOT_KERNEL, source: { jacobian: 'return function (', position: 'return function () {}' } }, /batchKernel\(\)\.source\.jacobian does not compile and run as a function body \(/],
+      [{ ...PIVOT_KERNEL, source: { jacobian: 'return function () {}', position: 'return 3' } }, /batchKernel\(\)\.source\.position must return the kernel function \(`new Function\(text\)\(\)` gave 3\)/],
     ];
     for (const [kernel, message] of cases) {
       class Wrong extends KernelPivot {

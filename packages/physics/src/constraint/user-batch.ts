@@ -23,14 +23,15 @@ import type { SolverBodies } from '../space/solver-bodies.js';
 import type { StepContext } from '../space/step-context.js';
 import { BODY_STATE_STRIDE, fillBodyState, fillSolverBodyState } from './body-state.js';
 import { FulcrumInputError } from '../util/validate.js';
-import { dropVanishingRows, factorSymmetric, pivotInverse, rowPivot, solveSymmetric, zeroPivotTolerance } from './dense.js';
+import { solveSymmetric } from './dense.js';
 import { limitPositionImpulse } from './limits.js';
 import { limitTurn } from './position-step.js';
-import { leverShare, limitSideUpdate, passSoftness, referenceMass, rigidSoftness, type Softness } from './softness.js';
+import { limitSideUpdate, passSoftness, rigidSoftness, type Softness } from './softness.js';
 import type { UserConstraint } from './user-constraint.js';
 import { KernelGroup, type UserBatchKernel } from './batch-kernel.js';
-import { grown, shareArray } from '../util/typed-arrays.js';
+import { grown, isShared, shareArray, type GrowableArray } from '../util/typed-arrays.js';
 import { USER_KERNELS, USER_PASS, type UserRowViews } from './user-kernels.js';
+import { USER_POSE, USER_POSE_KERNELS, type UserGroupView, type UserPoseViews } from './user-pose-kernels.js';
 import { COLOURS, GraphColouring } from '../space/graph-colouring.js';
 import { COMMAND, PARAMS } from '../parallel/control.js';
 import type { WorkerPool } from '../parallel/worker-pool.js';
@@ -48,6 +49,13 @@ export const USER_BATCH_MAX_SLOTS = 4;
  * worker count.
  */
 export const USER_COLOUR_MIN_ROWS = 2048;
+
+/**
+ * With workers, a plan of at least this many rows evaluates its poses on every thread: its kernel
+ * rows' body states, J and C, and every row's K and factors (user-pose-kernels.ts). A row's pose
+ * costs several times a pass's, so fewer rows than a pass's colours pay for the stages' barriers.
+ */
+export const USER_POSE_MIN_ROWS = 1024;
 
 export class UserBatch {
   count = 0;
@@ -156,13 +164,6 @@ export class UserBatch {
   private readonly state = new Float64Array(BODY_STATE_STRIDE * USER_BATCH_MAX_SLOTS);
   private readonly err = new Float64Array(USER_BATCH_MAX_DIM);
   private readonly K = new Float64Array(USER_BATCH_MAX_DIM * USER_BATCH_MAX_DIM);
-  /** A copy of the scratch K while a stiff row is factored twice (factorRows). */
-  private readonly Kcopy = new Float64Array(USER_BATCH_MAX_DIM * USER_BATCH_MAX_DIM);
-  /** Each row's angular part of K while poseCompliance computes Γ (softness.ts, leverShare). */
-  private readonly angPart = new Float64Array(USER_BATCH_MAX_DIM);
-  /** Whether each row's J has a linear part, whatever the bodies' masses (softness.ts, referenceMass). */
-  private readonly linearRow = new Uint8Array(USER_BATCH_MAX_DIM);
-  private readonly dinv = new Float64Array(USER_BATCH_MAX_DIM);
   private readonly rhs = new Float64Array(USER_BATCH_MAX_DIM);
   /** A soft row's spring, as the Softness that limitSideUpdate reads. */
   private readonly rowSoftness: Softness = rigidSoftness();
@@ -190,8 +191,10 @@ export class UserBatch {
   private runCount = 0;
   /** A pass's numbers on the calling thread alone (USER_PASS). */
   private readonly passNumbers = new Float64Array(USER_PASS.LENGTH);
-  /** The pools as the kernels read them (user-kernels.ts), on the calling thread. */
-  private readonly views = {} as UserRowViews;
+  /** The pools as the kernels read them (user-kernels.ts, user-pose-kernels.ts), on the calling thread. */
+  private readonly views = {} as UserRowViews & UserPoseViews;
+  /** The kernel groups as every thread reads them (KernelGroup.view): a new list with each plan's layout. */
+  private groupViews: UserGroupView[] = [];
   /** The workers (parallel/worker-pool.ts), or null: every row on the calling thread. */
   private pool: WorkerPool | null = null;
 
@@ -467,6 +470,12 @@ export class UserBatch {
     }
     this.poseStates = grown(this.poseStates, (base + this.outsideCount) * BODY_STATE_STRIDE);
     for (const g of this.groups) this.layoutGroup(g);
+    this.groupViews = this.groups.map((g) => g.view!);
+  }
+
+  /** `a`, over a SharedArrayBuffer when the rows are shared (workers run): arrays made per plan that workers read. */
+  private sharedIfPooled<T extends GrowableArray>(a: T): T {
+    return isShared(this.jPool) ? shareArray(a) : a;
   }
 
   /**
@@ -489,16 +498,16 @@ export class UserBatch {
     const jv = g.varIndex === null ? jw : g.varIndex.length;
     for (let i = 0; i < g.count; i++) this.kLocal[g.rows[i]!] = i;
     // (Rows start from zeros, as in add(): the group is new with its plan, so are its own arrays.)
-    const J = g.shared && g.varIndex === null ? this.jPool : new Float64Array(g.count * jv);
+    const J = g.shared && g.varIndex === null ? this.jPool : this.sharedIfPooled(new Float64Array(g.count * jv));
     if (g.shared) {
       g.arrays = { states: this.poseStates, slotState: this.slotState, params: this.paramPool, J, C: this.errPool };
     } else {
       const a = (g.arrays = {
         states: this.poseStates,
-        slotState: new Int32Array(g.count * g.slots),
-        params: new Float64Array(g.count * pc),
+        slotState: this.sharedIfPooled(new Int32Array(g.count * g.slots)),
+        params: this.sharedIfPooled(new Float64Array(g.count * pc)),
         J,
-        C: new Float64Array(g.count * g.dim),
+        C: this.sharedIfPooled(new Float64Array(g.count * g.dim)),
       });
       for (let i = 0; i < g.count; i++) {
         const n = g.rows[i]!;
@@ -506,6 +515,17 @@ export class UserBatch {
         for (let q = 0; q < pc; q++) a.params[i * pc + q] = this.paramPool[this.pOff[n]! + q]!;
       }
     }
+    g.rows = this.sharedIfPooled(g.rows);
+    g.view = {
+      source: g.kernel.source ?? null,
+      arrays: g.arrays,
+      rows: g.rows,
+      varIndex: g.varIndex,
+      dim: g.dim,
+      slots: g.slots,
+      shared: g.shared,
+      needsPosition: g.needsPosition,
+    };
     if (constants === undefined) return;
     for (let i = 0; i < g.count; i++) {
       const jo = this.jOff[g.rows[i]!]!;
@@ -513,62 +533,11 @@ export class UserBatch {
     }
   }
 
-  /**
-   * After a kernel call on group constraints [from, to): their J and/or C out to their rows' pools,
-   * where the group has arrays of its own (J is its own when packed: its entries go to their
-   * places in the row, beside the constants written once per plan).
-   */
-  private copyOut(g: KernelGroup, from: number, to: number, jacobian: boolean, position: boolean): void {
-    if (jacobian && (g.varIndex !== null || !g.shared)) this.copyJacobianOut(g, from, to);
-    if (position && !g.shared) this.copyPositionOut(g, from, to);
-  }
-
-  /**
-   * (Two functions, not two branches of one: the position branch, first taken in a position pass,
-   * deoptimised the whole copy each time, and a 100 × 100 grid of symbolic pivots spent 30% of its
-   * step in the unoptimised loop.)
-   */
-  private copyJacobianOut(g: KernelGroup, from: number, to: number): void {
-    const J = g.arrays!.J;
-    const vi = g.varIndex;
-    const rows = g.rows;
-    const jOff = this.jOff;
-    const pool = this.jPool;
-    if (vi === null) {
-      const jw = g.dim * 3 * g.slots;
-      for (let i = from; i < to; i++) {
-        const jo = jOff[rows[i]!]!;
-        for (let q = 0; q < jw; q++) pool[jo + q] = J[i * jw + q]!;
-      }
-      return;
-    }
-    const jw = vi.length;
-    for (let i = from; i < to; i++) {
-      const jo = jOff[rows[i]!]!;
-      for (let q = 0; q < jw; q++) pool[jo + vi[q]!] = J[i * jw + q]!;
-    }
-  }
-
-  private copyPositionOut(g: KernelGroup, from: number, to: number): void {
-    const C = g.arrays!.C;
-    const rows = g.rows;
-    const dim = g.dim;
-    for (let i = from; i < to; i++) {
-      const vo = this.vOff[rows[i]!]!;
-      for (let r = 0; r < dim; r++) this.errPool[vo + r] = C[i * dim + r]!;
-    }
-  }
-
-  /** The body states kernel rows read, at the current pose (each body once). */
-  private fillPoseStates(sb: SolverBodies): void {
-    const st = this.poseStates;
-    for (let i = 0; i < this.poseBodyCount; i++) {
-      const k = this.poseBodies[i]!;
-      fillSolverBodyState(st, k * BODY_STATE_STRIDE, sb, k, this.poseLx[i]!, this.poseLy[i]!);
-    }
+  /** The states of kernel-row slots whose body is outside the solver (static, resting kinematic): read from the Body, on the calling thread. */
+  private fillOutsideStates(): void {
     for (let i = 0; i < this.outsideCount; i++) {
       const s = this.outsideSlots[i]!;
-      fillBodyState(st, this.slotState[s]!, this.slotBody[s]!, null);
+      fillBodyState(this.poseStates, this.slotState[s]!, this.slotBody[s]!, null);
     }
   }
 
@@ -583,8 +552,8 @@ export class UserBatch {
   }
 
   /**
-   * Kernel row n alone, on the states in poseStates: C into errPool (checked) when `position`,
-   * and J into the pool when `jacobian` (then K into the scratch).
+   * Kernel row n alone, on the states in poseStates (a position pass, a lazy bias): C into errPool
+   * (checked) when `position`, and J into the pool when `jacobian` (then K into the scratch).
    */
   private runKernelRow(n: number, sb: SolverBodies, position: boolean, jacobian: boolean): void {
     const g = this.groups[this.kern[n]!]!;
@@ -596,135 +565,23 @@ export class UserBatch {
       if (position) kernel.position(i, i + 1, a);
       if (jacobian) kernel.jacobian(i, i + 1, a);
     }
-    this.copyOut(g, i, i + 1, jacobian, position);
-    if (position) this.checkPosition(n, this.errPool, this.vOff[n]!);
+    if (jacobian && (g.varIndex !== null || !g.shared)) USER_POSE_KERNELS.copyJacobianOut(this.views, g.view!, i, i + 1);
+    if (position) {
+      try {
+        USER_POSE_KERNELS.copyPositionOut(this.views, g.view!, i, i + 1);
+      } catch (e) {
+        this.reportPositionFault(g, i, i + 1, e);
+      }
+    }
     if (jacobian) this.buildK(n, sb);
   }
 
-  /** K = J M⁻¹ Jᵀ of row n into the scratch (the one-by-one path's kFromJacobian, term for term); J checked. */
+  /** K = J M⁻¹ Jᵀ of row n into the scratch (user-pose-kernels.ts's buildK); J checked. */
   private buildK(n: number, sb: SolverBodies): void {
-    const dim = this.dim[n]!;
-    const slots = this.slots[n]!;
-    const jo = this.jOff[n]!;
-    const pool = this.jPool;
-    const K = this.K;
-    const s0 = this.sOff[n]!;
-    if (slots === 2 && dim === 2) {
-      this.pairK(jo, s0, sb);
-    } else if (slots === 2) {
-      // The common two-body case, with the masses read once.
-      const k0 = this.slotK[s0]!;
-      const k1 = this.slotK[s0 + 1]!;
-      const m0 = sb.invMass[k0]!, i0 = sb.invI[k0]!, m1 = sb.invMass[k1]!, i1 = sb.invI[k1]!;
-      for (let a = 0; a < dim; a++) {
-        const ia = jo + a * 6;
-        for (let b = a; b < dim; b++) {
-          const ib = jo + b * 6;
-          const k =
-            0 +
-            (m0 * (pool[ia]! * pool[ib]! + pool[ia + 1]! * pool[ib + 1]!) + i0 * pool[ia + 2]! * pool[ib + 2]!) +
-            (m1 * (pool[ia + 3]! * pool[ib + 3]! + pool[ia + 4]! * pool[ib + 4]!) + i1 * pool[ia + 5]! * pool[ib + 5]!);
-          K[a * dim + b] = k;
-          K[b * dim + a] = k;
-        }
-      }
-    } else {
-      this.buildKGeneral(n, sb, dim, slots, jo);
-    }
-    dropVanishingRows(K, dim, this.kFloor[n]!);
-    for (let a = 0; a < dim; a++) {
-      if (!Number.isFinite(K[a * dim + a]!)) this.reportBadJacobian(n);
-    }
-  }
-
-  /**
-   * Soft row n's compliance per row at the pose, Γ = g·Kref (softness.ts; UserConstraint's
-   * poseCompliance, term for term), into gammaPool; added to the scratch K's diagonal when the
-   * rows are solved as a block (`toK`). A row whose J vanishes (K dropped) keeps Γ = 0.
-   */
-  private poseCompliance(n: number, sb: SolverBodies, g: number, toK: boolean): void {
-    const dim = this.dim[n]!;
-    const slots = this.slots[n]!;
-    const cols = 3 * slots;
-    const jo = this.jOff[n]!;
-    const vo = this.vOff[n]!;
-    const s0 = this.sOff[n]!;
-    const pool = this.jPool;
-    const K = this.K;
-    const angPart = this.angPart;
-    const linearRow = this.linearRow;
-    let angSum = 0;
-    let count = 0;
-    for (let r = 0; r < dim; r++) {
-      if (K[r * dim + r] === 0) {
-        this.gammaPool[vo + r] = 0;
-        continue;
-      }
-      let lin = 0;
-      let ang = 0;
-      let linear = 0;
-      for (let j = 0; j < slots; j++) {
-        const k = this.slotK[s0 + j]!;
-        const i = jo + r * cols + 3 * j;
-        const jx = pool[i]!, jy = pool[i + 1]!, jz = pool[i + 2]!;
-        lin += sb.invMass[k]! * (jx * jx + jy * jy);
-        ang += sb.invI[k]! * jz * jz;
-        if (jx !== 0 || jy !== 0) linear = 1;
-      }
-      // (Γ holds the linear part until the lever share is known.)
-      this.gammaPool[vo + r] = lin;
-      angPart[r] = ang;
-      linearRow[r] = linear;
-      if (linear === 1) {
-        angSum += ang;
-        count++;
-      }
-    }
-    const lever = leverShare(angSum, count);
-    for (let r = 0; r < dim; r++) {
-      if (K[r * dim + r] === 0) continue;
-      const gamma = g * referenceMass(this.gammaPool[vo + r]!, angPart[r]!, lever, linearRow[r] === 1);
-      this.gammaPool[vo + r] = gamma;
-      if (toK) K[r * dim + r] = K[r * dim + r]! + gamma;
-    }
-  }
-
-  /** K of a two-row, two-body row into the scratch: buildK's loop, unrolled. */
-  private pairK(jo: number, s0: number, sb: SolverBodies): void {
-    const pool = this.jPool;
-    const K = this.K;
-    const k0 = this.slotK[s0]!;
-    const k1 = this.slotK[s0 + 1]!;
-    const m0 = sb.invMass[k0]!, i0 = sb.invI[k0]!, m1 = sb.invMass[k1]!, i1 = sb.invI[k1]!;
-    const a0 = pool[jo]!, a1 = pool[jo + 1]!, a2 = pool[jo + 2]!, a3 = pool[jo + 3]!, a4 = pool[jo + 4]!, a5 = pool[jo + 5]!;
-    const c0 = pool[jo + 6]!, c1 = pool[jo + 7]!, c2 = pool[jo + 8]!, c3 = pool[jo + 9]!, c4 = pool[jo + 10]!, c5 = pool[jo + 11]!;
-    const k01 = 0 + (m0 * (a0 * c0 + a1 * c1) + i0 * a2 * c2) + (m1 * (a3 * c3 + a4 * c4) + i1 * a5 * c5);
-    K[0] = 0 + (m0 * (a0 * a0 + a1 * a1) + i0 * a2 * a2) + (m1 * (a3 * a3 + a4 * a4) + i1 * a5 * a5);
-    K[1] = k01;
-    K[2] = k01;
-    K[3] = 0 + (m0 * (c0 * c0 + c1 * c1) + i0 * c2 * c2) + (m1 * (c3 * c3 + c4 * c4) + i1 * c5 * c5);
-  }
-
-  /** K = J M⁻¹ Jᵀ for any slot count. */
-  private buildKGeneral(n: number, sb: SolverBodies, dim: number, slots: number, jo: number): void {
-    const K = this.K;
-    const pool = this.jPool;
-    const cols = 3 * slots;
-    const s0 = this.sOff[n]!;
-    for (let a = 0; a < dim; a++) {
-      for (let b = a; b < dim; b++) {
-        let k = 0;
-        for (let j = 0; j < slots; j++) {
-          const ks = this.slotK[s0 + j]!;
-          const m = sb.invMass[ks]!;
-          const ii = sb.invI[ks]!;
-          const ia = jo + a * cols + 3 * j;
-          const ib = jo + b * cols + 3 * j;
-          k += m * (pool[ia]! * pool[ib]! + pool[ia + 1]! * pool[ib + 1]!) + ii * pool[ia + 2]! * pool[ib + 2]!;
-        }
-        K[a * dim + b] = k;
-        K[b * dim + a] = k;
-      }
+    try {
+      USER_POSE_KERNELS.buildK(this.views, sb.invMass, sb.invI, n, this.K);
+    } catch {
+      this.reportBadJacobian(n);
     }
   }
 
@@ -732,13 +589,36 @@ export class UserBatch {
   private reportBadJacobian(n: number): never {
     const c = this.rows[n]!;
     const kn = this.kern[n]!;
-    if (kn >= 0) this.copyOut(this.groups[kn]!, this.kLocal[n]!, this.kLocal[n]! + 1, true, false);
+    if (kn >= 0) {
+      const g = this.groups[kn]!;
+      if (g.varIndex !== null || !g.shared) USER_POSE_KERNELS.copyJacobianOut(this.views, g.view!, this.kLocal[n]!, this.kLocal[n]! + 1);
+    }
     const cols = 3 * this.slots[n]!;
     const J = this.jPool.subarray(this.jOff[n]!, this.jOff[n]! + cols * this.dim[n]!);
     for (let i = 0; i < J.length; i++) {
       if (!Number.isFinite(J[i]!)) throw c._nonFiniteError('jacobian', (i / cols) | 0, i % cols, J[i]!, this.stateForError(n));
     }
     throw new FulcrumInputError(`${c.label}: its effective mass K = J M⁻¹ Jᵀ is not finite`, { owner: c.typeName, prop: 'jacobian' });
+  }
+
+  /** A kernel's C was not finite for some constraint of group `g` in [from, to): name it (else rethrow `e`). */
+  private reportPositionFault(g: KernelGroup, from: number, to: number, e: unknown): never {
+    const C = g.arrays!.C;
+    const dim = g.dim;
+    for (let i = from; i < to; i++) {
+      for (let r = 0; r < dim; r++) {
+        const v = C[i * dim + r]!;
+        const n = g.rows[i]!;
+        if (!Number.isFinite(v)) throw this.rows[n]!._nonFiniteError('position', r, -1, v, this.stateForError(n));
+      }
+    }
+    throw e;
+  }
+
+  /** Some row's K was not finite: name the first such row's constraint (else rethrow `e`). */
+  private reportFactorFault(sb: SolverBodies, e: unknown): never {
+    for (let n = 0; n < this.count; n++) this.buildK(n, sb);
+    throw e;
   }
 
   /** C of hook row n at the state in the scratch, into `out` (checked). */
@@ -765,97 +645,86 @@ export class UserBatch {
     return this.state;
   }
 
-  /** J and K (factored) of every row at the current pose, once per pose. */
+  /**
+   * J and K (factored) of every row at the current pose, once per pose: the hook rows' J on the
+   * calling thread; then the kernel rows' body states, J and C, and every row's K and factors
+   * (user-pose-kernels.ts), on every thread when there are workers and USER_POSE_MIN_ROWS rows.
+   */
   private ensurePose(ctx: StepContext): void {
     if (this.poseEpoch === ctx.poseEpoch) return;
     this.poseEpoch = ctx.poseEpoch;
     const sb = ctx.bodies;
     this.sb = sb;
     if (!this.laidOut) this.layoutKernels(sb);
-    this.poseJacobians(sb);
-    this.factorRows(sb, ctx.jointSoftness.compliance);
+    this.writeViews(this.views);
+    this.hookJacobians(sb);
+    const compliance = ctx.jointSoftness.compliance;
+    const pool = this.pool;
+    if (pool === null || this.count < USER_POSE_MIN_ROWS) {
+      this.poseHere(sb, compliance);
+      return;
+    }
+    try {
+      this.poseEverywhere(pool, sb, compliance);
+    } catch (e) {
+      // A kernel threw on some thread (or the pool failed): the calling thread evaluates the pose
+      // alone, to name the constraint whose J or C is not finite as it does without workers.
+      this.poseHere(sb, compliance);
+      throw e;
+    }
   }
 
-  /** factorSymmetric of the 2×2 K in the scratch, scalarised (the same operations in the same order), into the pools. */
-  private factor2(ko: number, vo: number, kPool: Float64Array, dinvPool: Float64Array): void {
-    const K = this.K;
-    const d0 = K[0]!;
-    const scale = Math.max(Math.abs(d0), Math.abs(K[3]!));
-    const tol = zeroPivotTolerance(scale);
-    const nz0 = Math.abs(d0) > tol;
-    const l10 = nz0 ? K[2]! / d0 : 0;
-    const d1 = rowPivot(K[3]! - l10 * l10 * d0, K[3]!);
-    kPool[ko] = d0;
-    kPool[ko + 1] = K[1]!;
-    kPool[ko + 2] = l10;
-    kPool[ko + 3] = d1;
-    dinvPool[vo] = nz0 ? 1 / d0 : 0;
-    dinvPool[vo + 1] = Math.abs(d1) > tol ? 1 / d1 : 0;
+  /** The pose's kernels on the calling thread alone. */
+  private poseHere(sb: SolverBodies, jointCompliance: number): void {
+    const v = this.views;
+    if (this.groups.length > 0) {
+      USER_POSE_KERNELS.states(v, sb, 0, this.poseBodyCount);
+      this.fillOutsideStates();
+      for (const g of this.groups) if (g.count > 0) this.runGroup(g);
+    }
+    try {
+      USER_POSE_KERNELS.factor(v, sb.invMass, sb.invI, jointCompliance, 0, this.count);
+    } catch (e) {
+      this.reportFactorFault(sb, e);
+    }
   }
 
-  /** K of every row (J at the pose), factored into kPool and dinvPool. */
-  private factorRows(sb: SolverBodies, jointCompliance: number): void {
-    const K = this.K;
+  /** Group `g`'s kernel over its constraints, on the calling thread. */
+  private runGroup(g: KernelGroup): void {
+    try {
+      USER_POSE_KERNELS.group(this.views, g.kernel, g.view!, 0, g.count);
+    } catch (e) {
+      this.reportPositionFault(g, 0, g.count, e);
+    }
+  }
+
+  /** The pose's kernels as stages on every thread; a group whose kernel has no text runs on the calling thread. */
+  private poseEverywhere(pool: WorkerPool, sb: SolverBodies, jointCompliance: number): void {
+    this.writeViews(pool.views);
+    sb.writeViews(pool.views);
+    if (this.groups.length > 0) {
+      pool.runRange(COMMAND.USER_POSE_STATES, 0, this.poseBodyCount);
+      this.fillOutsideStates();
+      for (let gi = 0; gi < this.groups.length; gi++) {
+        const g = this.groups[gi]!;
+        if (g.count === 0) continue;
+        if (g.view!.source === null) {
+          this.runGroup(g);
+          continue;
+        }
+        pool.prm[PARAMS.USER_POSE + USER_POSE.GROUP] = gi;
+        pool.runRange(COMMAND.USER_POSE_GROUP, 0, g.count);
+      }
+    }
+    pool.prm[PARAMS.USER_POSE + USER_POSE.JOINT_COMPLIANCE] = jointCompliance;
+    pool.runRange(COMMAND.USER_POSE_FACTOR, 0, this.count);
+  }
+
+  /** The hook rows' J at the current pose (and C of the soft and limited ones, which need it), one by one. */
+  private hookJacobians(sb: SolverBodies): void {
+    if (this.hookRowCount === 0) return;
     for (let n = 0; n < this.count; n++) {
-      this.buildK(n, sb);
-      const dim = this.dim[n]!;
-      const ko = this.kOff[n]!;
-      const vo = this.vOff[n]!;
-      // A stiff row's biased passes take the joint softness (jointHertz > 0) as a fixed compliance.
-      const jointFixed = this.soft[n] === 0 && jointCompliance > 0;
-      if (this.soft[n] === 1) this.poseCompliance(n, sb, this.compliance[n]!, this.lim[n] === 0);
-      else if (jointFixed) this.poseCompliance(n, sb, jointCompliance, false);
-      if (this.lim[n] === 1) {
-        // Limited rows are solved one side at a time: each needs only K's diagonal, kept unfactored.
-        for (let i = 0, e = dim * dim; i < e; i++) this.kPool[ko + i] = K[i]!;
-        continue;
-      }
-      if (!jointFixed) {
-        this.factorScratch(dim, ko, vo, this.kPool, this.dinvPool);
-        continue;
-      }
-      // K for the relax passes (from a copy: factoring overwrites it), then K + diag(Γ), as
-      // UserConstraint forms its Kb, for the biased ones.
-      const Kc = this.Kcopy;
-      for (let i = 0, e = dim * dim; i < e; i++) Kc[i] = K[i]!;
-      this.factorScratch(dim, ko, vo, this.kPool, this.dinvPool);
-      for (let i = 0, e = dim * dim; i < e; i++) K[i] = Kc[i]!;
-      for (let r = 0; r < dim; r++) K[r * dim + r] = K[r * dim + r]! + this.gammaPool[vo + r]!;
-      this.factorScratch(dim, ko, vo, this.kPoolB, this.dinvPoolB);
-    }
-  }
-
-  /** factorSymmetric of the scratch K (dim × dim; overwritten for dim > 2) into the pools at row n's offsets. */
-  private factorScratch(dim: number, ko: number, vo: number, kPool: Float64Array, dinvPool: Float64Array): void {
-    const K = this.K;
-    if (dim === 1) {
-      // factorSymmetric for one row.
-      const d = K[0]!;
-      kPool[ko] = d;
-      dinvPool[vo] = pivotInverse(d, Math.abs(d));
-    } else if (dim === 2) {
-      this.factor2(ko, vo, kPool, dinvPool);
-    } else {
-      const dinv = this.dinv;
-      factorSymmetric(K, dim, dinv);
-      for (let i = 0, e = dim * dim; i < e; i++) kPool[ko + i] = K[i]!;
-      for (let r = 0; r < dim; r++) dinvPool[vo + r] = dinv[r]!;
-    }
-  }
-
-
-  /**
-   * J of every row at the current pose (and C of the soft ones, whose springs need it): hooks row
-   * by row; then each kernel once over its rows, from body states computed once per body.
-   */
-  private poseJacobians(sb: SolverBodies): void {
-    // (A plan of kernel rows only has no hook to call: its rows' C is simply not yet valid.)
-    if (this.hookRowCount === 0) this.errValid.fill(0, 0, this.count);
-    else for (let n = 0; n < this.count; n++) {
-      if (this.kern[n]! >= 0) {
-        this.errValid[n] = 0;
-        continue;
-      }
+      if (this.kern[n]! >= 0) continue;
       this.fillState(n, sb);
       if (this.prep[n] === 1) this.rows[n]!.prepare(this.state);
       this.rows[n]!.jacobian(this.jViews[n]!, this.state);
@@ -864,21 +733,6 @@ export class UserBatch {
         this.evalPosition(n, this.errPool, this.vOff[n]!);
         this.errValid[n] = 1;
       } else this.errValid[n] = 0;
-    }
-    if (this.groups.length === 0) return;
-    this.fillPoseStates(sb);
-    for (const g of this.groups) {
-      if (g.count === 0) continue;
-      g.kernel.jacobian(0, g.count, g.arrays!);
-      this.copyOut(g, 0, g.count, true, false);
-      if (!g.needsPosition) continue;
-      g.kernel.position(0, g.count, g.arrays!);
-      this.copyOut(g, 0, g.count, false, true);
-      for (let i = 0; i < g.count; i++) {
-        const n = g.rows[i]!;
-        this.checkPosition(n, this.errPool, this.vOff[n]!);
-        this.errValid[n] = 1;
-      }
     }
   }
 
@@ -1061,6 +915,7 @@ export class UserBatch {
     const sb = ctx.bodies;
     this.sb = sb;
     if (!this.laidOut) this.layoutKernels(sb);
+    this.writeViews(this.views);
     const rhs = this.rhs;
     const pool = this.jPool;
     // A coloured plan's position passes still go in the order its constraints came in (colours.position
@@ -1156,6 +1011,16 @@ export class UserBatch {
     this.errPool = shareArray(this.errPool);
     this.slotK = shareArray(this.slotK);
     this.slotImp = shareArray(this.slotImp);
+    this.lim = shareArray(this.lim);
+    this.kFloor = shareArray(this.kFloor);
+    this.compliance = shareArray(this.compliance);
+    this.errValid = shareArray(this.errValid);
+    this.paramPool = shareArray(this.paramPool);
+    this.slotState = shareArray(this.slotState);
+    this.poseStates = shareArray(this.poseStates);
+    this.poseBodies = shareArray(this.poseBodies);
+    this.poseLx = shareArray(this.poseLx);
+    this.poseLy = shareArray(this.poseLy);
     this.jViews.length = 0;
     this.laidOut = false;
     this.poseEpoch = -1;
@@ -1167,7 +1032,7 @@ export class UserBatch {
   }
 
   /** The arrays of `v` that are this batch's rows (their current ones: an array that grew is new). */
-  writeViews(v: UserRowViews): void {
+  writeViews(v: UserRowViews & UserPoseViews): void {
     v.udim = this.dim;
     v.uslots = this.slots;
     v.usoft = this.soft;
@@ -1189,6 +1054,15 @@ export class UserBatch {
     v.uerr = this.errPool;
     v.uslotK = this.slotK;
     v.uimp = this.slotImp;
+    v.ulim = this.lim;
+    v.ukFloor = this.kFloor;
+    v.ucompliance = this.compliance;
+    v.uerrValid = this.errValid;
+    v.uposeStates = this.poseStates;
+    v.uposeBodies = this.poseBodies;
+    v.uposeLx = this.poseLx;
+    v.uposeLy = this.poseLy;
+    v.ugroups = this.groupViews;
   }
 
   /**

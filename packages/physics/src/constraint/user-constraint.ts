@@ -1830,6 +1830,7 @@ function checkBatchKernel(label: string, k: unknown, jSize: number): void {
   }
   const both = kernel.positionAndJacobian;
   if (both !== undefined && typeof both !== 'function') throw new FulcrumInputError(`${what}.positionAndJacobian must be a function or absent (got ${String(both)})`, { owner: 'UserConstraint', prop: 'batchKernel' });
+  if (kernel.source !== undefined) checkKernelSource(what, kernel.source);
   const constants = kernel.constantJacobian;
   if (constants === undefined) return;
   if (!Array.isArray(constants)) throw new FulcrumInputError(`${what}.constantJacobian must be an array of [index, value] pairs or absent (got ${String(constants)})`, { owner: 'UserConstraint', prop: 'batchKernel' });
@@ -1841,6 +1842,34 @@ function checkBatchKernel(label: string, k: unknown, jSize: number): void {
     }
     if (typeof value !== 'number' || !Number.isFinite(value)) throw new FulcrumInputError(`${what}.constantJacobian[${i}] must end with a finite value (got ${shown})`, { owner: 'UserConstraint', prop: 'batchKernel' });
   });
+}
+
+/** Kernel texts that compiled to functions here (each checked once; cleared when it holds 256). */
+const compiledSources = new Set<string>();
+
+/**
+ * A kernel's source text (UserBatchKernel.source): both texts strings whose `new Function(text)()`
+ * is a function, as a worker will make it; else the error names the constraint and the text.
+ */
+function checkKernelSource(what: string, source: unknown): void {
+  const fail = (message: string): never => {
+    throw new FulcrumInputError(`${what}.source${message}`, { owner: 'UserConstraint', prop: 'batchKernel' });
+  };
+  if (typeof source !== 'object' || source === null) fail(` must be { jacobian, position } as source text, or absent (got ${String(source)})`);
+  for (const name of ['jacobian', 'position'] as const) {
+    const text = (source as Record<string, unknown>)[name];
+    if (typeof text !== 'string') fail(`.${name} must be a string of source text (got ${String(text)})`);
+    if (compiledSources.has(text as string)) continue;
+    let made: unknown;
+    try {
+      made = (new Function(text as string) as () => unknown)();
+    } catch (e) {
+      fail(`.${name} does not compile and run as a function body (${e instanceof Error ? e.message : String(e)})`);
+    }
+    if (typeof made !== 'function') fail(`.${name} must return the kernel function (\`new Function(text)()\` gave ${String(made)})`);
+    if (compiledSources.size >= 256) compiledSources.clear();
+    compiledSources.add(text as string);
+  }
 }
 
 /**

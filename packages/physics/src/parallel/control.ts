@@ -34,8 +34,8 @@ export const CONTROL = {
   LENGTH: 64,
 } as const;
 
-/** The stage's numbers (Float64Array): the substep's 1/h, the contacts' largest push speed, their softness (six); the substep h and the speed caps (integration); a user-batch pass's (six, constraint/user-kernels.ts's USER_PASS). */
-export const PARAMS = { INV_H: 0, MAX_BIAS: 1, SOFT: 2, H: 8, MAX_SPEED: 9, MAX_SPIN: 10, USER: 12, LENGTH: 18 } as const;
+/** The stage's numbers (Float64Array): the substep's 1/h, the contacts' largest push speed, their softness (six); the substep h and the speed caps (integration); a user-batch pass's (six, constraint/user-kernels.ts's USER_PASS); a user-batch pose stage's (two, constraint/user-pose-kernels.ts's USER_POSE). */
+export const PARAMS = { INV_H: 0, MAX_BIAS: 1, SOFT: 2, H: 8, MAX_SPEED: 9, MAX_SPIN: 10, USER: 12, USER_POSE: 18, LENGTH: 20 } as const;
 
-/** A stage's command: the narrowphase's polygon pairs, the contact solver's four, the joint batch's (its stiff pivots: a warm start, one that first ends a substep, a pass, a position pass), the user batch's (a warm start, one that first ends a substep, a velocity pass), and the pool's own. */
-export const COMMAND = { CONTACT_WARM_START: 1, CONTACT_SOLVE: 2, CONTACT_RELAX: 3, PIVOT_WARM_START: 4, PIVOT_SOLVE: 5, PIVOT_POSITION: 6, CONTACT_PREPARE: 7, PIVOT_NEXT_SUBSTEP: 8, REMAP: 9, STOP: 10, PIVOT_REFRESH: 11, BODY_VELOCITIES: 12, BODY_POSITIONS: 13, NARROWPHASE: 14, USER_WARM_START: 15, USER_NEXT_SUBSTEP: 16, USER_SOLVE: 17 } as const;
+/** A stage's command: the narrowphase's polygon pairs, the contact solver's four, the joint batch's (its stiff pivots: a warm start, one that first ends a substep, a pass, a position pass), the user batch's (a warm start, one that first ends a substep, a velocity pass; at a pose: its kernel rows' body states, a kernel group's J and C, every row's K factored), and the pool's own. */
+export const COMMAND = { CONTACT_WARM_START: 1, CONTACT_SOLVE: 2, CONTACT_RELAX: 3, PIVOT_WARM_START: 4, PIVOT_SOLVE: 5, PIVOT_POSITION: 6, CONTACT_PREPARE: 7, PIVOT_NEXT_SUBSTEP: 8, REMAP: 9, STOP: 10, PIVOT_REFRESH: 11, BODY_VELOCITIES: 12, BODY_POSITIONS: 13, NARROWPHASE: 14, USER_WARM_START: 15, USER_NEXT_SUBSTEP: 16, USER_SOLVE: 17, USER_POSE_STATES: 18, USER_POSE_GROUP: 19, USER_POSE_FACTOR: 20 } as const;

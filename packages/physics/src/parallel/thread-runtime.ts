@@ -32,12 +32,13 @@ import type { PivotKernels } from '../constraint/pivot-kernels.js';
 import type { BodyKernels } from '../space/body-kernels.js';
 import type { CollideKernels } from '../collision/collide-kernels.js';
 import type { UserKernels, UserRowViews } from '../constraint/user-kernels.js';
+import type { UserBatchKernelSource, UserPoseKernels, UserPoseViews } from '../constraint/user-pose-kernels.js';
 
 /**
  * The arrays a stage reads and writes, all shared: the contact solver's rows, the joint batch's
  * (p…), the user batch's (u…), and the solver bodies' state.
  */
-export interface StageViews extends UserRowViews {
+export interface StageViews extends UserRowViews, UserPoseViews {
   d: Float64Array;
   ends: Int32Array;
   points: Uint8Array;
@@ -89,6 +90,7 @@ export interface StageViews extends UserRowViews {
   dq: Float64Array;
   dqc: Float64Array;
   dqs: Float64Array;
+  a0: Float64Array;
 }
 
 /** The kernels a stage runs: every family's that has them. */
@@ -98,6 +100,7 @@ export interface StageKernels {
   body: BodyKernels;
   collide: CollideKernels;
   user: UserKernels;
+  userPose: UserPoseKernels;
 }
 
 export function threadRuntime(kernels: StageKernels, ctl: Int32Array, prm: Float64Array, thread: number, canWait: boolean, stallMs: number) {
@@ -105,13 +108,14 @@ export function threadRuntime(kernels: StageKernels, ctl: Int32Array, prm: Float
   const BAR_COUNT = 2, BAR_GEN = 3, FAILED = 5, THREADS = 6, STARTS = 7, SPIN = 32, CLAIMS = 40, COLOURS = 24;
   /** The rows from which a colour is shared in claimed chunks rather than even shares (see stage). */
   const CLAIM_MIN_ROWS = 1024;
-  const INV_H = 0, MAX_BIAS = 1, SOFT = 2, USER = 12;
-  const CONTACT_WARM_START = 1, CONTACT_SOLVE = 2, PIVOT_WARM_START = 4, PIVOT_SOLVE = 5, PIVOT_POSITION = 6, CONTACT_PREPARE = 7, PIVOT_NEXT_SUBSTEP = 8, PIVOT_REFRESH = 11, BODY_VELOCITIES = 12, BODY_POSITIONS = 13, NARROWPHASE = 14, USER_WARM_START = 15, USER_NEXT_SUBSTEP = 16, USER_SOLVE = 17;
+  const INV_H = 0, MAX_BIAS = 1, SOFT = 2, USER = 12, USER_POSE = 18;
+  const CONTACT_WARM_START = 1, CONTACT_SOLVE = 2, PIVOT_WARM_START = 4, PIVOT_SOLVE = 5, PIVOT_POSITION = 6, CONTACT_PREPARE = 7, PIVOT_NEXT_SUBSTEP = 8, PIVOT_REFRESH = 11, BODY_VELOCITIES = 12, BODY_POSITIONS = 13, NARROWPHASE = 14, USER_WARM_START = 15, USER_NEXT_SUBSTEP = 16, USER_SOLVE = 17, USER_POSE_STATES = 18, USER_POSE_GROUP = 19, USER_POSE_FACTOR = 20;
   const contact = kernels.contact;
   const pivot = kernels.pivot;
   const body = kernels.body;
   const collide = kernels.collide;
   const user = kernels.user;
+  const userPose = kernels.userPose;
   /**
    * How long (ms) a thread that may block spins at a barrier before it waits: a colour lasts
    * microseconds, and a wait's wake-up costs tens of them (more on a virtual machine).
@@ -120,6 +124,26 @@ export function threadRuntime(kernels: StageKernels, ctl: Int32Array, prm: Float
   const soft = prm.subarray(SOFT, SOFT + 6);
   /** A user-batch pass's numbers (user-kernels.ts, USER_PASS). */
   const userPass = prm.subarray(USER, USER + 6);
+  /**
+   * The user batch's bulk kernels, compiled on this thread from their text (UserBatchKernel.source),
+   * by jacobian text, then position text. Every thread compiles the same text, so every thread
+   * computes the same bits.
+   */
+  const bulkKernels = new Map<string, Map<string, { jacobian: (from: number, to: number, a: unknown) => void; position: (from: number, to: number, a: unknown) => void }>>();
+  function bulkKernel(source: UserBatchKernelSource) {
+    let byPosition = bulkKernels.get(source.jacobian);
+    if (byPosition === undefined) {
+      // (A page that makes programs without end does not grow this without end.)
+      if (bulkKernels.size >= 256) bulkKernels.clear();
+      bulkKernels.set(source.jacobian, (byPosition = new Map()));
+    }
+    let k = byPosition.get(source.position);
+    if (k === undefined) {
+      k = { jacobian: new Function(source.jacobian)(), position: new Function(source.position)() };
+      byPosition.set(source.position, k!);
+    }
+    return k!;
+  }
   /** The first error a kernel threw on this thread in the current stage (read by the calling thread's pool). */
   let error: unknown = null;
 
@@ -190,7 +214,12 @@ export function threadRuntime(kernels: StageKernels, ctl: Int32Array, prm: Float
           else if (cmd === CONTACT_PREPARE) contact.prepare(v, lo, hi);
           else if (cmd === NARROWPHASE) collide.narrowphase(v, lo, hi);
           else if (cmd === USER_SOLVE) user.pass(v, v.vx, v.vy, v.w, v.invMass, v.invI, userPass, lo, hi);
-          else if (cmd === USER_WARM_START || cmd === USER_NEXT_SUBSTEP) user.warmStart(v, v.vx, v.vy, v.w, v.invMass, v.invI, lo, hi, cmd === USER_NEXT_SUBSTEP);
+          else if (cmd === USER_POSE_FACTOR) userPose.factor(v, v.invMass, v.invI, prm[USER_POSE]!, lo, hi);
+          else if (cmd === USER_POSE_STATES) userPose.states(v, v, lo, hi);
+          else if (cmd === USER_POSE_GROUP) {
+            const g = v.ugroups[prm[USER_POSE + 1]!]!;
+            userPose.group(v, bulkKernel(g.source!), g, lo, hi);
+          } else if (cmd === USER_WARM_START || cmd === USER_NEXT_SUBSTEP) user.warmStart(v, v.vx, v.vy, v.w, v.invMass, v.invI, lo, hi, cmd === USER_NEXT_SUBSTEP);
           else if (cmd === BODY_VELOCITIES) body.integrateVelocities(v.vx, v.vy, v.w, v.dvx, v.dvy, v.dw, v.linearDamp, v.angularDamp, v.dynamic, lo, hi);
           else if (cmd === BODY_POSITIONS) body.integratePositions(v.vx, v.vy, v.w, v.dpx, v.dpy, v.dq, v.dqc, v.dqs, v.invMass, v.spinCapped, v.atCap, prm, lo, hi);
           else if (cmd === PIVOT_REFRESH) pivot.refresh(v.pd, v.pcold, v.pkept, v.pends, v.c0, v.s0, v.cx, v.cy, lo, hi);

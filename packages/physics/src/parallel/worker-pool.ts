@@ -11,6 +11,7 @@ import { PIVOT_KERNELS } from '../constraint/pivot-kernels.js';
 import { BODY_KERNELS } from '../space/body-kernels.js';
 import { COLLIDE_KERNELS } from '../collision/collide-kernels.js';
 import { USER_KERNELS } from '../constraint/user-kernels.js';
+import { USER_POSE_KERNELS } from '../constraint/user-pose-kernels.js';
 import { COMMAND, CONTROL, PARAMS } from './control.js';
 import { threadRuntime, type StageViews, type ThreadRuntime } from './thread-runtime.js';
 import { workerProgram } from './worker-program.js';
@@ -147,7 +148,7 @@ export class WorkerPool {
 
   private constructor(views: StageViews, stallMs: number) {
     this.views = { ...views };
-    this.runtime = threadRuntime({ contact: CONTACT_KERNELS, pivot: PIVOT_KERNELS, body: BODY_KERNELS, collide: COLLIDE_KERNELS, user: USER_KERNELS }, this.ctl, this.prm, 0, mayBlock(), stallMs);
+    this.runtime = threadRuntime({ contact: CONTACT_KERNELS, pivot: PIVOT_KERNELS, body: BODY_KERNELS, collide: COLLIDE_KERNELS, user: USER_KERNELS, userPose: USER_POSE_KERNELS }, this.ctl, this.prm, 0, mayBlock(), stallMs);
   }
 
   /** Start `count` workers (count ≥ 1); rejects when one fails to start (the pool is then disposed). */
@@ -287,6 +288,9 @@ const COMMAND_NAMES: Record<number, string> = {
   [COMMAND.USER_WARM_START]: 'user constraint warm start',
   [COMMAND.USER_NEXT_SUBSTEP]: 'user constraint warm start',
   [COMMAND.USER_SOLVE]: 'user constraint pass',
+  [COMMAND.USER_POSE_STATES]: 'user constraint pose (body states)',
+  [COMMAND.USER_POSE_GROUP]: 'user constraint pose (bulk kernel)',
+  [COMMAND.USER_POSE_FACTOR]: 'user constraint pose (K factors)',
 };
 
 function commandName(command: number): string {

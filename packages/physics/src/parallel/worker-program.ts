@@ -12,6 +12,7 @@ import { PIVOT_KERNEL_PARTS, pivotKernels } from '../constraint/pivot-kernels.js
 import { BODY_KERNEL_PARTS, bodyKernels } from '../space/body-kernels.js';
 import { COLLIDE_KERNEL_PARTS, collideKernels } from '../collision/collide-kernels.js';
 import { USER_KERNEL_PARTS, userKernels } from '../constraint/user-kernels.js';
+import { USER_POSE_KERNEL_PARTS, userPoseKernels } from '../constraint/user-pose-kernels.js';
 import { threadRuntime } from './thread-runtime.js';
 
 /**
@@ -99,7 +100,7 @@ let program: string | null = null;
 export function workerProgram(): string {
   program ??= [
     '"use strict";',
-    `const kernels = { contact: ${factoryCall(contactKernels, CONTACT_KERNEL_PARTS)}, pivot: ${factoryCall(pivotKernels, PIVOT_KERNEL_PARTS)}, body: ${factoryCall(bodyKernels, BODY_KERNEL_PARTS)}, collide: ${factoryCall(collideKernels, COLLIDE_KERNEL_PARTS)}, user: ${factoryCall(userKernels, USER_KERNEL_PARTS)} };`,
+    `const kernels = { contact: ${factoryCall(contactKernels, CONTACT_KERNEL_PARTS)}, pivot: ${factoryCall(pivotKernels, PIVOT_KERNEL_PARTS)}, body: ${factoryCall(bodyKernels, BODY_KERNEL_PARTS)}, collide: ${factoryCall(collideKernels, COLLIDE_KERNEL_PARTS)}, user: ${factoryCall(userKernels, USER_KERNEL_PARTS)}, userPose: ${factoryCall(userPoseKernels, USER_POSE_KERNEL_PARTS)} };`,
     `(${workerMain.toString()})(kernels, (${threadRuntime.toString()}));`,
   ].join('\n');
   return program;

@@ -122,6 +122,7 @@ export class SolverBodies {
     this.cy = shareArray(this.cy);
     this.dqc = shareArray(this.dqc);
     this.dqs = shareArray(this.dqs);
+    this.a0 = shareArray(this.a0);
   }
 
   /** The arrays of `v` that are this state (their current ones: an array that grew is new). */
@@ -148,6 +149,7 @@ export class SolverBodies {
     v.dq = this.dq;
     v.dqc = this.dqc;
     v.dqs = this.dqs;
+    v.a0 = this.a0;
   }
 
   /** The first solver body whose velocity or position delta is not finite, or 0 when every one is. */

@@ -193,7 +193,12 @@ export function interpretBulkKernel2(g: ScalarGraph, outputs: readonly number[],
 
 /** The compiled bulk form. */
 export function compileBulkKernel(g: ScalarGraph, outputs: readonly number[], target: BulkTarget, layout: BulkLayout, name = 'bulkKernel', factory: FunctionFactory = defaultFactory): BulkKernel {
-  return (factory(bulkKernelSource(g, outputs, target, layout, name)) as unknown as () => BulkKernel)();
+  return compileBulkText(bulkKernelSource(g, outputs, target, layout, name), factory);
+}
+
+/** A bulk kernel from its text (bulkKernelSource), as a worker makes it too: `new Function(text)()`. */
+export function compileBulkText(text: string, factory: FunctionFactory = defaultFactory): BulkKernel {
+  return (factory(text) as unknown as () => BulkKernel)();
 }
 
 /** State offsets of each body slot: `bases[j]` is where slot j's state starts. */
