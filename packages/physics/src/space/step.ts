@@ -196,16 +196,17 @@ export class StepPipeline {
   private gather(): number {
     const sb = this.bodies;
     const s = this.world.settings;
-    sb.reset();
-    const gx = s.gx;
-    const gy = s.gy;
-    const h = this.ctx.h;
+    sb.begin(s.gx, s.gy, this.ctx.h);
     let order = 0;
-    for (const b of this.world.bodies) {
+    // (An index, not for-of: an array iterator's results are objects wherever the loop runs
+    // unoptimised, 200 KB a step for the 5,050-box pyramid after a deopt.)
+    const bodies = this.world.bodies;
+    for (let i = 0, n = bodies.length; i < n; i++) {
+      const b = bodies[i]!;
       b._solverIndex = -1;
       if (b._sleeping) continue;
       if (b._type === 'dynamic' || (b._type === 'kinematic' && (b._vx !== 0 || b._vy !== 0 || b._w !== 0))) {
-        sb.add(b, gx, gy, h);
+        sb.add(b);
         order = (Math.imul(order, 0x01000193) ^ b.id) | 0;
       }
     }
