@@ -42,8 +42,8 @@ describe('a step in steady state', () => {
     for (let i = 0; i < 300; i++) space.step(1 / 60);
     const { bytes, top } = await sampledBytesPerStep(space, 200);
     // 3–8 KB today (the step plan's map iterations, a few boxed doubles); 29–35 KB before, about
-    // 40 bytes a body. (A 60-row pyramid's contact pass allocates about 32 KB a step, which is
-    // not explained yet: the physics README's known gaps.)
+    // 40 bytes a body. (The contact pass's Math.max once boxed its result too: 32 KB a step on a
+    // 60-row pyramid, less on this one, whose pushes rarely reach the cap.)
     expect(bytes, top).toBeLessThan(16 * 1024);
   }, 60_000);
 });
