@@ -3,7 +3,7 @@ import { CONTACT_LAYOUT } from './contact-solver.js';
 import { mulberry32 } from '../test-support/random.js';
 import { CONTACT_KERNEL_PARTS, CONTACT_KERNELS, contactKernels } from './contact-kernels.js';
 
-const { warmStart: contactWarmStart, pass: contactPass, prepare: contactPrepare } = CONTACT_KERNELS;
+const { warmStart: contactWarmStart, pass: contactPass, prepare: contactPrepare, store: contactStore } = CONTACT_KERNELS;
 
 /** The kernels rebuilt from the factory's text and its parts' alone, as a worker builds them. */
 function fromText(): ReturnType<typeof contactKernels> {
@@ -40,7 +40,7 @@ const bits = (...arrays: Float64Array[]) => arrays.map((a) => Array.from(new Uin
 
 describe('contact kernels', () => {
   it("declare contact-solver.ts's layout", () => {
-    for (const f of [contactWarmStart, contactPass]) {
+    for (const f of [contactWarmStart, contactPass, contactStore]) {
       for (const [name, value] of Object.entries(declaredLayout(f))) expect([name, value]).toEqual([name, CONTACT_LAYOUT[name as keyof typeof CONTACT_LAYOUT]]);
     }
   });
@@ -59,6 +59,34 @@ describe('contact kernels', () => {
       }
       expect(bits(b.d, b.vx, b.vy, b.w)).toEqual(bits(a.d, a.vx, a.vy, a.w));
     }
+  });
+
+  it("store each row's point impulses and the step's totals in its own store slot, from text alone and in any split, as the calling thread does", () => {
+    const L = CONTACT_LAYOUT;
+    const a = problem(4);
+    // Rows 0–49 in store slots 49 − k (a row's slot is ends[3k]); 60 slots, the last ten untouched.
+    for (let k = 0; k < 50; k++) a.ends[3 * k] = 49 - k;
+    const slots = () => [0, 1, 2, 3].map(() => new Float64Array(120).fill(7));
+    const [ni, ti, tn, tt] = slots();
+    contactStore(a.d, a.ends, a.points, ni!, ti!, tn!, tt!, 0, 50);
+    for (let k = 0; k < 50; k++) {
+      for (let j = 0; j < 2; j++) {
+        const p = k * L.STRIDE + L.POINT + L.POINT_STRIDE * j;
+        const at = 2 * (49 - k) + j;
+        if (j >= a.points[k]!) {
+          expect(ni![at]).toBe(7);
+          continue;
+        }
+        expect([ni![at], ti![at]]).toEqual([a.d[p + L.NORMAL_IMPULSE], a.d[p + L.TANGENT_IMPULSE]]);
+        expect([tn![at], tt![at]]).toEqual([a.d[p + L.TOTAL_NORMAL]! + a.d[p + L.NORMAL_IMPULSE]!, a.d[p + L.TOTAL_TANGENT]! + a.d[p + L.TANGENT_IMPULSE]!]);
+      }
+    }
+    expect(Array.from(ni!.subarray(100))).toEqual(new Array(20).fill(7));
+    const { store } = fromText();
+    const b = slots();
+    store(a.d, a.ends, a.points, b[0]!, b[1]!, b[2]!, b[3]!, 0, 17);
+    store(a.d, a.ends, a.points, b[0]!, b[1]!, b[2]!, b[3]!, 17, 50);
+    expect(bits(...b)).toEqual(bits(ni!, ti!, tn!, tt!));
   });
 
   it('solve a range as the same rows solved with the rest: [0, n) is [0, m) then [m, n)', () => {

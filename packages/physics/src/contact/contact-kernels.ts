@@ -308,7 +308,30 @@ export function contactKernels(softUpdate: typeof sharedSoftUpdate, clamp: typeo
     }
     }
 
-  return { prepare, warmStart, pass };
+  /**
+   * Rows [from, to) back to the contact store (ContactSolver.store): each point's accumulated
+   * impulses, for the next step's warm start, and the step's totals (the warm starts' sum plus the
+   * last substep's). Row k writes only its own store slot's entries.
+   */
+  function store(
+    d: Float64Array, ends: Int32Array, points: Uint8Array, ni: Float64Array, ti: Float64Array, tn: Float64Array, tt: Float64Array, from: number, to: number,
+  ): void {
+    const STRIDE = 32, POINT = 8, POINT_STRIDE = 12, NORMAL_IMPULSE = 7, TANGENT_IMPULSE = 8, TOTAL_NORMAL = 9, TOTAL_TANGENT = 10;
+    for (let k = from >>> 0; k < to; k++) {
+      const s = ends[3 * k]!;
+      for (let j = 0, pc = points[k]!; j < pc; j++) {
+        const p = k * STRIDE + POINT + POINT_STRIDE * j;
+        const normal = d[p + NORMAL_IMPULSE]!;
+        const tangent = d[p + TANGENT_IMPULSE]!;
+        ni[2 * s + j] = normal;
+        ti[2 * s + j] = tangent;
+        tn[2 * s + j] = d[p + TOTAL_NORMAL]! + normal;
+        tt[2 * s + j] = d[p + TOTAL_TANGENT]! + tangent;
+      }
+    }
+  }
+
+  return { prepare, warmStart, pass, store };
 }
 
 /** The parts contactKernels takes, in order (a worker's program passes their text). */

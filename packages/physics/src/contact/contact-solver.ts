@@ -358,25 +358,23 @@ export class ContactSolver implements SolverFamily {
     }
   }
 
-  /** Copy accumulated impulses back to the contact store for next step's warm start, and the step's totals. */
-  store(): void {
+  /**
+   * Copy accumulated impulses back to the contact store for next step's warm start, and the step's
+   * totals (CONTACT_KERNELS.store): shared among the threads when there are workers, each row
+   * writing only its own slot.
+   */
+  store(ctx: StepContext): void {
     const st = this.target;
-    const ni = st.normalImpulse;
-    const ti = st.tangentImpulse;
-    const tn = st.totalNormalImpulse;
-    const tt = st.totalTangentImpulse;
-    const d = this.data;
-    for (let k = 0, n = this.count; k < n; k++) {
-      const o = k * STRIDE;
-      const s = this.ends[3 * k];
-      for (let j = 0, pc = this.points[k]!; j < pc; j++) {
-        const normal = d[o + POINT + POINT_STRIDE * j + NORMAL_IMPULSE];
-        const tangent = d[o + POINT + POINT_STRIDE * j + TANGENT_IMPULSE];
-        ni[2 * s + j] = normal;
-        ti[2 * s + j] = tangent;
-        tn[2 * s + j] = d[o + POINT + POINT_STRIDE * j + TOTAL_NORMAL] + normal;
-        tt[2 * s + j] = d[o + POINT + POINT_STRIDE * j + TOTAL_TANGENT] + tangent;
-      }
+    const sb = ctx.bodies;
+    let from = 0;
+    if (this.pool !== null && this.count >= PARALLEL_MIN_ROWS) {
+      const views = this.pool.views;
+      this.writeViews(views);
+      sb.writeViews(views);
+      st.writeViews(views);
+      this.pool.runRange(COMMAND.CONTACT_STORE, 0, this.count);
+      from = this.count;
     }
+    CONTACT_KERNELS.store(this.data, this.ends, this.points, st.normalImpulse, st.tangentImpulse, st.totalNormalImpulse, st.totalTangentImpulse, from, this.count);
   }
 }

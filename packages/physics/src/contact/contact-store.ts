@@ -148,6 +148,8 @@ export class ContactStore {
     this.normalImpulse = shareArray(this.normalImpulse);
     this.tangentImpulse = shareArray(this.tangentImpulse);
     this.id = shareArray(this.id);
+    this.totalNormalImpulse = shareArray(this.totalNormalImpulse);
+    this.totalTangentImpulse = shareArray(this.totalTangentImpulse);
   }
 
   /** The arrays of `v` that are this store's (their current ones: an array that grew is new). */
@@ -164,6 +166,8 @@ export class ContactStore {
     v.snormalImpulse = this.normalImpulse;
     v.stangentImpulse = this.tangentImpulse;
     v.sid = this.id;
+    v.stotalNormalImpulse = this.totalNormalImpulse;
+    v.stotalTangentImpulse = this.totalTangentImpulse;
   }
 
   /** Append a slot with no points and no impulses; returns its index. */

@@ -60,6 +60,8 @@ export interface StageViews extends UserRowViews, UserPoseViews {
   snormalImpulse: Float64Array;
   stangentImpulse: Float64Array;
   sid: Int32Array;
+  stotalNormalImpulse: Float64Array;
+  stotalTangentImpulse: Float64Array;
   /** The narrowphase's: the space's polygon geometry pool (collision/geometry-pool.ts), and its jobs (slot, block A, block B). */
   geo: Float64Array;
   njobs: Int32Array;
@@ -109,7 +111,7 @@ export function threadRuntime(kernels: StageKernels, ctl: Int32Array, prm: Float
   /** The rows from which a colour is shared in claimed chunks rather than even shares (see stage). */
   const CLAIM_MIN_ROWS = 1024;
   const INV_H = 0, MAX_BIAS = 1, SOFT = 2, USER = 12, USER_POSE = 18;
-  const CONTACT_WARM_START = 1, CONTACT_SOLVE = 2, PIVOT_WARM_START = 4, PIVOT_SOLVE = 5, PIVOT_POSITION = 6, CONTACT_PREPARE = 7, PIVOT_NEXT_SUBSTEP = 8, PIVOT_REFRESH = 11, BODY_VELOCITIES = 12, BODY_POSITIONS = 13, NARROWPHASE = 14, USER_WARM_START = 15, USER_NEXT_SUBSTEP = 16, USER_SOLVE = 17, USER_POSE_STATES = 18, USER_POSE_GROUP = 19, USER_POSE_FACTOR = 20;
+  const CONTACT_WARM_START = 1, CONTACT_SOLVE = 2, PIVOT_WARM_START = 4, PIVOT_SOLVE = 5, PIVOT_POSITION = 6, CONTACT_PREPARE = 7, PIVOT_NEXT_SUBSTEP = 8, PIVOT_REFRESH = 11, BODY_VELOCITIES = 12, BODY_POSITIONS = 13, NARROWPHASE = 14, USER_WARM_START = 15, USER_NEXT_SUBSTEP = 16, USER_SOLVE = 17, USER_POSE_STATES = 18, USER_POSE_GROUP = 19, USER_POSE_FACTOR = 20, CONTACT_STORE = 21;
   const contact = kernels.contact;
   const pivot = kernels.pivot;
   const body = kernels.body;
@@ -212,6 +214,7 @@ export function threadRuntime(kernels: StageKernels, ctl: Int32Array, prm: Float
           else if (cmd === PIVOT_WARM_START || cmd === PIVOT_NEXT_SUBSTEP) pivot.warmStart(v.pd, v.pcold, v.pends, v.vx, v.vy, v.w, v.dqc, v.dqs, lo, hi, cmd === PIVOT_NEXT_SUBSTEP);
           else if (cmd === PIVOT_POSITION) pivot.position(v.pd, v.pends, v.psoft, v.dpx, v.dpy, v.dq, v.dqc, v.dqs, lo, hi);
           else if (cmd === CONTACT_PREPARE) contact.prepare(v, lo, hi);
+          else if (cmd === CONTACT_STORE) contact.store(v.d, v.ends, v.points, v.snormalImpulse, v.stangentImpulse, v.stotalNormalImpulse, v.stotalTangentImpulse, lo, hi);
           else if (cmd === NARROWPHASE) collide.narrowphase(v, lo, hi);
           else if (cmd === USER_SOLVE) user.pass(v, v.vx, v.vy, v.w, v.invMass, v.invI, userPass, lo, hi);
           else if (cmd === USER_POSE_FACTOR) userPose.factor(v, v.invMass, v.invI, prm[USER_POSE]!, lo, hi);
