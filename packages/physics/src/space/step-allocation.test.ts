@@ -40,10 +40,20 @@ describe('a step in steady state', () => {
     const space = new Space({ gravity: [0, -10], allowSleep: false });
     pyramid(space, 40);
     for (let i = 0; i < 300; i++) space.step(1 / 60);
-    const { bytes, top } = await sampledBytesPerStep(space, 200);
+    // Unoptimised code boxes every double it computes. On a loaded machine the optimising
+    // compiler's background thread can lag the warm-up (CI once saw the contact pass allocate
+    // 32 KB a step that way), so the step is sampled in several windows and the least one counts:
+    // what this guards, boxing in optimised code, shows in every window.
+    const windows: { bytes: number; top: string }[] = [];
+    for (let w = 0; w < 8; w++) {
+      const sample = await sampledBytesPerStep(space, 100);
+      windows.push(sample);
+      if (sample.bytes < 16 * 1024) break;
+    }
+    const least = windows.reduce((a, b) => (b.bytes < a.bytes ? b : a));
     // 3–8 KB today (the step plan's map iterations, a few boxed doubles); 29–35 KB before, about
     // 40 bytes a body. (The contact pass's Math.max once boxed its result too: 32 KB a step on a
     // 60-row pyramid, less on this one, whose pushes rarely reach the cap.)
-    expect(bytes, top).toBeLessThan(16 * 1024);
+    expect(least.bytes, windows.map((s) => `${Math.round(s.bytes)} B: ${s.top}`).join(' | ')).toBeLessThan(16 * 1024);
   }, 60_000);
 });
