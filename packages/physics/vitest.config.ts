@@ -9,6 +9,6 @@ export default defineConfig({
     name: 'physics',
     environment: 'node',
     include: ['src/**/*.test.ts'],
-    setupFiles: ['src/test-support/check-user-constraints.ts'],
+    setupFiles: ['src/test-support/check-user-constraints.ts', 'src/test-support/threads-beyond-cores.ts'],
   },
 });

@@ -49,7 +49,8 @@ try {
   await waitForProbe(page, (p, n) => p.bodies >= n && p.frames > 0, { arg: COUNT + 1, timeout: 120_000 });
   const version = await page.evaluate(() => navigator.userAgent);
   const crossOriginIsolated = await page.evaluate(() => globalThis.crossOriginIsolated === true);
-  const workersStatus = await waitForWorkers(page, args.workers);
+  // The workers that run: as many as asked for, or one fewer than the cores (Space.parallel).
+  const { text: workersStatus, running } = await waitForWorkers(page, args.workers);
 
   // Warm-up (JIT, buffer growth), then N timed frames while the boxes fall and settle. The
   // scene sleeps after a few dozen frames, so the story's reset button drops a fresh set of
@@ -57,12 +58,12 @@ try {
   // Each sample is stamped as FrameTimings pushes it: the time (the end of <Physics>'s frame
   // callback), the drop it belongs to, and how many workers ran then.
   await resetTimings(page);
-  await collectFrames(page, args.warmup, args.workers);
+  await collectFrames(page, args.warmup, running);
   await resetTimings(page);
   let drops = 1;
-  while ((await timedCount(page, args.workers)) < args.frames) {
-    await collectFrames(page, args.frames, args.workers);
-    if ((await timedCount(page, args.workers)) >= args.frames) break;
+  while ((await timedCount(page, running)) < args.frames) {
+    await collectFrames(page, args.frames, running);
+    if ((await timedCount(page, running)) >= args.frames) break;
     await page.click('[data-testid="reset"]');
     await page.evaluate(() => { globalThis.__benchDrop++; });
     await waitForProbe(page, (p) => p.awakeBodies > 0, { timeout: 120_000 });
@@ -70,8 +71,8 @@ try {
     drops++;
   }
   const all = await page.evaluate(() => globalThis.__fulcrumTimings);
-  const samples = all.filter((s) => s.workers === args.workers).slice(0, args.frames);
-  const framesWithoutWorkers = all.filter((s) => s.workers !== args.workers).length;
+  const samples = all.filter((s) => s.workers === running).slice(0, args.frames);
+  const framesWithoutWorkers = all.filter((s) => s.workers !== running).length;
   const probeDuring = await readProbe(page);
 
   // At rest: nothing awake, and demand mode renders nothing.
@@ -90,7 +91,8 @@ try {
     cpus: cpus().length,
     story: STORY_ID,
     bodies: COUNT,
-    workers: args.workers,
+    workers: running,
+    ...(running < args.workers ? { workersRequested: args.workers } : {}),
     workersStatus,
     crossOriginIsolated,
     warmupFrames: args.warmup,
@@ -111,7 +113,7 @@ try {
   };
 
   const row = (name, s) => `| ${name.padEnd(30)} | ${fmt(s.median)} | ${fmt(s.p10)} | ${fmt(s.p90)} |`;
-  const withWorkers = args.workers > 0 ? `, ${args.workers} worker${args.workers === 1 ? '' : 's'}` : '';
+  const withWorkers = args.workers > 0 ? `, ${running} worker${running === 1 ? '' : 's'}${running < args.workers ? ` (of ${args.workers} asked for)` : ''}` : '';
   console.log(`\nReact layer, headless Chromium (${result.cpus} cores): ${COUNT} bodies in <InstancedBodies>${withWorkers}, ${samples.length} frames (${drops} drops) after ${args.warmup} warm-up\n`);
   console.log('| per frame (ms)                 | median | p10 | p90 |');
   console.log('|---|---|---|---|');
@@ -180,7 +182,9 @@ async function waitForWorkers(page, n) {
   const deadline = Date.now() + 60_000;
   for (;;) {
     const { text, probe } = await read();
-    if (n === 0 || (probe.workersRequested === n && probe.workersRunning === n)) return text;
+    if (n === 0) return { text, running: 0 };
+    // All of them, or fewer with the reason (at most one fewer than the cores start).
+    if (probe.workersRequested === n && probe.workersRunning > 0 && (probe.workersRunning === n || probe.workersReason)) return { text, running: probe.workersRunning };
     if (probe.workersRequested === n && probe.workersReason) {
       throw new Error(`browser-bench: ${n} worker(s) asked for, none run: ${probe.workersReason} (the story reads "${text}")`);
     }

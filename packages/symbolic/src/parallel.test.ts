@@ -5,6 +5,7 @@
  * and interpreted: another kernel group), welds of three rows, soft pivots, distance limits (the
  * calling thread's, in the overflow) and a velocity motor (outside the batch).
  */
+import { availableParallelism } from 'node:os';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Body, Circle, Space } from '@fulcrum/physics';
 import { SymbolicConstraint } from './symbolic-constraint.js';
@@ -63,7 +64,8 @@ describe('SymbolicConstraints with workers', () => {
   it('step bitwise the same at 0, 1 and 2 workers', async () => {
     const run = async (workers: number) => {
       const { space, bodies } = await net(workers);
-      expect(space.parallel.workers).toBe(workers);
+      // At most one fewer workers than the cores start (the calling thread takes a share).
+      expect(space.parallel.workers).toBe(Math.min(workers, availableParallelism() - 1));
       for (let i = 0; i < 120; i++) space.step(1 / 60);
       expect(bodies.every((b) => Number.isFinite(b.x) && Number.isFinite(b.y))).toBe(true);
       return hash(bodies);

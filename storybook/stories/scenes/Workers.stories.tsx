@@ -13,8 +13,9 @@ const readout = createReadout('workers-readings');
 
 /**
  * A 40-row pyramid (820 boxes, some 1,600 contact rows) stepped with `<Physics workers={2}>`:
- * the narrowphase's box pairs, the contact passes and the integration run on two Web Workers
- * beside the page's thread (the passes colour by colour), with the same result as on one thread. The page is cross-origin isolated (the Storybook is served with
+ * the narrowphase's box pairs, the contact passes and the integration run on up to two Web Workers
+ * beside the page's thread (the passes colour by colour), with the same result as on one thread;
+ * at most one fewer than the machine's cores start, since the page's thread takes a share. The page is cross-origin isolated (the Storybook is served with
  * the COOP and COEP headers), which `SharedArrayBuffer` needs; the readout says how many
  * workers run, or why none do.
  */

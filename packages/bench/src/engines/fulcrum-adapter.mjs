@@ -83,9 +83,12 @@ export function fulcrumAdapter(physics, loadSymbolic, where = {}) {
     const kind = spec.jointKind;
     if (/sym/.test(kind) && !symbolic) symbolic = await loadSymbolic();
     const space = new Space({ gravity: [0, -10], allowSleep: false, ...(workers > 0 ? { workers } : {}) });
+    // The workers that run: as many as asked for, or (Space.parallel) one fewer than the cores.
+    let running = 0;
     if (workers > 0) {
       const status = await space.workersReady;
-      if (status.workers !== workers) throw new Error(`asked for ${workers} workers, ${status.workers} run: ${status.reason}`);
+      if (status.workers === 0) throw new Error(`asked for ${workers} workers, none run: ${status.reason}`);
+      running = status.workers;
     }
     const bodies = spec.bodies.map((b) => {
       const opts = { density: 1, friction: 0.6, restitution: b.restitution ?? 0, ...(b.collide ? {} : { filter: { mask: 0 } }) };
@@ -115,8 +118,9 @@ export function fulcrumAdapter(physics, loadSymbolic, where = {}) {
         return [v.x, v.y];
       },
       settings: {
-        call: workers > 0 ? `space.step(1/60) (defaults), ${workers} workers` : 'space.step(1/60) (defaults)',
-        workers,
+        call: workers > 0 ? `space.step(1/60) (defaults), ${running} workers${running < workers ? ` (${workers} asked for; at most one fewer than the cores start)` : ''}` : 'space.step(1/60) (defaults)',
+        workers: running,
+        ...(running < workers ? { workersRequested: workers } : {}),
         velocityIterations: defaults.velocityIterations,
         velocityIterationsMeaning: 'substeps',
         positionIterations: defaults.positionIterations,

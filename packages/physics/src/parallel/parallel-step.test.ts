@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Body } from '../body/body.js';
 import { Circle } from '../shape/circle.js';
@@ -8,6 +9,8 @@ import { PARALLEL_MIN_ROWS } from '../contact/contact-solver.js';
 import { PIVOT_COLOUR_MIN_ROWS } from '../constraint/pivot-batch.js';
 import { discGrid, hashState, mixedScene, pyramid } from '../test-support/scenes.js';
 import { solverInternals } from '../test-support/solver-routing.js';
+import { TEST_CORES } from '../test-support/threads-beyond-cores.js';
+import { WorkerPool, workersToStart } from './worker-pool.js';
 
 const spaces: Space[] = [];
 afterEach(() => {
@@ -72,6 +75,35 @@ describe('parallel step', () => {
     const { space } = await scene(2);
     expect(space.parallel).toEqual({ requested: 2, workers: 2, reason: null });
   });
+
+  it('starts at most one fewer workers than the cores, and says why it started fewer', async () => {
+    expect(workersToStart(3, { cores: 8 })).toEqual({ count: 3, reason: null });
+    expect(workersToStart(7, { cores: 8 })).toEqual({ count: 7, reason: null });
+    expect(workersToStart(8, { cores: 8 })).toEqual({
+      count: 7,
+      reason: '8 workers asked for, 7 started: this machine reports 8 cores, and the calling thread takes a share of every stage (a thread beyond the cores would only take turns with the others)',
+    });
+    expect(workersToStart(1, { cores: 1 }).count).toBe(0);
+    expect(workersToStart(1, { cores: 1 }).reason).toMatch(/^1 worker asked for, 0 started: this machine reports 1 core, /);
+    // Unset, the pool takes the cores the environment reports (this setup sets more).
+    expect(workersToStart(3, {}).count).toBe(Math.min(3, availableParallelism() - 1));
+    expect(WorkerPool.defaults.cores).toBe(TEST_CORES);
+    const setup = WorkerPool.defaults;
+    try {
+      WorkerPool.defaults = { ...setup, cores: 2 };
+      const capped = await run(3, 200);
+      expect(capped.space.parallel).toEqual({ requested: 3, workers: 1, reason: workersToStart(3, { cores: 2 }).reason });
+      WorkerPool.defaults = { ...setup, cores: 1 };
+      const alone = await run(1, 200);
+      expect(alone.space.parallel).toEqual({ requested: 1, workers: 0, reason: workersToStart(1, { cores: 1 }).reason });
+      WorkerPool.defaults = setup;
+      const serial = await run(0, 200);
+      expect(capped.hash).toBe(serial.hash);
+      expect(alone.hash).toBe(serial.hash);
+    } finally {
+      WorkerPool.defaults = setup;
+    }
+  }, 60_000);
 
   it('is bitwise the same at 0, 1 and 2 workers over 1,000 steps of mixed scenes', async () => {
     const serial = await run(0, 1000);

@@ -30,8 +30,10 @@ function triggeredStep(space: Space): void {
 }
 
 const spaces: Space[] = [];
+/** The pool's options as the setup left them (every worker a test asks for starts). */
+const setupDefaults = WorkerPool.defaults;
 afterEach(() => {
-  WorkerPool.defaults = {};
+  WorkerPool.defaults = setupDefaults;
   for (const s of spaces.splice(0)) s.dispose();
 });
 
@@ -56,7 +58,7 @@ async function pair(workers: number) {
 
 describe('a worker that fails', () => {
   it('whose kernel throws fails the step, which rolls back; the space then steps on with the same bits', async () => {
-    WorkerPool.defaults = { program: programWith(`if (maxBias === ${TRIGGER}) throw new Error('boom')`) };
+    WorkerPool.defaults = { ...setupDefaults, program: programWith(`if (maxBias === ${TRIGGER}) throw new Error('boom')`) };
     const { space, reference, bodies, refBodies } = await pair(1);
     expect(space.parallel.workers).toBe(1);
     for (let i = 0; i < 10; i++) {
@@ -95,7 +97,7 @@ describe('a worker that fails', () => {
   }, 60_000);
 
   it('that never reaches a barrier (hung, or terminated mid-step) fails the step after the stall time, and the space goes on alone', async () => {
-    WorkerPool.defaults = { program: programWith(`if (maxBias === ${TRIGGER}) for (;;) {}`), stallMs: 300 };
+    WorkerPool.defaults = { ...setupDefaults, program: programWith(`if (maxBias === ${TRIGGER}) for (;;) {}`), stallMs: 300 };
     const { space, reference, bodies, refBodies } = await pair(1);
     for (let i = 0; i < 10; i++) {
       space.step(1 / 60);

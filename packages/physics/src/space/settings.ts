@@ -60,8 +60,10 @@ export interface SpaceOptions {
    * for every count, 0 included; the workers only make large scenes faster. They start
    * asynchronously (`space.workersReady`), and the space steps on the calling thread until they
    * are ready. Where they cannot run (no SharedArrayBuffer without cross-origin isolation, no
-   * Worker), the space runs on one thread and `space.parallel.reason` says why. More workers than
-   * cores are allowed, and slower: each spins on a core it shares. `space.dispose()` ends them.
+   * Worker), the space runs on one thread and `space.parallel.reason` says why. Any count is
+   * allowed, but at most one fewer than the machine's cores start, since the calling thread takes
+   * a share of every stage (`space.parallel` says how many run, and why not more). `space.dispose()`
+   * ends them.
    */
   workers?: number;
 }

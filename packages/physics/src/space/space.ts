@@ -31,7 +31,7 @@ import { Islands } from './islands.js';
 import { SpaceQueries, type CastPose, type ConvexCastHit, type QueryOptions, type RayHit } from './queries.js';
 import { readSpaceOptions, type SpaceOptions, type SpaceSettings } from './settings.js';
 import { StepPipeline } from './step.js';
-import { parallelUnavailable, WorkerPool, type ParallelStatus } from '../parallel/worker-pool.js';
+import { parallelUnavailable, WorkerPool, workersToStart, type ParallelStatus } from '../parallel/worker-pool.js';
 
 export type { SpaceOptions } from './settings.js';
 export type { QueryOptions, RayHit } from './queries.js';
@@ -106,7 +106,10 @@ export class Space implements BodySpaceLink, ConstraintSpaceLink {
     return this._workersReady;
   }
 
-  /** How many workers solve this space's steps, of how many were asked for, and why none run when none do. */
+  /**
+   * How many workers solve this space's steps, of how many were asked for, and why fewer run when
+   * fewer do: at most one fewer than the machine's cores start (the calling thread takes a share).
+   */
   get parallel(): ParallelStatus {
     return this._parallel;
   }
@@ -123,8 +126,13 @@ export class Space implements BodySpaceLink, ConstraintSpaceLink {
       this._parallel = { requested, workers: 0, reason: unavailable };
       return Promise.resolve(this._parallel);
     }
+    const { count, reason } = workersToStart(requested);
+    if (count === 0) {
+      this._parallel = { requested, workers: 0, reason };
+      return Promise.resolve(this._parallel);
+    }
     const views = this._pipeline.share();
-    return WorkerPool.start(requested, views).then(
+    return WorkerPool.start(count, views).then(
       (pool) => {
         if (epoch !== this._workersEpoch) {
           pool.dispose();
@@ -132,7 +140,7 @@ export class Space implements BodySpaceLink, ConstraintSpaceLink {
         }
         this._workerPool = pool;
         this._pipeline.attach(pool);
-        this._parallel = { requested, workers: requested, reason: null };
+        this._parallel = { requested, workers: count, reason };
         return this._parallel;
       },
       (e: unknown) => {
