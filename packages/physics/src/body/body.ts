@@ -187,6 +187,11 @@ export class Body implements ShapeOwner {
   /** @internal */ _island: SleepingIsland | null = null;
   /** @internal index into the solver arrays during a step, −1 otherwise */
   _solverIndex = -1;
+  /**
+   * @internal The body's slot in its space, −1 outside one: dense, and reused after a removal, so
+   * that typed arrays can be indexed by it (the contact store names a contact's bodies by it).
+   */
+  _slot = -1;
   /** @internal union-find parent during island building */
   _islandParent = -1;
 

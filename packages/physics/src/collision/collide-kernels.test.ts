@@ -122,7 +122,7 @@ describe('the narrowphase kernels', () => {
     const pool: number[] = [];
     const jobs = new Int32Array(4 * all.length);
     all.forEach(([a, b, pair], k) => {
-      here.add(0.5, 0, false);
+      here.add(0.5, 0, false, 0, 0, 0, 0);
       jobs[4 * k] = k;
       jobs[4 * k + 3] = pair;
       for (const [s, at] of [[a, 1], [b, 2]] as const) {
@@ -138,7 +138,7 @@ describe('the narrowphase kernels', () => {
     }
     for (let k = 0; k < all.length; k++) here.pointCount[k] = Math.floor(rnd() * 3);
     const there = new ContactStore();
-    for (let k = 0; k < all.length; k++) there.add(0.5, 0, false);
+    for (let k = 0; k < all.length; k++) there.add(0.5, 0, false, 0, 0, 0, 0);
     for (const key of ['pointCount', 'id', 'normalImpulse', 'tangentImpulse'] as const) (there[key] as Float64Array).set(here[key] as Float64Array);
 
     const m = new Manifold();

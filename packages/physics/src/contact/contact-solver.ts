@@ -21,9 +21,6 @@
  * Restitution is applied once per step, after all substeps, from the pre-step approach speed.
  */
 import type { Contact } from './contact.js';
-import type { Circle } from '../shape/circle.js';
-import type { PolyShape } from '../shape/poly-shape.js';
-import type { Shape } from '../shape/shape.js';
 import { isSolved, type ContactStore } from './contact-store.js';
 import { GraphColouring } from '../space/graph-colouring.js';
 import { CONTACT_KERNELS } from './contact-kernels.js';
@@ -67,18 +64,6 @@ const NORMAL_IMPULSE = 7, TANGENT_IMPULSE = 8, TOTAL_NORMAL = 9, TOTAL_TANGENT =
 const RADIUS_A = POINT + 11, RADIUS_B = POINT + POINT_STRIDE + 11;
 /** The layout, for contact-kernels.test.ts: the kernels declare their own copy, which must match. */
 export const CONTACT_LAYOUT = { STRIDE, M_A, M_B, I_A, I_B, NX, NY, FRICTION, TANGENT_SPEED, POINT, POINT_STRIDE, R_AX, R_AY, R_BX, R_BY, ADJ_SEP, NORMAL_MASS, TANGENT_MASS, NORMAL_IMPULSE, TANGENT_IMPULSE, TOTAL_NORMAL, TOTAL_TANGENT, RADIUS_A, RADIUS_B } as const;
-
-/**
- * A side's rounding radius: its surface is its core (a circle's centre, a capsule's segment, a
- * polygon's outline) pushed out by it. The contact point's anchors turn with the bodies within a
- * step, but the part of an anchor that is the radius along the normal does not: a ball's lowest
- * point stays its lowest point however it spins. Turned with the ball, that part lifted the point
- * by r(1 − cos θ), a gap the speculative rule then let the ball close: a 5 cm ball rolling at
- * 10 m/s sank 1.8 cm into the ground. The solver takes r(1 − cos θ) back out (pass).
- */
-function roundingRadius(shape: Shape): number {
-  return shape.kind === 'circle' ? (shape as Circle).radius : (shape as PolyShape).radius;
-}
 
 /** The contact solver family: every touching solid contact with a body in the solver. */
 export class ContactSolver implements SolverFamily {
@@ -136,12 +121,16 @@ export class ContactSolver implements SolverFamily {
     const pairs = this.pairs;
     // The colouring depends on the sequence of body pairs alone: a step that solves the same pairs
     // as the last (a pile at rest) keeps it. They are compared as they are written.
+    // The bodies come from the store's slots of them and the solver's index by slot (gather wrote
+    // it), not from the Contact and Body objects: 0.2 ms a step fewer on the 5,050-box pyramid.
     let changed = false;
-    for (let k = 0; k < contacts.length; k++) {
+    const bodyA = store.bodyA;
+    const bodyB = store.bodyB;
+    const bySlot = sb.bySlot;
+    for (let k = 0, m = contacts.length; k < m; k++) {
       if (!isSolved(flags[k]!)) continue; // not touching, a sensor, or ignored by the pre-solve callback
-      const c = contacts[k]!;
-      let a = c.bodyA._solverIndex;
-      let b = c.bodyB._solverIndex;
+      let a = bySlot[bodyA[k]!]!;
+      let b = bySlot[bodyB[k]!]!;
       if (a < 0 && b < 0) continue;
       if (a < 0) a = 0;
       if (b < 0) b = 0;
@@ -156,33 +145,35 @@ export class ContactSolver implements SolverFamily {
     const colours = this.colours;
     if (changed || n !== colours.count) colours.colour(pairs, 2, 0, n, sb.count);
     // Each contact's row goes where its colour puts it. What the rows need of the contacts'
-    // objects is read here, in the space's order (their objects lie in that order in memory);
-    // the rest comes from typed arrays, on every thread (CONTACT_KERNELS.prepare).
+    // objects is read here, in the space's order: the shapes' rounding radii (roundingRadius in
+    // contact.ts) from the store, and a side outside the solver's centre from its Body. The rest
+    // comes from typed arrays, on every thread (CONTACT_KERNELS.prepare).
     const rowOf = colours.position;
     this.reserve(n);
     const d = this.data;
     const ends = this.ends;
     const centre = this.centre;
+    const radiusA = store.radiusA;
+    const radiusB = store.radiusB;
     for (let i = 0; i < n; i++) {
       const s = slots[i]!;
-      const c = contacts[s]!;
       const k = rowOf[i]!;
       const a = pairs[2 * i]!;
       const b = pairs[2 * i + 1]!;
       ends[3 * k] = s;
       ends[3 * k + 1] = a;
       ends[3 * k + 2] = b;
-      d[k * STRIDE + RADIUS_A] = roundingRadius(c.shapeA);
-      d[k * STRIDE + RADIUS_B] = roundingRadius(c.shapeB);
+      d[k * STRIDE + RADIUS_A] = radiusA[s]!;
+      d[k * STRIDE + RADIUS_B] = radiusB[s]!;
       // A side outside the solver: its body's world centre of mass (one side at most: pairs of
       // two such bodies are not solved). Written out rather than through a helper call, whose
       // double result was boxed.
       if (a === 0) {
-        const body = c.bodyA;
+        const body = contacts[s]!.bodyA;
         centre[2 * k] = body._x + body._c * body._lcx - body._s * body._lcy;
         centre[2 * k + 1] = body._y + body._s * body._lcx + body._c * body._lcy;
       } else if (b === 0) {
-        const body = c.bodyB;
+        const body = contacts[s]!.bodyB;
         centre[2 * k] = body._x + body._c * body._lcx - body._s * body._lcy;
         centre[2 * k + 1] = body._y + body._s * body._lcx + body._c * body._lcy;
       }

@@ -5,7 +5,7 @@ import { Circle } from '../shape/circle.js';
 import { Polygon } from '../shape/polygon.js';
 import { Space } from '../space/space.js';
 import { groundBody, stepFor } from '../test-support/scenes.js';
-import type { Contact } from './contact.js';
+import { roundingRadius, type Contact } from './contact.js';
 import { ContactStore, SENSOR, TOUCHING } from './contact-store.js';
 
 function manifold(points: [x: number, y: number, separation: number, id: number][], nx = 0, ny = 1): Manifold {
@@ -26,7 +26,7 @@ describe('ContactStore', () => {
   it('appends cleared slots with their material and sensor flag, and grows keeping the data', () => {
     const st = new ContactStore();
     for (let k = 0; k < 300; k++) {
-      expect(st.add(k / 10, k / 1000, k % 3 === 0)).toBe(k);
+      expect(st.add(k / 10, k / 1000, k % 3 === 0, k, k + 1, k / 100, 0.01)).toBe(k);
       st.update(k, manifold([[k, -k, -0.01, 7]]));
       st.normalImpulse[2 * k] = k + 0.5;
     }
@@ -35,6 +35,7 @@ describe('ContactStore', () => {
       expect(st.friction[k]).toBe(k / 10);
       expect(st.restitution[k]).toBe(k / 1000);
       expect(st.flags[k]).toBe(k % 3 === 0 ? SENSOR : 0);
+      expect([st.bodyA[k], st.bodyB[k], st.radiusA[k], st.radiusB[k]]).toEqual([k, k + 1, k / 100, 0.01]);
       expect(st.pointCount[k]).toBe(1);
       expect([st.px[2 * k], st.py[2 * k], st.id[2 * k]]).toEqual([k, -k, 7]);
       expect(st.normalImpulse[2 * k]).toBe(k + 0.5);
@@ -43,7 +44,7 @@ describe('ContactStore', () => {
 
   it('update carries impulses to the new point with the same feature id, and zeroes the others', () => {
     const st = new ContactStore();
-    const k = st.add(0.5, 0, false);
+    const k = st.add(0.5, 0, false, 0, 0, 0, 0);
     st.update(k, manifold([[0, 0, -0.01, 0x0102], [1, 0, -0.02, 0x0201]]));
     expect([st.normalImpulse[0], st.normalImpulse[1]]).toEqual([0, 0]);
     st.normalImpulse.set([3, 4], 0);
@@ -62,7 +63,7 @@ describe('ContactStore', () => {
   it('moveSlot and truncate remove a slot; the next add reuses it cleared', () => {
     const st = new ContactStore();
     for (let k = 0; k < 3; k++) {
-      st.add(k, 0, false);
+      st.add(k, 0, false, 10 + k, 20 + k, k / 10, 0);
       st.update(k, manifold([[k, k, -0.01, k], [k, k + 1, -0.02, k + 10]]));
       st.normalImpulse[2 * k + 1] = 100 + k;
       st.flags[k] |= TOUCHING;
@@ -74,7 +75,8 @@ describe('ContactStore', () => {
     const out = st.readManifold(0, new Manifold());
     expect([out.pointCount, out.px[0], out.py[1], out.id[1]]).toEqual([2, 2, 3, 12]);
     expect([st.friction[0], st.normalImpulse[1], st.flags[0]]).toEqual([2, 102, TOUCHING]);
-    expect(st.add(9, 0, true)).toBe(2);
+    expect([st.bodyA[0], st.bodyB[0], st.radiusA[0]]).toEqual([12, 22, 0.2]);
+    expect(st.add(9, 0, true, 1, 2, 0, 0)).toBe(2);
     expect([st.pointCount[2], st.flags[2], st.normalImpulse[4], st.normalImpulse[5], st.friction[2]]).toEqual([0, SENSOR, 0, 0, 9]);
   });
 });
@@ -89,7 +91,30 @@ describe('contacts in the space', () => {
     const { contacts, store } = internals(space);
     expect(store.count).toBe(contacts.length);
     contacts.forEach((c, i) => expect(c.index).toBe(i));
+    // The store's copies of what the contact solver reads of the objects.
+    contacts.forEach((c, i) => expect([store.bodyA[i], store.bodyB[i], store.radiusA[i], store.radiusB[i]]).toEqual([c.bodyA._slot, c.bodyB._slot, roundingRadius(c.shapeA), roundingRadius(c.shapeB)]));
   };
+
+  it('name the bodies by their slots (reused after a removal) and follow a shape radius that changes', () => {
+    const space = new Space({ gravity: [0, -10] });
+    const ground = space.addBody(groundBody());
+    const rounded = Polygon.box(1, 1, { radius: 0.05 });
+    const box = space.addBody(new Body({ position: [0, 0.6], shapes: [rounded] }));
+    const ball = space.addBody(new Body({ position: [2, 0.6], shapes: [new Circle({ radius: 0.5 })] }));
+    expect([ground._slot, box._slot, ball._slot]).toEqual([0, 1, 2]);
+    stepFor(space, 0.25);
+    consistent(space);
+    rounded.radius = 0.1;
+    consistent(space);
+    stepFor(space, 0.25);
+    space.removeBody(box);
+    expect(box._slot).toBe(-1);
+    const again = space.addBody(new Body({ position: [0, 0.6], shapes: [new Circle({ radius: 0.25 })] }));
+    expect(again._slot).toBe(1);
+    stepFor(space, 0.25);
+    consistent(space);
+    expect(internals(space).contacts.some((c) => c.bodyA === again || c.bodyB === again)).toBe(true);
+  });
 
   it('keep list and store aligned as contacts come and go, and expose manifold and impulses', () => {
     const space = new Space({ gravity: [0, -10] });

@@ -112,6 +112,16 @@ export class ContactStore {
   /** The speed (m/s) at which friction drives shape B's surface along the tangent relative to A's (a conveyor). */
   tangentSpeed = new Float64Array(0);
   /**
+   * The contact's bodies by their slots in the space (Body._slot) and its shapes' rounding radii:
+   * what the contact solver's preparation needs of the Contact, Body and Shape objects, in arrays
+   * it reads in the space's order without visiting those objects. Written when the slot is added;
+   * a radius again when its shape's geometry changes (ContactManager.bodyMoved).
+   */
+  bodyA = new Int32Array(0);
+  bodyB = new Int32Array(0);
+  radiusA = new Float64Array(0);
+  radiusB = new Float64Array(0);
+  /**
    * Whether snapshot keeps the materials too: only while a pre-solve callback, which may change
    * them inside a step, is set (Space.preSolve). Otherwise they change only between steps.
    */
@@ -170,11 +180,15 @@ export class ContactStore {
     v.stotalTangentImpulse = this.totalTangentImpulse;
   }
 
-  /** Append a slot with no points and no impulses; returns its index. */
-  add(friction: number, restitution: number, sensor: boolean): number {
+  /** Append a slot with no points and no impulses, for bodies in slots a and b with rounding radii rA and rB; returns its index. */
+  add(friction: number, restitution: number, sensor: boolean, a: number, b: number, rA: number, rB: number): number {
     const k = this.count;
     if (k === this.capacity) this.grow(k + 1);
     this.count = k + 1;
+    this.bodyA[k] = a;
+    this.bodyB[k] = b;
+    this.radiusA[k] = rA;
+    this.radiusB[k] = rB;
     this.flags[k] = sensor ? SENSOR : 0;
     this.pointCount[k] = 0;
     this.nx[k] = 0;
@@ -197,6 +211,10 @@ export class ContactStore {
 
   /** Copy slot `from` over slot `to` (the list moved the contact at `from` to `to`). */
   moveSlot(from: number, to: number): void {
+    this.bodyA[to] = this.bodyA[from]!;
+    this.bodyB[to] = this.bodyB[from]!;
+    this.radiusA[to] = this.radiusA[from]!;
+    this.radiusB[to] = this.radiusB[from]!;
     this.flags[to] = this.flags[from]!;
     this.pointCount[to] = this.pointCount[from]!;
     this.nx[to] = this.nx[from]!;
@@ -277,6 +295,10 @@ export class ContactStore {
     let cap = Math.max(64, this.capacity);
     while (cap < n) cap *= 2;
     const g = <T extends GrowableArray>(a: T, per: number): T => resized(a, cap * per);
+    this.bodyA = g(this.bodyA, 1);
+    this.bodyB = g(this.bodyB, 1);
+    this.radiusA = g(this.radiusA, 1);
+    this.radiusB = g(this.radiusB, 1);
     this.flags = g(this.flags, 1);
     this.pointCount = g(this.pointCount, 1);
     this.nx = g(this.nx, 1);

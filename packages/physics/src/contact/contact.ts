@@ -8,6 +8,8 @@
 import { Manifold } from '../collision/manifold.js';
 import type { Body } from '../body/body.js';
 import type { Vec2 } from '../math/vec2.js';
+import type { Circle } from '../shape/circle.js';
+import type { PolyShape } from '../shape/poly-shape.js';
 import type { Shape } from '../shape/shape.js';
 import { DOOMED, SENSOR, TOUCHING, type ContactStore } from './contact-store.js';
 import { checkFinite, checkNonNegative, FulcrumInputError } from '../util/validate.js';
@@ -23,6 +25,18 @@ export interface ContactPoint {
   normalImpulse: number;
   /** The friction impulse over the step along the tangent (normal.y, −normal.x), N·s. */
   tangentImpulse: number;
+}
+
+/**
+ * A side's rounding radius: its surface is its core (a circle's centre, a capsule's segment, a
+ * polygon's outline) pushed out by it. The contact point's anchors turn with the bodies within a
+ * step, but the part of an anchor that is the radius along the normal does not: a ball's lowest
+ * point stays its lowest point however it spins. Turned with the ball, that part lifted the point
+ * by r(1 − cos θ), a gap the speculative rule then let the ball close: a 5 cm ball rolling at
+ * 10 m/s sank 1.8 cm into the ground. The solver takes r(1 − cos θ) back out (pass).
+ */
+export function roundingRadius(shape: Shape): number {
+  return shape.kind === 'circle' ? (shape as Circle).radius : (shape as PolyShape).radius;
 }
 
 export class Contact {
@@ -49,6 +63,10 @@ export class Contact {
       Math.sqrt(shapeA.friction * shapeB.friction),
       Math.max(shapeA.restitution, shapeB.restitution),
       shapeA.sensor || shapeB.sensor,
+      bodyA._slot,
+      bodyB._slot,
+      roundingRadius(shapeA),
+      roundingRadius(shapeB),
     );
   }
 

@@ -12,7 +12,7 @@ import { collideShapes } from '../collision/collide.js';
 import { shouldCollide } from '../collision/filter.js';
 import { Manifold } from '../collision/manifold.js';
 import type { Constraint } from '../constraint/constraint.js';
-import { Contact, pairKey } from '../contact/contact.js';
+import { Contact, pairKey, roundingRadius } from '../contact/contact.js';
 import { ContactStore, DOOMED, isSolved, PRE_ACCEPT, PRE_IGNORE, PRE_SOLVE_FLAGS, SENSOR, SKIP, TOUCHING } from '../contact/contact-store.js';
 import { FulcrumInputError } from '../util/validate.js';
 import type { Shape } from '../shape/shape.js';
@@ -598,6 +598,12 @@ export class ContactManager {
       s.updateWorld(body._x, body._y, body._c, body._s);
       this.broadphase.moveProxy(s.proxyId, s.aabbMinX, s.aabbMinY, s.aabbMaxX, s.aabbMaxY);
       this.broadphase.touchProxy(s.proxyId);
+    }
+    // A shape's geometry may have changed (its radius): its contacts' copies in the store follow.
+    const store = this.store;
+    for (const c of body._contacts as Contact[]) {
+      store.radiusA[c.index] = roundingRadius(c.shapeA);
+      store.radiusB[c.index] = roundingRadius(c.shapeB);
     }
   }
 

@@ -233,12 +233,20 @@ export class SolverBodies {
    * arguments of each add: a double passed to a call that V8 does not inline is boxed, a
    * heap number per body per step.)
    */
-  begin(gx: number, gy: number, h: number): void {
+  begin(gx: number, gy: number, h: number, bodySlots: number): void {
     this.reset();
     this.gx = gx;
     this.gy = gy;
     this.h = h;
+    if (this.bySlot.length < bodySlots) this.bySlot = new Int32Array(Math.max(bodySlots, 2 * this.bySlot.length));
   }
+
+  /**
+   * Each body's solver index by its slot in the space (Body._slot), −1 for a body outside the
+   * solver: written as the step gathers its bodies, for the passes that name bodies by slot
+   * (the contact solver's preparation, from the contact store).
+   */
+  bySlot = new Int32Array(0);
 
   /** Gather one body for the step begun; returns its solver index. */
   add(b: Body): number {
@@ -283,6 +291,7 @@ export class SolverBodies {
     this.c0[i] = b._c;
     this.s0[i] = b._s;
     b._solverIndex = i;
+    this.bySlot[b._slot] = i;
     return i;
   }
 

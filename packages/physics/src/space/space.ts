@@ -65,6 +65,7 @@ export class Space implements BodySpaceLink, ConstraintSpaceLink {
     this._queries = new SpaceQueries(this._contacts);
     this._pipeline = new StepPipeline({
       bodies: this._bodies,
+      bodySlots: () => this._bodySlots,
       constraints: this._constraints,
       settings: this._settings,
       contacts: this._contacts,
@@ -75,6 +76,10 @@ export class Space implements BodySpaceLink, ConstraintSpaceLink {
   }
 
   // ------------------------------------------------------------------ workers (the parallel step)
+
+  /** Body slots (Body._slot) handed out so far, and those given back by removed bodies. */
+  private _bodySlots = 0;
+  private readonly _freeBodySlots: number[] = [];
 
   private _workerPool: WorkerPool | null = null;
   private _parallel: ParallelStatus = { requested: 0, workers: 0, reason: null };
@@ -307,6 +312,7 @@ export class Space implements BodySpaceLink, ConstraintSpaceLink {
     body._island = null;
     body._sleepTime = 0;
     body._solverIndex = -1;
+    body._slot = this._freeBodySlots.pop() ?? this._bodySlots++;
     this._bodies.push(body);
     for (const s of body._shapes) this._contacts.addProxy(body, s);
     return body;
@@ -321,6 +327,8 @@ export class Space implements BodySpaceLink, ConstraintSpaceLink {
     for (const s of body._shapes) this._contacts.removeProxy(s);
     const i = this._bodies.indexOf(body);
     this._bodies.splice(i, 1);
+    this._freeBodySlots.push(body._slot);
+    body._slot = -1;
     body._space = null;
     body._sleeping = false;
     body._island = null;

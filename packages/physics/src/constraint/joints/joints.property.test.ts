@@ -59,9 +59,10 @@ function makeBody(s: BodyState, allowStatic: boolean): Body {
 
 function context(bodies: Body[]): StepContext {
   const sb = new SolverBodies();
+  sb.begin(0, 0, 1 / 240, 0);
   for (const b of bodies) {
     b._solverIndex = -1;
-    if (b.type === 'dynamic' && b._solverIndex < 0) sb.add(b, 0, 0, 1 / 240);
+    if (b.type === 'dynamic' && b._solverIndex < 0) sb.add(b);
   }
   return { dt: 1 / 60, h: 1 / 240, invH: 240, substeps: 4, bodies: sb, jointSoftness: { biasRate: 0, massScale: 1, impulseScale: 0, compliance: 0 }, poseEpoch: 0, step: 0 };
 }
