@@ -9,9 +9,7 @@ export const CONTROL = {
   SEQ: 0,
   /** The command of the last bump (COMMAND below). */
   CMD: 1,
-  /** The barrier's arrivals and generation. */
-  BAR_COUNT: 2,
-  BAR_GEN: 3,
+  /** (Slots 2 and 3 are free.) */
   /** Workers that have taken the last views message (remap) or started (ready). */
   ACK: 4,
   /** Set by a thread whose kernel threw: the stage fails on the calling thread. */
@@ -26,12 +24,15 @@ export const CONTROL = {
    */
   SPIN: 32,
   /**
-   * Per colour (COLOURS entries): how many of its rows the threads have claimed so far. The calling
-   * thread zeroes them before each command; a thread claims the next chunk with Atomics.add.
+   * Per colour (COLOURS entries): the stage's tag (its SEQ's low 19 bits) above how many of its
+   * chunks the threads have claimed (12 bits). The calling thread retags them as it opens a stage
+   * (thread-runtime.ts, openStage); a thread claims the next chunk with a compare-and-swap.
    */
   CLAIMS: 40,
+  /** Per colour (COLOURS entries): how many of its chunks are done; zeroed as a stage opens. */
+  DONE: 64,
   /** Control block length. */
-  LENGTH: 64,
+  LENGTH: 88,
 } as const;
 
 /** The stage's numbers (Float64Array): the substep's 1/h, the contacts' largest push speed, their softness (six); the substep h and the speed caps (integration); a user-batch pass's (six, constraint/user-kernels.ts's USER_PASS); a user-batch pose stage's (two, constraint/user-pose-kernels.ts's USER_POSE). */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { COLOURS } from '../space/graph-colouring.js';
 import { COMMAND, CONTROL, PARAMS } from './control.js';
-import { threadRuntime } from './thread-runtime.js';
+import { openStage, threadRuntime } from './thread-runtime.js';
 import { bodyKernels } from '../space/body-kernels.js';
 import { workerProgram } from './worker-program.js';
 
@@ -15,7 +15,9 @@ function declared(text: string, first: string): Record<string, number> {
 describe("the thread runtime's and the worker's literal slots", () => {
   it('match parallel/control.ts and the colour count', () => {
     const runtime = threadRuntime.toString();
-    expect(declared(runtime, 'BAR_COUNT')).toEqual({ BAR_COUNT: CONTROL.BAR_COUNT, BAR_GEN: CONTROL.BAR_GEN, FAILED: CONTROL.FAILED, THREADS: CONTROL.THREADS, STARTS: CONTROL.STARTS, SPIN: CONTROL.SPIN, CLAIMS: CONTROL.CLAIMS, COLOURS });
+    expect(declared(runtime, 'SEQ')).toEqual({ SEQ: CONTROL.SEQ, CMD: CONTROL.CMD, FAILED: CONTROL.FAILED, THREADS: CONTROL.THREADS, STARTS: CONTROL.STARTS, SPIN: CONTROL.SPIN, CLAIMS: CONTROL.CLAIMS, DONE: CONTROL.DONE, COLOURS });
+    expect(declared(openStage.toString(), 'SEQ')).toEqual({ SEQ: CONTROL.SEQ, CMD: CONTROL.CMD, STARTS: CONTROL.STARTS, CLAIMS: CONTROL.CLAIMS, DONE: CONTROL.DONE, COLOURS, CHUNK_BITS: 12, TAG_MASK: 0x7ffff });
+    expect(declared(runtime, 'CHUNK_BITS')).toEqual({ CHUNK_BITS: 12, CHUNK_MASK: 0xfff, TAG_MASK: 0x7ffff });
     expect(declared(runtime, 'INV_H')).toEqual({ INV_H: PARAMS.INV_H, MAX_BIAS: PARAMS.MAX_BIAS, SOFT: PARAMS.SOFT, USER: PARAMS.USER, USER_POSE: PARAMS.USER_POSE });
     expect(declared(bodyKernels.toString(), 'H')).toEqual({ H: PARAMS.H, MAX_SPEED: PARAMS.MAX_SPEED, MAX_SPIN: PARAMS.MAX_SPIN });
     expect(declared(runtime, 'CONTACT_WARM_START')).toEqual({
@@ -27,7 +29,8 @@ describe("the thread runtime's and the worker's literal slots", () => {
     // The colour bounds fit the block before SPIN.
     expect(CONTROL.STARTS + COLOURS + 1).toBeLessThanOrEqual(CONTROL.SPIN);
     expect(CONTROL.SPIN).toBeLessThan(CONTROL.CLAIMS);
-    expect(CONTROL.CLAIMS + COLOURS).toBeLessThanOrEqual(CONTROL.LENGTH);
+    expect(CONTROL.CLAIMS + COLOURS).toBeLessThanOrEqual(CONTROL.DONE);
+    expect(CONTROL.DONE + COLOURS).toBeLessThanOrEqual(CONTROL.LENGTH);
   });
 
   it('the worker program is one script that parses', () => {
@@ -36,12 +39,12 @@ describe("the thread runtime's and the worker's literal slots", () => {
 });
 
 describe('a stage whose kernel throws', () => {
-  it('marks the control block, keeps the error for the calling thread, and still passes every barrier', () => {
+  it('marks the control block, keeps the error for the calling thread, and still completes every colour', () => {
     const ctl = new Int32Array(new SharedArrayBuffer(CONTROL.LENGTH * 4));
     const prm = new Float64Array(new SharedArrayBuffer(PARAMS.LENGTH * 8));
     ctl[CONTROL.THREADS] = 1;
     // Colour 0: rows 0–9, colour 1: rows 10–19, the rest empty.
-    for (let c = 0; c <= COLOURS; c++) ctl[CONTROL.STARTS + c] = c === 0 ? 0 : c === 1 ? 10 : 20;
+    const starts = Int32Array.from({ length: COLOURS + 1 }, (_, c) => (c === 0 ? 0 : c === 1 ? 10 : 20));
     const boom = new Error('boom');
     let calls = 0;
     const kernels = {
@@ -54,13 +57,55 @@ describe('a stage whose kernel throws', () => {
       },
       pivot: {},
     } as unknown as Parameters<typeof threadRuntime>[0];
-    const runtime = threadRuntime(kernels, ctl, prm, 0, true, 0);
-    const generation = ctl[CONTROL.BAR_GEN]!;
-    runtime.stage(COMMAND.CONTACT_WARM_START, {} as never);
+    const runtime = threadRuntime(kernels, ctl, prm, true, 0);
+    const seq = openStage(ctl, COMMAND.CONTACT_WARM_START, starts, COLOURS);
+    runtime.stage({} as never, seq);
     expect(ctl[CONTROL.FAILED]).toBe(1);
     expect(calls, 'no more work once a kernel failed').toBe(1);
-    expect(ctl[CONTROL.BAR_GEN]! - generation, 'a barrier for each colour with rows').toBe(2);
+    expect([ctl[CONTROL.DONE], ctl[CONTROL.DONE + 1], ctl[CONTROL.DONE + 2]], 'each chunk of each colour with rows counted done').toEqual([1, 1, 0]);
     expect(runtime.takeError()).toBe(boom);
     expect(runtime.takeError()).toBeNull();
+  });
+});
+
+describe('a thread that comes late', () => {
+  /** A runtime whose kernels record the rows they ran, by command. */
+  const recorder = (ctl: Int32Array) => {
+    const ran: [number, number, number][] = [];
+    const k = (cmd: number) => (...args: unknown[]) => void ran.push([cmd, args.at(-2) as number, args.at(-1) as number]);
+    const kernels = { contact: { warmStart: (...a: unknown[]) => k(COMMAND.CONTACT_WARM_START)(...a.slice(0, 8)), pass: () => {} }, pivot: {} } as unknown as Parameters<typeof threadRuntime>[0];
+    // (A wait that never ends throws after a second rather than hang the test.)
+    return { ran, runtime: threadRuntime(kernels, ctl, new Float64Array(new SharedArrayBuffer(PARAMS.LENGTH * 8)), true, 1000) };
+  };
+
+  it('claims nothing of a stage that is over, nor of a later one it reads as it is written', () => {
+    const ctl = new Int32Array(new SharedArrayBuffer(CONTROL.LENGTH * 4));
+    ctl[CONTROL.THREADS] = 2;
+    const starts = Int32Array.from({ length: COLOURS + 1 }, (_, c) => (c === 0 ? 0 : 40));
+    const first = recorder(ctl);
+    const late = recorder(ctl);
+    // Stage A: the first thread takes both chunks and completes it alone.
+    const a = openStage(ctl, COMMAND.CONTACT_WARM_START, starts, COLOURS);
+    first.runtime.stage({} as never, a);
+    expect(first.ran).toEqual([[COMMAND.CONTACT_WARM_START, 0, 20], [COMMAND.CONTACT_WARM_START, 20, 40]]);
+    // The late thread comes for stage A after it ended: nothing left, and it does not wait.
+    late.runtime.stage({} as never, a);
+    // Stage B opens; the late thread still thinks it is in stage A: its claims carry A's tag.
+    const b = openStage(ctl, COMMAND.CONTACT_WARM_START, starts, COLOURS);
+    late.runtime.stage({} as never, a);
+    expect(late.ran, 'no rows of A, and none of B under A').toEqual([]);
+    // Caught between openStage's retagging of the claims for a stage C and its bump of SEQ (the
+    // bounds it copies may be C's, half written): SEQ still says B, but the claims carry C's tag.
+    // (B's chunks done by the others, so that its wait for them ends.)
+    for (let c = 0; c < COLOURS; c++) Atomics.store(ctl, CONTROL.CLAIMS + c, ((b + 1) & 0x7ffff) << 12);
+    Atomics.store(ctl, CONTROL.DONE, 2);
+    late.runtime.stage({} as never, b);
+    expect(late.ran, 'nothing claimed under the wrong tag').toEqual([]);
+    for (let c = 0; c < COLOURS; c++) Atomics.store(ctl, CONTROL.CLAIMS + c, (b & 0x7ffff) << 12);
+    Atomics.store(ctl, CONTROL.DONE, 0);
+    // In stage B it takes its part as any thread does.
+    late.runtime.stage({} as never, b);
+    expect(late.ran).toEqual([[COMMAND.CONTACT_WARM_START, 0, 20], [COMMAND.CONTACT_WARM_START, 20, 40]]);
+    expect(ctl[CONTROL.DONE]).toBe(2);
   });
 });

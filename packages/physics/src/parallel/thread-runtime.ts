@@ -1,28 +1,34 @@
 /**
- * What every thread of a parallel step runs, the calling one and each worker alike: the barrier,
- * and a stage over the colours of a family's rows (space/graph-colouring.ts): the contact
- * solver's, the joint batch's stiff pivots (constraint/pivot-kernels.ts), or the user batch's
- * rows (constraint/user-kernels.ts). A factory
- * that refers to nothing outside its parameters, so that a worker is built from its text
- * (worker-program.ts), and the calling thread runs the same code.
+ * What every thread of a parallel step runs, the calling one and each worker alike: a stage over
+ * the colours of a family's rows (space/graph-colouring.ts): the contact solver's, the joint
+ * batch's stiff pivots (constraint/pivot-kernels.ts), or the user batch's rows
+ * (constraint/user-kernels.ts). A factory that refers to nothing outside its parameters, so that a
+ * worker is built from its text (worker-program.ts), and the calling thread runs the same code.
  *
- *   stage    for each colour with rows, in colour order: this thread's part of the colour's rows,
- *            then the barrier. A large colour's rows go in chunks, each claimed by whichever
- *            thread comes for it (a counter per colour, Atomics.add), so that a thread that runs
- *            late takes fewer rather than holding the others at the barrier; a small colour's in
- *            even shares. The rows of a colour touch disjoint bodies, so any split gives the same
- *            bits. The overflow is not a stage's: the calling thread solves it alone, after
- *            (worker-pool.ts).
- *   barrier  a counter and a generation in the control block (Atomics): the last thread to arrive
- *            resets the counter and moves the generation on; the others spin on the generation,
- *            then wait (Atomics.wait), where the thread may block: a worker, or Node's main thread.
- *            The browser's main thread may not, so it only spins.
- *   failure  a kernel that throws marks the control block (FAILED) and its thread goes on
- *            arriving at the stage's barriers without work, so that no thread is left waiting; the
- *            calling thread then fails the step (worker-pool.ts), which rolls it back.
- *   stall    a thread that never arrives (a worker terminated, or crashed, mid-step) would leave
- *            the others waiting for ever: the calling thread gives up after `stallMs` without a
- *            barrier passing, and throws; its pool then ends every worker (worker-pool.ts).
+ *   stage    for each colour with rows, in colour order: the colour's rows in chunks, each
+ *            claimed by whichever thread comes for it (a compare-and-swap on the colour's claim
+ *            word), then a wait until every chunk of the colour is done (its done count). A large
+ *            colour goes in about eight chunks per thread, a small one in one per thread. A thread
+ *            that comes late (descheduled, or woken late) finds the chunks taken and holds nobody
+ *            up: a stage waits for its work, never for a thread's arrival, as Box2D v3's stages
+ *            do. The rows of a colour touch disjoint bodies, so any split gives the same bits. The
+ *            overflow is not a stage's: the calling thread solves it alone, after (worker-pool.ts).
+ *   late     the calling thread opens each stage (openStage): it retags every claim word with the
+ *            stage's sequence number first, then writes the bounds and the command, then bumps
+ *            SEQ. A thread still in an earlier stage, or reading this one's bounds as they are
+ *            written, claims with its own stage's tag and fails: no thread runs rows of one stage
+ *            with the bounds or command of another. What a kernel reads beside its rows (the
+ *            stage's numbers) stays put while any chunk is claimed and not done.
+ *   waiting  a thread that may block (a worker, or Node's main thread) spins a while, then waits
+ *            (Atomics.wait) on the colour's done count, which the thread that finishes the last
+ *            chunk notifies. The browser's main thread may not block, so it only spins.
+ *   failure  a kernel that throws marks the control block (FAILED), and its chunk still counts as
+ *            done; no thread runs another chunk of the stage, and the calling thread then fails
+ *            the step (worker-pool.ts), which rolls it back.
+ *   stall    a chunk that is never done (its thread terminated, crashed or hung mid-chunk) would
+ *            leave the calling thread waiting for ever: it gives up after `stallMs` and throws;
+ *            its pool then ends every worker (worker-pool.ts). A worker that is gone between
+ *            chunks holds nothing up.
  *
  * The control block's slots are literals here, matching parallel/control.ts (checked by
  * thread-runtime.test.ts).
@@ -105,10 +111,48 @@ export interface StageKernels {
   userPose: UserPoseKernels;
 }
 
-export function threadRuntime(kernels: StageKernels, ctl: Int32Array, prm: Float64Array, thread: number, canWait: boolean, stallMs: number) {
+/**
+ * Open a stage on the calling thread: the claim words of colours [0, retag) retagged with the
+ * stage's sequence number (and their done counts zeroed) before the bounds and the command are
+ * written, then SEQ bumped and the workers woken. `retag` must cover every colour with rows in
+ * this stage or the one before (a late thread may still read the one before's bounds). Returns
+ * the stage's sequence number (stage's `seq`). Literal slots, as threadRuntime's.
+ */
+export function openStage(ctl: Int32Array, command: number, starts: Int32Array, retag: number): number {
+  const SEQ = 0, CMD = 1, STARTS = 7, CLAIMS = 40, DONE = 64, COLOURS = 24, CHUNK_BITS = 12, TAG_MASK = 0x7ffff;
+  const seq = (Atomics.load(ctl, SEQ) + 1) | 0;
+  const word = (seq & TAG_MASK) << CHUNK_BITS;
+  for (let c = 0; c < retag; c++) {
+    Atomics.store(ctl, CLAIMS + c, word);
+    Atomics.store(ctl, DONE + c, 0);
+  }
+  for (let c = 0; c <= COLOURS; c++) Atomics.store(ctl, STARTS + c, starts[c]!);
+  Atomics.store(ctl, CMD, command);
+  Atomics.store(ctl, SEQ, seq);
+  Atomics.notify(ctl, SEQ);
+  return seq;
+}
+
+/** The colours [0, n) that hold every colour with rows of `starts` (COLOURS + 1 bounds). */
+export function coloursInUse(starts: Int32Array): number {
+  let n = starts.length - 1;
+  while (n > 0 && starts[n - 1] === starts[n]) n--;
+  return n;
+}
+
+/**
+ * `claims`: whether this thread takes chunks at all (every worker does; the calling thread too,
+ * unless a test leaves the work to the workers, to know which thread runs it).
+ */
+export function threadRuntime(kernels: StageKernels, ctl: Int32Array, prm: Float64Array, canWait: boolean, stallMs: number, claims = true) {
   // Slots and commands of parallel/control.ts.
-  const BAR_COUNT = 2, BAR_GEN = 3, FAILED = 5, THREADS = 6, STARTS = 7, SPIN = 32, CLAIMS = 40, COLOURS = 24;
-  /** The rows from which a colour is shared in claimed chunks rather than even shares (see stage). */
+  const SEQ = 0, CMD = 1, FAILED = 5, THREADS = 6, STARTS = 7, SPIN = 32, CLAIMS = 40, DONE = 64, COLOURS = 24;
+  /**
+   * A claim word: the stage's tag (its sequence number's low 19 bits) above the chunks claimed
+   * (12 bits: at most eight chunks per thread, and at most 257 threads).
+   */
+  const CHUNK_BITS = 12, CHUNK_MASK = 0xfff, TAG_MASK = 0x7ffff;
+  /** The rows from which a colour goes in about eight chunks per thread rather than one (see stage). */
   const CLAIM_MIN_ROWS = 1024;
   const INV_H = 0, MAX_BIAS = 1, SOFT = 2, USER = 12, USER_POSE = 18;
   const CONTACT_WARM_START = 1, CONTACT_SOLVE = 2, PIVOT_WARM_START = 4, PIVOT_SOLVE = 5, PIVOT_POSITION = 6, CONTACT_PREPARE = 7, PIVOT_NEXT_SUBSTEP = 8, PIVOT_REFRESH = 11, BODY_VELOCITIES = 12, BODY_POSITIONS = 13, NARROWPHASE = 14, USER_WARM_START = 15, USER_NEXT_SUBSTEP = 16, USER_SOLVE = 17, USER_POSE_STATES = 18, USER_POSE_GROUP = 19, USER_POSE_FACTOR = 20, CONTACT_STORE = 21;
@@ -119,8 +163,8 @@ export function threadRuntime(kernels: StageKernels, ctl: Int32Array, prm: Float
   const user = kernels.user;
   const userPose = kernels.userPose;
   /**
-   * How long (ms) a thread that may block spins at a barrier before it waits: a colour lasts
-   * microseconds, and a wait's wake-up costs tens of them (more on a virtual machine).
+   * How long (ms) a thread that may block spins for a colour's last chunks before it waits: a
+   * colour lasts microseconds, and a wait's wake-up costs tens of them (more on a virtual machine).
    */
   const SPIN_MS = 0.2;
   const soft = prm.subarray(SOFT, SOFT + 6);
@@ -149,23 +193,39 @@ export function threadRuntime(kernels: StageKernels, ctl: Int32Array, prm: Float
   /** The first error a kernel threw on this thread in the current stage (read by the calling thread's pool). */
   let error: unknown = null;
 
-  function barrier(threads: number): void {
-    const gen = Atomics.load(ctl, BAR_GEN);
-    if (Atomics.add(ctl, BAR_COUNT, 1) === threads - 1) {
-      Atomics.store(ctl, BAR_COUNT, 0);
-      Atomics.add(ctl, BAR_GEN, 1);
-      Atomics.notify(ctl, BAR_GEN);
-      return;
+  /**
+   * The next chunk of colour c in the stage tagged `tag`, claimed for this thread; −1 when every
+   * chunk is claimed, or when the claim word carries another tag (the stage is over: a later one
+   * retagged it).
+   */
+  function claim(c: number, tag: number, chunks: number): number {
+    for (;;) {
+      const word = Atomics.load(ctl, CLAIMS + c);
+      if (word >>> CHUNK_BITS !== tag) return -1;
+      const k = word & CHUNK_MASK;
+      if (k >= chunks) return -1;
+      if (Atomics.compareExchange(ctl, CLAIMS + c, word, word + 1) === word) return k;
     }
+  }
+
+  /**
+   * Wait until all `chunks` chunks of colour c are done; false when stage `seq` ended first (this
+   * thread came late: the calling thread opened another). The calling thread gives up after
+   * `stallMs` (a chunk whose thread is gone), and throws.
+   */
+  function colourDone(c: number, chunks: number, seq: number): boolean {
     let spins = 0;
     let since = 0;
-    while (Atomics.load(ctl, BAR_GEN) === gen) {
+    for (;;) {
+      const done = Atomics.load(ctl, DONE + c);
+      if (done === chunks) return true;
+      if (Atomics.load(ctl, SEQ) !== seq) return false;
       // The clock is read once every 256 spins.
       if ((++spins & 255) !== 0) continue;
       const now = performance.now();
       if (since === 0) since = now;
-      else if (stallMs > 0 && now - since > stallMs) throw new Error(`no thread arrived at the barrier within ${stallMs} ms`);
-      else if (canWait && (now - since > SPIN_MS || ctl[SPIN] === 0)) Atomics.wait(ctl, BAR_GEN, gen, 5);
+      else if (stallMs > 0 && now - since > stallMs) throw new Error(`a colour's chunks were not all done within ${stallMs} ms`);
+      else if (canWait && (now - since > SPIN_MS || ctl[SPIN] === 0)) Atomics.wait(ctl, DONE + c, done, 5);
     }
   }
 
@@ -173,67 +233,62 @@ export function threadRuntime(kernels: StageKernels, ctl: Int32Array, prm: Float
   const starts = new Int32Array(COLOURS + 1);
 
   /**
-   * One command's stage on this thread, over `v` (a family's rows and the solver bodies).
-   * Everything it reads of the control block is read as it starts, while the calling thread
-   * waits at the first barrier: after its last barrier a thread may be descheduled for as long as
-   * the calling thread takes to reach the next stage and write that stage's colours, and it
-   * must not read those for the empty colours it still has to skip.
+   * Stage `seq` on this thread, over `v` (a family's rows and the solver bodies). Its command,
+   * thread count and colour bounds are copied as it starts; a thread that comes late may copy a
+   * later stage's as they are written, and then claims nothing (openStage retags the claims
+   * first).
    */
-  function stage(cmd: number, v: StageViews): void {
-    const threads = ctl[THREADS]!;
+  function stage(v: StageViews, seq: number): void {
+    const cmd = Atomics.load(ctl, CMD);
+    const threads = Atomics.load(ctl, THREADS);
+    for (let c = 0; c <= COLOURS; c++) starts[c] = Atomics.load(ctl, STARTS + c);
+    if (Atomics.load(ctl, SEQ) !== seq) return;
+    const tag = seq & TAG_MASK;
     const invH = prm[INV_H]!;
     const maxBias = prm[MAX_BIAS]!;
-    for (let c = 0; c <= COLOURS; c++) starts[c] = ctl[STARTS + c]!;
     for (let c = 0; c < COLOURS; c++) {
       const s = starts[c]!;
       const e = starts[c + 1]!;
       if (e === s) continue;
-      // A large colour in chunks claimed in turn, about eight per thread: a thread that runs late
-      // (descheduled, or slower) takes fewer, and the others do not wait for its even share at the
-      // barrier. A small one in even shares: the claims cost more than they balance (a 20-row
-      // pyramid's step was 20% slower in chunks), and the first thread there took every chunk.
+      // A large colour in about eight chunks per thread: a thread that runs late (descheduled, or
+      // slower) takes fewer. A small one in a chunk per thread: more claims cost more than they
+      // balance (a 20-row pyramid's step was 20% slower in small chunks).
       const n = e - s;
-      const claimed = n >= CLAIM_MIN_ROWS;
-      const chunk = claimed ? Math.ceil(n / (8 * threads)) : 0;
-      for (let k = 0; ; k++) {
-        let lo: number;
-        let hi: number;
-        if (claimed) {
-          lo = s + Atomics.add(ctl, CLAIMS + c, chunk);
-          if (lo >= e) break;
-          hi = lo + chunk < e ? lo + chunk : e;
-        } else {
-          if (k > 0) break;
-          lo = s + Math.floor((n * thread) / threads);
-          hi = s + Math.floor((n * (thread + 1)) / threads);
-          if (hi === lo) break;
+      const chunk = n >= CLAIM_MIN_ROWS ? Math.ceil(n / (8 * threads)) : Math.ceil(n / threads);
+      const chunks = Math.ceil(n / chunk);
+      while (claims) {
+        const k = claim(c, tag, chunks);
+        if (k < 0) break;
+        const lo = s + k * chunk;
+        const hi = lo + chunk < e ? lo + chunk : e;
+        if (Atomics.load(ctl, FAILED) === 0) {
+          try {
+            if (cmd === PIVOT_SOLVE) pivot.solveStiff(v.pd, v.pends, v.vx, v.vy, v.w, v.dqc, v.dqs, lo, hi);
+            else if (cmd === PIVOT_WARM_START || cmd === PIVOT_NEXT_SUBSTEP) pivot.warmStart(v.pd, v.pcold, v.pends, v.vx, v.vy, v.w, v.dqc, v.dqs, lo, hi, cmd === PIVOT_NEXT_SUBSTEP);
+            else if (cmd === PIVOT_POSITION) pivot.position(v.pd, v.pends, v.psoft, v.dpx, v.dpy, v.dq, v.dqc, v.dqs, lo, hi);
+            else if (cmd === CONTACT_PREPARE) contact.prepare(v, lo, hi);
+            else if (cmd === CONTACT_STORE) contact.store(v.d, v.ends, v.points, v.snormalImpulse, v.stangentImpulse, v.stotalNormalImpulse, v.stotalTangentImpulse, lo, hi);
+            else if (cmd === NARROWPHASE) collide.narrowphase(v, lo, hi);
+            else if (cmd === USER_SOLVE) user.pass(v, v.vx, v.vy, v.w, v.invMass, v.invI, userPass, lo, hi);
+            else if (cmd === USER_POSE_FACTOR) userPose.factor(v, v.invMass, v.invI, prm[USER_POSE]!, lo, hi);
+            else if (cmd === USER_POSE_STATES) userPose.states(v, v, lo, hi);
+            else if (cmd === USER_POSE_GROUP) {
+              const g = v.ugroups[prm[USER_POSE + 1]!]!;
+              userPose.group(v, bulkKernel(g.source!), g, lo, hi);
+            } else if (cmd === USER_WARM_START || cmd === USER_NEXT_SUBSTEP) user.warmStart(v, v.vx, v.vy, v.w, v.invMass, v.invI, lo, hi, cmd === USER_NEXT_SUBSTEP);
+            else if (cmd === BODY_VELOCITIES) body.integrateVelocities(v.vx, v.vy, v.w, v.dvx, v.dvy, v.dw, v.linearDamp, v.angularDamp, v.dynamic, lo, hi);
+            else if (cmd === BODY_POSITIONS) body.integratePositions(v.vx, v.vy, v.w, v.dpx, v.dpy, v.dq, v.dqc, v.dqs, v.invMass, v.spinCapped, v.atCap, prm, lo, hi);
+            else if (cmd === PIVOT_REFRESH) pivot.refresh(v.pd, v.pcold, v.pkept, v.pends, v.c0, v.s0, v.cx, v.cy, lo, hi);
+            else if (cmd === CONTACT_WARM_START) contact.warmStart(v.d, v.ends, v.points, v.vx, v.vy, v.w, lo, hi);
+            else contact.pass(v.d, v.ends, v.points, v.rigidSide, v.vx, v.vy, v.w, v.dpx, v.dpy, v.dqc, v.dqs, lo, hi, invH, cmd === CONTACT_SOLVE, maxBias, soft);
+          } catch (e) {
+            if (error === null) error = e;
+            Atomics.store(ctl, FAILED, 1);
+          }
         }
-        if (Atomics.load(ctl, FAILED) !== 0) continue;
-        try {
-          if (cmd === PIVOT_SOLVE) pivot.solveStiff(v.pd, v.pends, v.vx, v.vy, v.w, v.dqc, v.dqs, lo, hi);
-          else if (cmd === PIVOT_WARM_START || cmd === PIVOT_NEXT_SUBSTEP) pivot.warmStart(v.pd, v.pcold, v.pends, v.vx, v.vy, v.w, v.dqc, v.dqs, lo, hi, cmd === PIVOT_NEXT_SUBSTEP);
-          else if (cmd === PIVOT_POSITION) pivot.position(v.pd, v.pends, v.psoft, v.dpx, v.dpy, v.dq, v.dqc, v.dqs, lo, hi);
-          else if (cmd === CONTACT_PREPARE) contact.prepare(v, lo, hi);
-          else if (cmd === CONTACT_STORE) contact.store(v.d, v.ends, v.points, v.snormalImpulse, v.stangentImpulse, v.stotalNormalImpulse, v.stotalTangentImpulse, lo, hi);
-          else if (cmd === NARROWPHASE) collide.narrowphase(v, lo, hi);
-          else if (cmd === USER_SOLVE) user.pass(v, v.vx, v.vy, v.w, v.invMass, v.invI, userPass, lo, hi);
-          else if (cmd === USER_POSE_FACTOR) userPose.factor(v, v.invMass, v.invI, prm[USER_POSE]!, lo, hi);
-          else if (cmd === USER_POSE_STATES) userPose.states(v, v, lo, hi);
-          else if (cmd === USER_POSE_GROUP) {
-            const g = v.ugroups[prm[USER_POSE + 1]!]!;
-            userPose.group(v, bulkKernel(g.source!), g, lo, hi);
-          } else if (cmd === USER_WARM_START || cmd === USER_NEXT_SUBSTEP) user.warmStart(v, v.vx, v.vy, v.w, v.invMass, v.invI, lo, hi, cmd === USER_NEXT_SUBSTEP);
-          else if (cmd === BODY_VELOCITIES) body.integrateVelocities(v.vx, v.vy, v.w, v.dvx, v.dvy, v.dw, v.linearDamp, v.angularDamp, v.dynamic, lo, hi);
-          else if (cmd === BODY_POSITIONS) body.integratePositions(v.vx, v.vy, v.w, v.dpx, v.dpy, v.dq, v.dqc, v.dqs, v.invMass, v.spinCapped, v.atCap, prm, lo, hi);
-          else if (cmd === PIVOT_REFRESH) pivot.refresh(v.pd, v.pcold, v.pkept, v.pends, v.c0, v.s0, v.cx, v.cy, lo, hi);
-          else if (cmd === CONTACT_WARM_START) contact.warmStart(v.d, v.ends, v.points, v.vx, v.vy, v.w, lo, hi);
-          else contact.pass(v.d, v.ends, v.points, v.rigidSide, v.vx, v.vy, v.w, v.dpx, v.dpy, v.dqc, v.dqs, lo, hi, invH, cmd === CONTACT_SOLVE, maxBias, soft);
-        } catch (e) {
-          if (error === null) error = e;
-          Atomics.store(ctl, FAILED, 1);
-        }
+        if (Atomics.add(ctl, DONE + c, 1) === chunks - 1) Atomics.notify(ctl, DONE + c);
       }
-      barrier(threads);
+      if (!colourDone(c, chunks, seq)) return;
     }
   }
 
@@ -244,7 +299,7 @@ export function threadRuntime(kernels: StageKernels, ctl: Int32Array, prm: Float
     return e;
   }
 
-  return { barrier, stage, takeError };
+  return { stage, takeError };
 }
 
 export type ThreadRuntime = ReturnType<typeof threadRuntime>;

@@ -1,8 +1,8 @@
 /**
- * A worker that fails: its kernel throws, it ends between steps, or it never reaches a barrier
- * in a step (terminated or hung). The step fails with a clear error and rolls back, or does not
- * start on the workers at all; either way the space goes on, on the calling thread, with the
- * same bits as a space that never had workers.
+ * A worker that fails: its kernel throws, it ends between steps, or it never finishes a chunk it
+ * took (terminated or hung). The step fails with a clear error and rolls back, or does not start
+ * on the workers at all; either way the space goes on, on the calling thread, with the same bits
+ * as a space that never had workers. And a worker that comes late holds nobody up.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { Space } from '../space/space.js';
@@ -45,6 +45,14 @@ function programWith(statement: string): string {
   return program.replace(head![0], `${head![0]} ${statement};`);
 }
 
+/** The worker program with `statement` run first in every stage a worker joins (the calling thread's own runtime unchanged). */
+function programWithAtStage(statement: string): string {
+  const program = workerProgram();
+  const head = /function stage\(v, seq\) \{/.exec(program);
+  expect(head, 'the stage in the worker program').not.toBeNull();
+  return program.replace(head![0], `${head![0]} ${statement};`);
+}
+
 /** A pyramid big enough for its contacts to go parallel, and the same pyramid in a space without workers. */
 async function pair(workers: number) {
   const space = new Space({ gravity: [0, -10], allowSleep: false, workers });
@@ -58,7 +66,7 @@ async function pair(workers: number) {
 
 describe('a worker that fails', () => {
   it('whose kernel throws fails the step, which rolls back; the space then steps on with the same bits', async () => {
-    WorkerPool.defaults = { ...setupDefaults, program: programWith(`if (maxBias === ${TRIGGER}) throw new Error('boom')`) };
+    WorkerPool.defaults = { ...setupDefaults, callerShare: false, program: programWith(`if (maxBias === ${TRIGGER}) throw new Error('boom')`) };
     const { space, reference, bodies, refBodies } = await pair(1);
     expect(space.parallel.workers).toBe(1);
     for (let i = 0; i < 10; i++) {
@@ -96,21 +104,45 @@ describe('a worker that fails', () => {
     expect(hashState(bodies)).toBe(hashState(refBodies));
   }, 60_000);
 
-  it('that never reaches a barrier (hung, or terminated mid-step) fails the step after the stall time, and the space goes on alone', async () => {
-    WorkerPool.defaults = { ...setupDefaults, program: programWith(`if (maxBias === ${TRIGGER}) for (;;) {}`), stallMs: 300 };
+  it('that never finishes a chunk it took (hung, or terminated mid-chunk) fails the step after the stall time, and the space goes on alone', async () => {
+    WorkerPool.defaults = { ...setupDefaults, callerShare: false, program: programWith(`if (maxBias === ${TRIGGER}) for (;;) {}`), stallMs: 300 };
     const { space, reference, bodies, refBodies } = await pair(1);
     for (let i = 0; i < 10; i++) {
       space.step(1 / 60);
       reference.step(1 / 60);
     }
     const before = hashState(bodies);
-    expect(() => triggeredStep(space)).toThrow(/a worker did not reach a barrier of the contact solve pass .*the step was abandoned and the space left as it was before it/);
+    expect(() => triggeredStep(space)).toThrow(/a worker did not finish its part of the contact solve pass .*the step was abandoned and the space left as it was before it/);
     expect(hashState(bodies), 'every body as before the step').toBe(before);
-    expect(space.parallel).toEqual({ requested: 1, workers: 0, reason: expect.stringMatching(/did not reach a barrier/) });
+    expect(space.parallel).toEqual({ requested: 1, workers: 0, reason: expect.stringMatching(/did not finish its part/) });
     for (let i = 0; i < 20; i++) {
       space.step(1 / 60);
       reference.step(1 / 60);
     }
+    expect(hashState(bodies)).toBe(hashState(refBodies));
+  }, 60_000);
+
+  it('that comes late holds nobody up: the calling thread takes every chunk, the step gives the same bits, and the space steps on with the worker', async () => {
+    // The worker sleeps 400 ms as it comes to each stage of the triggered step: far past the
+    // stall time, which only a chunk taken and not done would reach.
+    WorkerPool.defaults = { ...setupDefaults, stallMs: 200, program: programWithAtStage(`if (prm[1] === ${TRIGGER}) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 400)`) };
+    const { space, reference, bodies, refBodies } = await pair(1);
+    for (let i = 0; i < 10; i++) {
+      space.step(1 / 60);
+      reference.step(1 / 60);
+    }
+    const started = performance.now();
+    triggeredStep(space);
+    triggeredStep(reference);
+    expect(performance.now() - started, 'the step did not wait for the sleeping worker').toBeLessThan(400);
+    expect(hashState(bodies)).toBe(hashState(refBodies));
+    // It wakes in stages long over, claims nothing there, and takes part again.
+    await new Promise((r) => setTimeout(r, 500));
+    for (let i = 0; i < 20; i++) {
+      space.step(1 / 60);
+      reference.step(1 / 60);
+    }
+    expect(space.parallel).toEqual({ requested: 1, workers: 1, reason: null });
     expect(hashState(bodies)).toBe(hashState(refBodies));
   }, 60_000);
 });

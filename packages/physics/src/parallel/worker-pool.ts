@@ -13,7 +13,7 @@ import { COLLIDE_KERNELS } from '../collision/collide-kernels.js';
 import { USER_KERNELS } from '../constraint/user-kernels.js';
 import { USER_POSE_KERNELS } from '../constraint/user-pose-kernels.js';
 import { COMMAND, CONTROL, PARAMS } from './control.js';
-import { threadRuntime, type StageViews, type ThreadRuntime } from './thread-runtime.js';
+import { coloursInUse, openStage, threadRuntime, type StageViews, type ThreadRuntime } from './thread-runtime.js';
 import { workerProgram } from './worker-program.js';
 
 /** What a space's workers are doing: `workers` running of `requested`, and why fewer run when fewer do. */
@@ -110,6 +110,8 @@ export interface PoolOptions {
   program?: string;
   stallMs?: number;
   cores?: number;
+  /** Whether the calling thread takes chunks of a stage too (default true; the fault tests leave every chunk to the workers). */
+  callerShare?: boolean;
 }
 
 /**
@@ -164,13 +166,15 @@ export class WorkerPool {
    * new one) before it runs a stage.
    */
   readonly views: StageViews;
+  /** The colours with rows in the last stage opened (their claim words are retagged at the next). */
+  private lastUsed = COLOURS;
   /** The arrays the workers hold (by identity): a stage whose arrays differ remaps first. */
   private posted: StageViews | null = null;
   private disposed = false;
 
-  private constructor(views: StageViews, stallMs: number) {
+  private constructor(views: StageViews, stallMs: number, callerShare: boolean) {
     this.views = { ...views };
-    this.runtime = threadRuntime({ contact: CONTACT_KERNELS, pivot: PIVOT_KERNELS, body: BODY_KERNELS, collide: COLLIDE_KERNELS, user: USER_KERNELS, userPose: USER_POSE_KERNELS }, this.ctl, this.prm, 0, mayBlock(), stallMs);
+    this.runtime = threadRuntime({ contact: CONTACT_KERNELS, pivot: PIVOT_KERNELS, body: BODY_KERNELS, collide: COLLIDE_KERNELS, user: USER_KERNELS, userPose: USER_POSE_KERNELS }, this.ctl, this.prm, mayBlock(), stallMs, callerShare);
   }
 
   /** Start `count` workers (count ≥ 1); rejects when one fails to start (the pool is then disposed). */
@@ -178,7 +182,7 @@ export class WorkerPool {
   static defaults: PoolOptions = {};
 
   static async start(count: number, views: StageViews, options: PoolOptions = WorkerPool.defaults): Promise<WorkerPool> {
-    const pool = new WorkerPool(views, options.stallMs ?? STALL_MS);
+    const pool = new WorkerPool(views, options.stallMs ?? STALL_MS, options.callerShare ?? true);
     const program = options.program ?? workerProgram();
     const lost = (reason: string): void => {
       if (!pool.disposed && pool.broken === null) pool.broken = reason;
@@ -187,7 +191,7 @@ export class WorkerPool {
     pool.ctl[CONTROL.SPIN] = count + 1 <= (options.cores ?? coreCount()) ? 1 : 0;
     try {
       pool.workers = await Promise.all(
-        Array.from({ length: count }, (_, i) => startWorker({ type: 'init', ctl: pool.ctl.buffer, prm: pool.prm.buffer, thread: i + 1, views }, program, lost)),
+        Array.from({ length: count }, () => startWorker({ type: 'init', ctl: pool.ctl.buffer, prm: pool.prm.buffer, views }, program, lost)),
       );
     } catch (e) {
       pool.dispose();
@@ -213,17 +217,15 @@ export class WorkerPool {
     const views = this.views;
     if (!sameViews(views, this.posted)) this.remap(views);
     const ctl = this.ctl;
-    ctl.set(starts, CONTROL.STARTS);
-    ctl.fill(0, CONTROL.CLAIMS, CONTROL.CLAIMS + COLOURS);
-    ctl[CONTROL.CMD] = command;
-    Atomics.add(ctl, CONTROL.SEQ, 1);
-    Atomics.notify(ctl, CONTROL.SEQ);
+    const used = coloursInUse(starts);
+    const seq = openStage(ctl, command, starts, used > this.lastUsed ? used : this.lastUsed);
+    this.lastUsed = used;
     try {
-      this.runtime.stage(command, views);
+      this.runtime.stage(views, seq);
     } catch {
-      // A barrier that no worker reached: one is gone. The control block's counts are past
-      // repair, so every worker ends; the step fails and rolls back, and the space goes on alone.
-      this.broken = `a worker did not reach a barrier of the ${commandName(command)} (it was terminated, or crashed)`;
+      // A chunk that its worker never finished: the worker is gone, or hung. Every worker ends;
+      // the step fails and rolls back, and the space goes on alone.
+      this.broken = `a worker did not finish its part of the ${commandName(command)} (it was terminated, crashed or hung)`;
       this.dispose();
       throw new Error(`Space.step(): ${this.broken}: the step was abandoned and the space left as it was before it; it steps on the calling thread from now on`);
     }
@@ -265,9 +267,10 @@ export class WorkerPool {
   private remap(views: StageViews): void {
     const ctl = this.ctl;
     Atomics.store(ctl, CONTROL.ACK, 0);
-    for (const w of this.workers) w.post({ type: 'views', views });
-    ctl[CONTROL.CMD] = COMMAND.REMAP;
-    Atomics.add(ctl, CONTROL.SEQ, 1);
+    const seq = (Atomics.load(ctl, CONTROL.SEQ) + 1) | 0;
+    for (const w of this.workers) w.post({ type: 'views', views, seq });
+    Atomics.store(ctl, CONTROL.CMD, COMMAND.REMAP);
+    Atomics.store(ctl, CONTROL.SEQ, seq);
     Atomics.notify(ctl, CONTROL.SEQ);
     const canWait = mayBlock();
     while (Atomics.load(ctl, CONTROL.ACK) !== this.workers.length) {
@@ -281,7 +284,7 @@ export class WorkerPool {
     if (this.disposed) return;
     this.disposed = true;
     const ctl = this.ctl;
-    ctl[CONTROL.CMD] = COMMAND.STOP;
+    Atomics.store(ctl, CONTROL.CMD, COMMAND.STOP);
     Atomics.add(ctl, CONTROL.SEQ, 1);
     Atomics.notify(ctl, CONTROL.SEQ);
     for (const w of this.workers) w.terminate();

@@ -17,7 +17,7 @@ import { threadRuntime } from './thread-runtime.js';
 
 /**
  * The worker's loop, for Node's worker_threads and for Web Workers. It takes `init` (the control
- * block, its thread index, the stage's arrays) and `views` (the arrays again, after one grew)
+ * block, the stage's numbers, the stage's arrays) and `views` (the arrays again, after one grew)
  * messages; between them it waits on the control block's SEQ for a command: a stage (run it), REMAP
  * (return to the event loop, where the new arrays are waiting as a message), or STOP.
  */
@@ -51,7 +51,7 @@ function workerMain(kernels: unknown, makeRuntime: typeof threadRuntime): void {
 
   let ctl: Int32Array;
   let runtime: ReturnType<typeof makeRuntime>;
-  let views: Parameters<ReturnType<typeof makeRuntime>['stage']>[1];
+  let views: Parameters<ReturnType<typeof makeRuntime>['stage']>[0];
   let lastSeq = 0;
 
   function loop(): void {
@@ -64,29 +64,35 @@ function workerMain(kernels: unknown, makeRuntime: typeof threadRuntime): void {
         if (since === 0) since = now;
         else if (now - since > SPIN_MS || ctl[SPIN] === 0) Atomics.wait(ctl, SEQ, lastSeq);
       }
-      lastSeq = Atomics.load(ctl, SEQ);
+      // The newest command: a worker that woke late skips the stages it missed (they are done).
+      const seq = Atomics.load(ctl, SEQ);
+      lastSeq = seq;
       const cmd = Atomics.load(ctl, CMD);
       if (cmd === STOP) {
         port.close();
         return;
       }
+      // The new arrays wait as a message, which names the REMAP's sequence number.
       if (cmd === REMAP) return;
-      runtime.stage(cmd, views);
+      runtime.stage(views, seq);
     }
   }
 
   onMessage((raw) => {
-    const m = raw as { type: string; ctl: SharedArrayBuffer; prm: SharedArrayBuffer; thread: number; views: typeof views };
+    const m = raw as { type: string; ctl: SharedArrayBuffer; prm: SharedArrayBuffer; seq: number; views: typeof views };
     if (m.type === 'init') {
       ctl = new Int32Array(m.ctl);
-      // A worker never gives up at a barrier: the calling thread does (the pool then ends it).
-      runtime = makeRuntime(kernels as Parameters<typeof makeRuntime>[0], ctl, new Float64Array(m.prm), m.thread, true, 0);
+      // A worker never gives up waiting: the calling thread does (the pool then ends it).
+      runtime = makeRuntime(kernels as Parameters<typeof makeRuntime>[0], ctl, new Float64Array(m.prm), true, 0);
       views = m.views;
       lastSeq = Atomics.load(ctl, SEQ);
       port.post({ type: 'ready' });
       loop();
     } else if (m.type === 'views') {
       views = m.views;
+      // Past the REMAP (a worker that read its command early, as it was written, would otherwise
+      // take the same REMAP again and wait for a message that never comes).
+      lastSeq = m.seq;
       Atomics.add(ctl, ACK, 1);
       Atomics.notify(ctl, ACK);
       loop();
