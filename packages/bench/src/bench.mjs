@@ -350,7 +350,14 @@ async function runCompare(opt) {
       git,
       builds: {
         ref: { label: refLabel, ref: opt.compare, commit, packagesBuilt: packages, physicsDist: physicsDistOf('ref') },
-        current: { label: 'fulcrum', commit: git?.commit ?? null, physicsDirty: git?.physicsDirty ?? null, physicsDist: physicsDistOf('current') },
+        current: {
+          label: 'fulcrum',
+          commit: git?.commit ?? null,
+          physicsDirty: git?.physicsDirty ?? null,
+          physicsDist: physicsDistOf('current'),
+          // The workers asked for (--workers) and those that ran (at most one fewer than the cores start).
+          ...(opt.workers > 0 ? { workersRequested: opt.workers, workers: [...runs.values()].flat().find((r) => r.status === 'ok' && r.settings?.workers !== undefined && r.settings.workers > 0)?.settings.workers ?? null } : {}),
+        },
       },
       protocol: {
         ...protocolOf(opt),
@@ -381,6 +388,9 @@ function compareReport(doc) {
     `Fulcrum ${refLabel} (${doc.builds.ref.commit.slice(0, 10)}) against the working tree (${doc.mode}): ${doc.protocol.warmupSteps} warm-up + ${doc.protocol.timedSteps} timed steps, ` +
       `${reps} repetition${reps > 1 ? 's' : ''}, the two builds alternated, one fresh process per run`,
   );
+  const cur = doc.builds.current;
+  if (cur.workersRequested)
+    out.push(`the working tree steps with ${cur.workers ?? '?'} worker${cur.workers === 1 ? '' : 's'}${cur.workers !== cur.workersRequested ? ` (${cur.workersRequested} asked for; at most one fewer than the cores start)` : ''}, the ref without`);
   out.push('');
   const ratioCell = (r) => (!r ? '–' : reps > 1 ? `${r.median.toFixed(3)} [${r.min.toFixed(3)}–${r.max.toFixed(3)}]` : r.median.toFixed(3));
   const rows = doc.results.map((r) => [`${r.scene} ${r.title ?? ''}`.trim(), timeCell(r.ref), timeCell(r.current), ratioCell(r.ratio)]);
