@@ -13,12 +13,15 @@
  *            up: a stage waits for its work, never for a thread's arrival, as Box2D v3's stages
  *            do. The rows of a colour touch disjoint bodies, so any split gives the same bits. The
  *            overflow is not a stage's: the calling thread solves it alone, after (worker-pool.ts).
- *   late     the calling thread opens each stage (openStage): it retags every claim word with the
- *            stage's sequence number first, then writes the bounds and the command, then bumps
- *            SEQ. A thread still in an earlier stage, or reading this one's bounds as they are
- *            written, claims with its own stage's tag and fails: no thread runs rows of one stage
- *            with the bounds or command of another. What a kernel reads beside its rows (the
- *            stage's numbers) stays put while any chunk is claimed and not done.
+ *   late     the calling thread opens each stage (openStage): it retags the claim words of the
+ *            colours in use (in this stage or the one before) with the stage's sequence number
+ *            first, then writes the bounds and the command, then bumps SEQ. A thread still in an
+ *            earlier stage, or reading this one's bounds as they are written, claims with its own
+ *            stage's tag and fails: no thread runs rows of one stage with the bounds or command of
+ *            another. What a kernel reads beside its rows (the stage's numbers) stays put while any
+ *            chunk is claimed and not done. (A tag comes round again after 2^19 stages, some five
+ *            thousand steps: a thread would have to stall that long between checking SEQ and
+ *            claiming for a claim to pass that should not.)
  *   waiting  a thread that may block (a worker, or Node's main thread) spins a while, then waits
  *            (Atomics.wait) on the colour's done count, which the thread that finishes the last
  *            chunk notifies. The browser's main thread may not block, so it only spins.
