@@ -86,6 +86,7 @@ describe('contacts in the space', () => {
     const m = (space as unknown as { _contacts: { contacts: Contact[]; store: ContactStore } })._contacts;
     return { contacts: m.contacts, store: m.store };
   };
+  const store = (space: Space): ContactStore => internals(space).store;
   /** Every contact sits at its own index, and the store has one slot per contact. */
   const consistent = (space: Space): void => {
     const { contacts, store } = internals(space);
@@ -94,6 +95,35 @@ describe('contacts in the space', () => {
     // The store's copies of what the contact solver reads of the objects.
     contacts.forEach((c, i) => expect([store.bodyA[i], store.bodyB[i], store.radiusA[i], store.radiusB[i]]).toEqual([c.bodyA._slot, c.bodyB._slot, roundingRadius(c.shapeA), roundingRadius(c.shapeB)]));
   };
+
+  it("keep the shapes' proxies, kernels and geometry offsets, from when workers start and after a block moves", async () => {
+    // Contacts made before the workers start: their shapes join the pool then.
+    const space = new Space({ gravity: [0, -10], allowSleep: false });
+    space.addBody(groundBody());
+    const boxes = [-2, -1, 0, 1, 2].map((x) => space.addBody(new Body({ position: [x, 0.6], shapes: [Polygon.box(0.9, 0.9)] })));
+    const ball = space.addBody(new Body({ position: [4, 0.6], shapes: [new Circle({ radius: 0.5 })] }));
+    stepFor(space, 0.25);
+    const copies = (): void => {
+      const { contacts, store } = internals(space);
+      expect(contacts.length).toBeGreaterThan(5);
+      contacts.forEach((c, i) => {
+        const geo = (s: typeof c.shapeA) => (s._geoPool !== null ? s._geoAt : -1);
+        expect([store.proxyA[i], store.proxyB[i], store.kernel[i], store.geoA[i], store.geoB[i]]).toEqual([c.shapeA.proxyId, c.shapeB.proxyId, c._kernelPair, geo(c.shapeA), geo(c.shapeB)]);
+      });
+    };
+    copies();
+    space.workers = 1;
+    await space.workersReady;
+    copies();
+    expect(internals(space).contacts.every((c) => c.shapeA._geoPool !== null && store(space).geoA[c.index]! >= 0)).toBe(true);
+    // A vertex count change moves the shape's block in the pool.
+    (boxes[2]!.shapes[0] as Polygon).vertices = [[-0.45, -0.45], [0.45, -0.45], [0.5, 0.2], [0, 0.5], [-0.5, 0.2]];
+    copies();
+    stepFor(space, 0.25);
+    copies();
+    void ball;
+    space.dispose();
+  });
 
   it('name the bodies by their slots (reused after a removal) and follow a shape radius that changes', () => {
     const space = new Space({ gravity: [0, -10] });

@@ -122,6 +122,18 @@ export class ContactStore {
   radiusA = new Float64Array(0);
   radiusB = new Float64Array(0);
   /**
+   * What the narrowphase's first pass with workers needs of the shapes (ContactManager's
+   * collideParallel): their broadphase proxies, the kernel that collides them (PAIR of
+   * collision/collide-kernels.ts, or −1), and their geometry blocks' offsets in the space's pool
+   * (−1 for a shape outside it). Written by the contact manager when the contact is made; the
+   * offsets again when the shapes join the pool or a shape's block moves (a vertex count change).
+   */
+  proxyA = new Int32Array(0);
+  proxyB = new Int32Array(0);
+  kernel = new Int32Array(0);
+  geoA = new Int32Array(0);
+  geoB = new Int32Array(0);
+  /**
    * Whether snapshot keeps the materials too: only while a pre-solve callback, which may change
    * them inside a step, is set (Space.preSolve). Otherwise they change only between steps.
    */
@@ -215,6 +227,11 @@ export class ContactStore {
     this.bodyB[to] = this.bodyB[from]!;
     this.radiusA[to] = this.radiusA[from]!;
     this.radiusB[to] = this.radiusB[from]!;
+    this.proxyA[to] = this.proxyA[from]!;
+    this.proxyB[to] = this.proxyB[from]!;
+    this.kernel[to] = this.kernel[from]!;
+    this.geoA[to] = this.geoA[from]!;
+    this.geoB[to] = this.geoB[from]!;
     this.flags[to] = this.flags[from]!;
     this.pointCount[to] = this.pointCount[from]!;
     this.nx[to] = this.nx[from]!;
@@ -299,6 +316,11 @@ export class ContactStore {
     this.bodyB = g(this.bodyB, 1);
     this.radiusA = g(this.radiusA, 1);
     this.radiusB = g(this.radiusB, 1);
+    this.proxyA = g(this.proxyA, 1);
+    this.proxyB = g(this.proxyB, 1);
+    this.kernel = g(this.kernel, 1);
+    this.geoA = g(this.geoA, 1);
+    this.geoB = g(this.geoB, 1);
     this.flags = g(this.flags, 1);
     this.pointCount = g(this.pointCount, 1);
     this.nx = g(this.nx, 1);

@@ -68,6 +68,9 @@ const KERNEL = 2;
 const HERE = 4;
 /** and a flag: a side was asleep when listed. */
 const ASLEEP = 8;
+/** A body's state as the narrowphase starts (ContactManager.markBodies): awake and not static; asleep. */
+const SIMULATED_BODY = 1;
+const SLEEPING_BODY = 2;
 
 export class ContactManager {
   readonly broadphase = new BroadPhase();
@@ -160,9 +163,23 @@ export class ContactManager {
    * Stage 3: the narrowphase for every contact with a simulated side. A contact whose boxes parted
    * is doomed: the solver skips it, and commitStep destroys it once the step has succeeded.
    */
-  collide(): void {
-    if (this.pool !== null && this.contacts.length >= PARALLEL_MIN_CONTACTS) this.collideParallel();
+  collide(bodies: readonly Body[], bodySlots: number): void {
+    if (this.pool !== null && this.contacts.length >= PARALLEL_MIN_CONTACTS) this.collideParallel(bodies, bodySlots);
     else this.collideHere();
+  }
+
+  /** Each body's state by its slot (Body._slot) as the narrowphase starts: SIMULATED_BODY, SLEEPING_BODY. */
+  private bodyStates = new Uint8Array(0);
+
+  /** bodyStates for the space's bodies (slots below bodySlots). */
+  private markBodies(bodies: readonly Body[], bodySlots: number): Uint8Array {
+    if (this.bodyStates.length < bodySlots) this.bodyStates = new Uint8Array(Math.max(bodySlots, 2 * this.bodyStates.length));
+    const states = this.bodyStates;
+    for (let i = 0, n = bodies.length; i < n; i++) {
+      const b = bodies[i]!;
+      states[b._slot] = isSimulated(b) ? SIMULATED_BODY : b._sleeping ? SLEEPING_BODY : 0;
+    }
+    return states;
   }
 
   /** Stage 3 on the calling thread alone: each contact in list order. */
@@ -210,7 +227,7 @@ export class ContactManager {
    *      wakes, as collideHere. A contact that was not simulated in pass 1 is taken up here, whole,
    *      when a wake earlier in this pass has made it simulated, as collideHere would have.
    */
-  private collideParallel(): void {
+  private collideParallel(bodies: readonly Body[], bodySlots: number): void {
     const contacts = this.contacts;
     const store = this.store;
     const n = contacts.length;
@@ -221,28 +238,38 @@ export class ContactManager {
     const jobs = this.jobs;
     let jobCount = 0;
     let destroyed = false;
+    // Pass 1 reads typed arrays only (the store's copies of the contacts' bodies, proxies, kernels
+    // and geometry offsets, the bodies' states and the tree's fat boxes), not the Contact, Body and
+    // Shape objects: 0.7 ms a step fewer on the 5,050-box pyramid.
+    const bodyState = this.markBodies(bodies, bodySlots);
+    const bodyA = store.bodyA, bodyB = store.bodyB, proxyA = store.proxyA, proxyB = store.proxyB;
+    const kernel = store.kernel, geoA = store.geoA, geoB = store.geoB, flags = store.flags;
+    const tree = this.broadphase.tree;
+    const minX = tree.minX, minY = tree.minY, maxX = tree.maxX, maxY = tree.maxY;
     for (let i = 0; i < n; i++) {
-      const c = contacts[i]!;
-      const bA = c.bodyA;
-      const bB = c.bodyB;
-      if (!isSimulated(bA) && !isSimulated(bB)) {
+      const sides = bodyState[bodyA[i]!]! | bodyState[bodyB[i]!]!;
+      if ((sides & SIMULATED_BODY) === 0) {
         state[i] = WAITING;
         continue;
       }
-      if (!this.broadphase.testOverlap(c.shapeA.proxyId, c.shapeB.proxyId)) {
-        store.flags[i] |= DOOMED;
+      // The fat boxes apart (BroadPhase.testOverlap).
+      const a = proxyA[i]!;
+      const b = proxyB[i]!;
+      if (minX[b]! > maxX[a]! || minY[b]! > maxY[a]! || minX[a]! > maxX[b]! || minY[a]! > maxY[b]!) {
+        flags[i] |= DOOMED;
         destroyed = true;
         state[i] = SETTLED;
         continue;
       }
-      const asleep = bA._sleeping || bB._sleeping ? ASLEEP : 0;
-      const a = c.shapeA;
-      const b = c.shapeB;
-      if (c._kernelPair >= 0 && a._geo === g && b._geo === g) {
+      const asleep = (sides & SLEEPING_BODY) !== 0 ? ASLEEP : 0;
+      const k = kernel[i]!;
+      const ga = geoA[i]!;
+      const gb = geoB[i]!;
+      if (k >= 0 && ga >= 0 && gb >= 0) {
         jobs[4 * jobCount] = i;
-        jobs[4 * jobCount + 1] = a._geoAt;
-        jobs[4 * jobCount + 2] = b._geoAt;
-        jobs[4 * jobCount + 3] = c._kernelPair;
+        jobs[4 * jobCount + 1] = ga;
+        jobs[4 * jobCount + 2] = gb;
+        jobs[4 * jobCount + 3] = k;
         jobCount++;
         state[i] = KERNEL | asleep;
       } else state[i] = HERE | asleep;
@@ -308,6 +335,7 @@ export class ContactManager {
       const geometry = new GeometryPool();
       for (const s of this.shapeById.values()) geometry.adopt(s);
       this.geometry = geometry;
+      for (const c of this.contacts) this.refreshGeometry(c);
     }
     this.jobs = shareArray(this.jobs);
   }
@@ -365,6 +393,11 @@ export class ContactManager {
     const store = this.store;
     const c = sA.id < sB.id ? new Contact(sA, sB, bA, bB, key, store) : new Contact(sB, sA, bB, bA, key, store);
     c._kernelPair = kernelPair(c.shapeA, c.shapeB);
+    const k = c.index;
+    store.proxyA[k] = c.shapeA.proxyId;
+    store.proxyB[k] = c.shapeB.proxyId;
+    store.kernel[k] = c._kernelPair;
+    this.refreshGeometry(c);
     this.contacts.push(c); // at c.index, the store's new last slot
     this.byPair.set(key, c);
     (bA._contacts as Contact[]).push(c);
@@ -599,12 +632,21 @@ export class ContactManager {
       this.broadphase.moveProxy(s.proxyId, s.aabbMinX, s.aabbMinY, s.aabbMaxX, s.aabbMaxY);
       this.broadphase.touchProxy(s.proxyId);
     }
-    // A shape's geometry may have changed (its radius): its contacts' copies in the store follow.
+    // A shape's geometry may have changed (its radius, or its vertex count, which moves its block
+    // in the pool): its contacts' copies in the store follow.
     const store = this.store;
     for (const c of body._contacts as Contact[]) {
       store.radiusA[c.index] = roundingRadius(c.shapeA);
       store.radiusB[c.index] = roundingRadius(c.shapeB);
+      this.refreshGeometry(c);
     }
+  }
+
+  /** Contact c's shapes' geometry offsets in the store: their blocks' in the pool, or −1 for a shape outside it. */
+  private refreshGeometry(c: Contact): void {
+    const g = this.geometry;
+    this.store.geoA[c.index] = g !== null && c.shapeA._geoPool === g ? c.shapeA._geoAt : -1;
+    this.store.geoB[c.index] = g !== null && c.shapeB._geoPool === g ? c.shapeB._geoAt : -1;
   }
 
   /** A shape's filter or sensor flag changed: re-pair it from scratch. */

@@ -148,7 +148,7 @@ export class StepPipeline {
     w.contacts.beginStep();
     w.islands.beginStep();
     w.contacts.updatePairs();
-    w.contacts.collide();
+    w.contacts.collide(w.bodies, w.bodySlots());
     if (!this.plan.steady) w.islands.wakeMixed(w.constraints);
     const order = this.gather();
     this.fluids.gather(w.contacts, this.bodies);
