@@ -240,7 +240,7 @@ export class ContactManager {
     let destroyed = false;
     // Pass 1 reads typed arrays only (the store's copies of the contacts' bodies, proxies, kernels
     // and geometry offsets, the bodies' states and the tree's fat boxes), not the Contact, Body and
-    // Shape objects: 0.7 ms a step fewer on the 5,050-box pyramid.
+    // Shape objects: on the 5,050-box pyramid it took 0.7–0.8 ms a step, and takes 0.3.
     const bodyState = this.markBodies(bodies, bodySlots);
     const bodyA = store.bodyA, bodyB = store.bodyB, proxyA = store.proxyA, proxyB = store.proxyB;
     const kernel = store.kernel, geoA = store.geoA, geoB = store.geoB, flags = store.flags;
