@@ -45,9 +45,11 @@ it('asks for no workers by default, and says so', async () => {
 it('runs the workers the arg workers:2 asks for (at most one fewer than the cores), and the boxes go on stepping', async () => {
   const opened = await open('workers:2');
   try {
-    const m = await waitForReadout(opened.page, READINGS, /^(\d+) of 2 workers running · cross-origin isolated: yes$/);
+    const m = await waitForReadout(opened.page, READINGS, /^(\d+) of 2 workers running( \(\d+ cores: at most one fewer workers than cores start\))? · cross-origin isolated: yes$/);
     const cores = await opened.page.evaluate(() => navigator.hardwareConcurrency);
     expect(Number(m[1])).toBe(Math.min(2, cores - 1));
+    // Fewer than asked for: the readout says why.
+    expect(m[2] !== undefined, m[0]).toBe(Number(m[1]) < 2);
     // Frames go on being rendered (the boxes still fall) with the workers running.
     const { frames } = (await readProbe(opened.page))!;
     await waitForProbe(opened.page, (p, f) => (p.frames as number) > f + 5, { arg: frames, timeout: 60_000 });

@@ -7,6 +7,7 @@ import { bodyColors } from '../support/palette';
 import type { FulcrumParameters } from '../support/parameters';
 import { createReadout } from '../support/readout';
 import { FrameTimings } from './frame-timings';
+import { describeWorkers } from '../support/workers-status';
 
 interface Controls {
   count: number;
@@ -35,9 +36,7 @@ function WorkersStatus({ workers }: { workers: number }) {
       if (!current) return;
       const p = space.parallel;
       const isolated = (globalThis as { crossOriginIsolated?: boolean }).crossOriginIsolated === true;
-      const status =
-        p.requested === 0 ? "no workers asked for (the page's thread only)" : p.workers > 0 ? `${p.workers} of ${p.requested} workers running` : `no workers running (${p.reason ?? 'starting'})`;
-      readout.set(`${status} · cross-origin isolated: ${isolated ? 'yes' : 'no'}`);
+      readout.set(`${describeWorkers(p)} · cross-origin isolated: ${isolated ? 'yes' : 'no'}`);
       setProbe({ workersRequested: p.requested, workersRunning: p.workers, workersReason: p.reason, crossOriginIsolated: isolated });
     };
     show();

@@ -5,6 +5,7 @@ import type { FulcrumParameters } from '../support/parameters';
 import { createReadout } from '../support/readout';
 import { accent } from '../support/palette';
 import { DRAG_HANDLE } from '../support/scenery';
+import { describeWorkers } from '../support/workers-status';
 
 const ROWS = 40;
 const SIZE = 0.25;
@@ -25,8 +26,7 @@ function WorkersScene() {
   useAfterStep(() => {
     const p = space.parallel;
     const isolated = (globalThis as { crossOriginIsolated?: boolean }).crossOriginIsolated === true;
-    const status = p.workers > 0 ? `${p.workers} of ${p.requested} workers running` : `no workers running (${p.reason ?? 'starting'})`;
-    readout.set(`${status} · cross-origin isolated: ${isolated ? 'yes' : 'no'} · steps: ${space.stepCount}`);
+    readout.set(`${describeWorkers(p)} · cross-origin isolated: ${isolated ? 'yes' : 'no'} · steps: ${space.stepCount}`);
   });
   const boxes = [];
   for (let row = 0; row < ROWS; row++) {
