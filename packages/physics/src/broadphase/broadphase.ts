@@ -176,15 +176,21 @@ export class BroadPhase {
   testOverlap(proxyA: number, proxyB: number): boolean {
     const t = this.tree;
     if (!t.isProxy(proxyA) || !t.isProxy(proxyB)) throw new RangeError('BroadPhase.testOverlap: not a live proxy id');
+    return this.fatBoxesOverlap(proxyA, proxyB);
+  }
+
+  /** testOverlap for two proxies known to be live (the narrowphase's, from the contact store). */
+  fatBoxesOverlap(proxyA: number, proxyB: number): boolean {
+    const t = this.tree;
     const minX = t.minX;
     const minY = t.minY;
     const maxX = t.maxX;
     const maxY = t.maxY;
     return !(
-      minX[proxyB] > maxX[proxyA] ||
-      minY[proxyB] > maxY[proxyA] ||
-      minX[proxyA] > maxX[proxyB] ||
-      minY[proxyA] > maxY[proxyB]
+      minX[proxyB]! > maxX[proxyA]! ||
+      minY[proxyB]! > maxY[proxyA]! ||
+      minX[proxyA]! > maxX[proxyB]! ||
+      minY[proxyA]! > maxY[proxyB]!
     );
   }
 

@@ -103,7 +103,7 @@ function startWorker(init: unknown, program: string, lost: (reason: string) => v
 
 /**
  * How a pool starts (tests change them): the workers' program, how long the calling thread waits
- * at a barrier before it gives up, and the cores the machine is taken to have (what the
+ * for a colour's chunks before it gives up, and the cores the machine is taken to have (what the
  * environment reports, unless set: the tests set more, to run more threads than cores).
  */
 export interface PoolOptions {
@@ -115,7 +115,7 @@ export interface PoolOptions {
 }
 
 /**
- * How long (ms) the calling thread waits at a barrier for a worker before it gives up: a stage
+ * How long (ms) the calling thread waits for a worker's chunk before it gives up: a stage
  * lasts micro- to milliseconds, so only a worker that is gone (or a machine stalled for seconds)
  * takes this long.
  */

@@ -244,18 +244,14 @@ export class ContactManager {
     const bodyState = this.markBodies(bodies, bodySlots);
     const bodyA = store.bodyA, bodyB = store.bodyB, proxyA = store.proxyA, proxyB = store.proxyB;
     const kernel = store.kernel, geoA = store.geoA, geoB = store.geoB, flags = store.flags;
-    const tree = this.broadphase.tree;
-    const minX = tree.minX, minY = tree.minY, maxX = tree.maxX, maxY = tree.maxY;
+    const broadphase = this.broadphase;
     for (let i = 0; i < n; i++) {
       const sides = bodyState[bodyA[i]!]! | bodyState[bodyB[i]!]!;
       if ((sides & SIMULATED_BODY) === 0) {
         state[i] = WAITING;
         continue;
       }
-      // The fat boxes apart (BroadPhase.testOverlap).
-      const a = proxyA[i]!;
-      const b = proxyB[i]!;
-      if (minX[b]! > maxX[a]! || minY[b]! > maxY[a]! || minX[a]! > maxX[b]! || minY[a]! > maxY[b]!) {
+      if (!broadphase.fatBoxesOverlap(proxyA[i]!, proxyB[i]!)) {
         flags[i] |= DOOMED;
         destroyed = true;
         state[i] = SETTLED;
