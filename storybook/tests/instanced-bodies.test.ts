@@ -8,7 +8,7 @@ import { launchBrowser, openPage, readProbe, serveStatic, waitForProbe, type Ope
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { waitForReadout } from './readout';
-import { STATIC_DIR, type SceneProbe } from './storybook-page';
+import { STATIC_DIR, storyUrl, type SceneProbe } from './storybook-page';
 
 const ID = 'scenes-instanced-bodies--two-thousand-boxes';
 const READINGS = 'instanced-workers';
@@ -25,7 +25,7 @@ afterAll(async () => {
 });
 
 async function open(args: string): Promise<OpenedPage> {
-  const opened = await openPage(browser, `${server.url}/iframe.html?id=${ID}&viewMode=story${args ? `&args=${args}` : ''}`);
+  const opened = await openPage(browser, storyUrl(server.url, ID, args));
   await waitForProbe(opened.page, (p, id) => p.storyId === id && (p.frames as number) > 2 && (p.bodies as number) > 2000, { arg: ID, timeout: 60_000 });
   return opened;
 }

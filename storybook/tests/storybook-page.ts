@@ -24,6 +24,11 @@ export function listStories(): StoryEntry[] {
 }
 
 /** Every entry of one type (a story, or a docs page) in the built Storybook's index.json. */
+/** Quarter `k` (0–3) of `stories`: every fourth, from place k. */
+export function storiesInQuarter(stories: StoryEntry[], k: number): StoryEntry[] {
+  return stories.filter((_, i) => i % 4 === k);
+}
+
 export function listEntries(type: 'story' | 'docs'): StoryEntry[] {
   const index = JSON.parse(readFileSync(join(STATIC_DIR, 'index.json'), 'utf8')) as { entries: Record<string, StoryEntry & { type: string }> };
   return Object.values(index.entries).filter((e) => e.type === type);
@@ -42,10 +47,20 @@ export interface SceneProbe extends Probe {
   controlChange: Record<string, unknown> | null;
   /** Pointer travel for the drag test, CSS pixels [dx, dy]. */
   dragBy: [number, number];
+  /** Metres moved plus radians turned by the dynamic bodies since this scene mounted. */
+  motion: number;
+}
+
+/**
+ * A story's own page (the preview iframe), drawn without antialiasing to spare the CPU (see
+ * StoryFrame.tsx); `args` as Storybook's `&args=` parameter takes them.
+ */
+export function storyUrl(baseUrl: string, id: string, args?: string): string {
+  return `${baseUrl}/iframe.html?id=${encodeURIComponent(id)}&viewMode=story&antialias=off${args ? `&args=${args}` : ''}`;
 }
 
 export async function openStory(browser: Browser, baseUrl: string, id: string): Promise<OpenedPage> {
-  const opened = await openPage(browser, `${baseUrl}/iframe.html?id=${encodeURIComponent(id)}&viewMode=story`);
+  const opened = await openPage(browser, storyUrl(baseUrl, id));
   // The scene has mounted and rendered a few frames.
   await waitForProbe(opened.page, (p, storyId) => p.storyId === storyId && p.frames > 2 && typeof p.bodies === 'number', { arg: id, timeout: 60_000 });
   return opened;
@@ -65,13 +80,22 @@ export async function waitForRest(opened: OpenedPage, timeout = 90_000): Promise
  * channel. The preview re-renders the story with the new args (no remount).
  */
 export async function updateStoryArgs(opened: OpenedPage, storyId: string, updatedArgs: Record<string, unknown>): Promise<void> {
+  await emitOnChannel(opened, 'updateStoryArgs', { storyId, updatedArgs });
+}
+
+/** Puts every story arg back to its initial value, as the Controls panel's reset button does. */
+export async function resetStoryArgs(opened: OpenedPage, storyId: string): Promise<void> {
+  await emitOnChannel(opened, 'resetStoryArgs', { storyId });
+}
+
+async function emitOnChannel(opened: OpenedPage, event: string, data: Record<string, unknown>): Promise<void> {
   await opened.page.evaluate(
-    ({ storyId, updatedArgs }) => {
+    ({ event, data }) => {
       const channel = (globalThis as { __STORYBOOK_ADDONS_CHANNEL__?: { emit(event: string, data: unknown): void } }).__STORYBOOK_ADDONS_CHANNEL__;
       if (!channel) throw new Error('no __STORYBOOK_ADDONS_CHANNEL__ in the story iframe');
-      channel.emit('updateStoryArgs', { storyId, updatedArgs });
+      channel.emit(event, data);
     },
-    { storyId, updatedArgs },
+    { event, data },
   );
 }
 

@@ -8,13 +8,16 @@
  * - `dragTarget`: the drag handle, in world metres and in canvas pixels: the body-local point
  *   `userData.dragHandle` ([x, y], or true for the body's origin) of the first body that has one,
  *   else the first dynamic body's origin. The pixel position is relative to the canvas's top-left
- *   corner (CSS pixels): the page may shift after the last frame of a scene at rest.
+ *   corner (CSS pixels): the page may shift after the last frame of a scene at rest;
+ * - `motion`: metres the dynamic bodies' origins have moved plus radians they have turned since
+ *   this scene mounted, summed over bodies and frames, so a test can see that a remounted scene
+ *   steps without racing its motion with a screenshot.
  */
 import { setProbe } from '@fulcrum/browser-testing/probe';
 import type { Body, Space } from '@fulcrum/physics';
 import { useSpace } from '@fulcrum/react';
 import { useFrame, useThree } from '@react-three/fiber';
-import { useLayoutEffect } from 'react';
+import { useLayoutEffect, useRef } from 'react';
 import { Vector3 } from 'three';
 
 /** Ids published per kind; enough to detect a remount without copying thousands each frame. */
@@ -24,17 +27,39 @@ export function SceneProbe() {
   const space = useSpace();
   const camera = useThree((s) => s.camera);
   const gl = useThree((s) => s.gl);
+  // This scene's own record (the component remounts with the scene).
+  const motion = useRef<Motion>({ total: 0, last: new WeakMap() });
 
   // Publish once at mount, too: a demand-mode scene may render very few frames.
-  useLayoutEffect(() => publish(space, camera, gl.domElement));
+  useLayoutEffect(() => publish(space, camera, gl.domElement, motion.current));
   // Priority -1: after the physics step (-50); a positive priority would turn off R3F's rendering.
-  useFrame(() => publish(space, camera, gl.domElement), -1);
+  useFrame(() => publish(space, camera, gl.domElement, motion.current), -1);
   return null;
+}
+
+/** Motion so far, and each dynamic body's pose [x, y, angle] when last seen. */
+interface Motion {
+  total: number;
+  last: WeakMap<Body, [number, number, number]>;
+}
+
+function addMotion(motion: Motion, body: Body): void {
+  const { x, y } = body.position;
+  const r = body.rotation;
+  const seen = motion.last.get(body);
+  if (seen) {
+    motion.total += Math.hypot(x - seen[0], y - seen[1]) + Math.abs(r - seen[2]);
+    seen[0] = x;
+    seen[1] = y;
+    seen[2] = r;
+  } else {
+    motion.last.set(body, [x, y, r]);
+  }
 }
 
 const projected = new Vector3();
 
-function publish(space: Space, camera: import('three').Camera, canvas: HTMLCanvasElement): void {
+function publish(space: Space, camera: import('three').Camera, canvas: HTMLCanvasElement, motion: Motion): void {
   let awake = 0;
   let handle: Body | null = null;
   let firstDynamic: Body | null = null;
@@ -42,6 +67,7 @@ function publish(space: Space, camera: import('three').Camera, canvas: HTMLCanva
   for (const b of bodies) {
     if (b.type !== 'dynamic') continue;
     if (!b.isSleeping) awake++;
+    addMotion(motion, b);
     firstDynamic ??= b;
     if (!handle && (b.userData as { dragHandle?: unknown } | undefined)?.dragHandle) handle = b;
   }
@@ -68,5 +94,6 @@ function publish(space: Space, camera: import('three').Camera, canvas: HTMLCanva
     bodyIds: bodies.slice(0, MAX_IDS).map((b) => b.id),
     constraintIds: space.constraints.slice(0, MAX_IDS).map((c) => c.id),
     dragTarget,
+    motion: motion.total,
   });
 }

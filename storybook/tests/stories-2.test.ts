@@ -1,0 +1,5 @@
+/** The stories at places 1, 5, 9, … in index.json (see stories-1.test.ts). */
+import { describeStories } from './story-checks';
+import { listStories, storiesInQuarter } from './storybook-page';
+
+describeStories(storiesInQuarter(listStories(), 1));
