@@ -4,9 +4,35 @@ import { Polygon } from '../shape/polygon.js';
 import { Capsule } from '../shape/capsule.js';
 import type { PolyShape } from '../shape/poly-shape.js';
 
-/** A shape's world geometry as plain numbers: [count, radius, vertices…, normals…]. */
+/** A shape's geometry as plain numbers: [count, radius, world vertices…, world normals…, local vertices…, local normals…]. */
 function worldOf(s: PolyShape): number[] {
-  return [s.count, s.radius, ...s.worldVerts, ...s.worldNormals];
+  return [s.count, s.radius, ...s.worldVerts, ...s.worldNormals, ...s.localVerts, ...s.localNormals];
+}
+
+/**
+ * updateWorld's results checked against the transform written out from the shape's local
+ * geometry: vertices, normals, the core's centroid and the box (grown by the radius).
+ */
+function expectPosedAt(s: PolyShape, x: number, y: number, angle: number): void {
+  const c = Math.cos(angle);
+  const sn = Math.sin(angle);
+  s.updateWorld(x, y, c, sn);
+  let minX = Infinity;
+  let maxY = -Infinity;
+  for (let i = 0; i < s.count; i++) {
+    const lx = s.localVerts[2 * i]!;
+    const ly = s.localVerts[2 * i + 1]!;
+    expect(s.worldVerts[2 * i]).toBe(x + c * lx - sn * ly);
+    expect(s.worldVerts[2 * i + 1]).toBe(y + sn * lx + c * ly);
+    expect(s.worldNormals[2 * i]).toBe(c * s.localNormals[2 * i]! - sn * s.localNormals[2 * i + 1]!);
+    expect(s.worldNormals[2 * i + 1]).toBe(sn * s.localNormals[2 * i]! + c * s.localNormals[2 * i + 1]!);
+    minX = Math.min(minX, s.worldVerts[2 * i]!);
+    maxY = Math.max(maxY, s.worldVerts[2 * i + 1]!);
+  }
+  expect(s.wcx).toBe(x + c * s.localCentroidX - sn * s.localCentroidY);
+  expect(s.wcy).toBe(y + sn * s.localCentroidX + c * s.localCentroidY);
+  expect(s.aabbMinX).toBe(minX - s.radius);
+  expect(s.aabbMaxY).toBe(maxY + s.radius);
 }
 
 function posed<T extends PolyShape>(s: T, x: number): T {
@@ -63,7 +89,7 @@ describe('the geometry pool', () => {
     // Blocks never overlap.
     const used = new Set<number>();
     for (const s of [b, ...shapes]) {
-      for (let k = s._geoAt; k < s._geoAt + 2 + 4 * s.count; k++) {
+      for (let k = s._geoAt; k < s._geoAt + s.geometryLength(); k++) {
         expect(used.has(k)).toBe(false);
         used.add(k);
       }
@@ -85,5 +111,22 @@ describe('the geometry pool', () => {
     expect(p.worldVerts.length).toBe(10);
     expect(worldOf(other)).toEqual(otherBefore);
     expect(pool.size).toBe(2);
+  });
+
+  it('keeps the local geometry in the block, so that updateWorld transforms it wherever the block is', () => {
+    const pool = new GeometryPool();
+    const p = Polygon.box(1, 2, { radius: 0.05, offset: [0.3, -0.2], angle: 0.4 });
+    expect(p.localVerts.buffer).toBe(p._geo.buffer);
+    expectPosedAt(p, 1, 2, 0.3);
+    pool.adopt(p);
+    expect(p.localVerts.buffer).toBe(pool.array.buffer);
+    expectPosedAt(p, -1, 0.5, 2.1);
+    // A new vertex count: a block of the new length, and the new core's centroid in it.
+    p.vertices = [[0, 0], [2, 0], [2, 1], [1, 2], [0, 1]];
+    expect(p.localCentroidX).not.toBe(0);
+    expectPosedAt(p, 3, -2, -0.7);
+    pool.release(p);
+    expect(p.localVerts.buffer).toBe(p._geo.buffer);
+    expectPosedAt(p, 0.5, 0.5, 1);
   });
 });

@@ -1,14 +1,15 @@
 /**
  * A space's shapes' geometry in one shared array, while the space has workers: each shape's block
- * (a polygon's [count, radius, world vertices, world normals], shape/poly-shape.ts; a circle's
- * [0, radius, world centre], shape/circle.ts) is a slice of it, so that the narrowphase kernels
- * (collide-kernels.ts) read any shape of the space on any thread.
+ * (a polygon's [count, radius, world vertices, world normals, local vertices, local normals, local
+ * centroid], shape/poly-shape.ts; a circle's [0, radius, world centre], shape/circle.ts) is a
+ * slice of it, so that the narrowphase kernels (collide-kernels.ts) read any shape of the space on
+ * any thread.
  *
  * A shape is adopted when it joins the space (or when the space's workers start), and released,
- * with a copy of its block in an array of its own, when it leaves (a polygon's worldVerts and
- * worldNormals are views of wherever its block is). Blocks are reused by length (a polygon of n
- * vertices takes 2 + 4n numbers, a circle 4); when the array is full it doubles, and every adopted
- * shape moves to the new one.
+ * with a copy of its block in an array of its own, when it leaves (a polygon's world and local
+ * vertices and normals are views of wherever its block is). Blocks are reused by length (a polygon
+ * of n vertices takes 4 + 8n numbers, a circle 4); when the array is full it doubles, and every
+ * adopted shape moves to the new one.
  */
 import type { Shape } from '../shape/shape.js';
 
