@@ -200,7 +200,7 @@ describe('the user batch on several threads', () => {
   });
 
   it('is bitwise the same at 0, 1 and 2 workers, its passes on every thread', async () => {
-    const runs = vi.spyOn(WorkerPool.prototype, 'run');
+    const runs = vi.spyOn(WorkerPool.prototype, 'open'); // every stage opens here (run, runRange, openRange)
     const serial = await run(0, 150);
     for (const workers of [1, 2]) {
       runs.mockClear();
@@ -236,7 +236,7 @@ describe('the user batch on several threads', () => {
   }, 120_000);
 
   it('with the joint softness (jointHertz > 0), whose stiff rows take C as they come, on the calling thread', async () => {
-    const runs = vi.spyOn(WorkerPool.prototype, 'run');
+    const runs = vi.spyOn(WorkerPool.prototype, 'open'); // every stage opens here (run, runRange, openRange)
     const serial = await run(0, 60, 30);
     runs.mockClear();
     expect((await run(2, 60, 30)).hash).toBe(serial.hash);
@@ -270,7 +270,7 @@ describe("a bulk kernel's fault on a worker", () => {
   }
 
   it('fails the step with the same error as without workers, leaves every body as it was, and the space steps on', async () => {
-    const runs = vi.spyOn(WorkerPool.prototype, 'run');
+    const runs = vi.spyOn(WorkerPool.prototype, 'open'); // every stage opens here (run, runRange, openRange)
     const alone = await faulty(0);
     expect(alone.message).toBe('the bad pivot: position() wrote a non-finite value (NaN) in row 0');
     expect(alone.after).toBe(alone.before);

@@ -355,17 +355,36 @@ export class ContactSolver implements SolverFamily {
    * writing only its own slot.
    */
   store(ctx: StepContext): void {
+    this.beginStore(ctx);
+    this.endStore();
+  }
+
+  /**
+   * store in two halves: with workers, the stage opens here and the workers start on it, while the
+   * calling thread does other work (the step's write back: 0.66 ms of the 5,050-box pyramid's step,
+   * which reads nothing the store writes), and joins it at endStore. Alone, it runs here.
+   */
+  beginStore(ctx: StepContext): void {
     const st = this.target;
-    const sb = ctx.bodies;
-    let from = 0;
     if (this.pool !== null && this.count >= PARALLEL_MIN_ROWS) {
       const views = this.pool.views;
       this.writeViews(views);
-      sb.writeViews(views);
+      ctx.bodies.writeViews(views);
       st.writeViews(views);
-      this.pool.runRange(COMMAND.CONTACT_STORE, 0, this.count);
-      from = this.count;
+      this.storeStage = this.pool.openRange(COMMAND.CONTACT_STORE, 0, this.count);
+      return;
     }
-    CONTACT_KERNELS.store(this.data, this.ends, this.points, st.normalImpulse, st.tangentImpulse, st.totalNormalImpulse, st.totalTangentImpulse, from, this.count);
+    CONTACT_KERNELS.store(this.data, this.ends, this.points, st.normalImpulse, st.tangentImpulse, st.totalNormalImpulse, st.totalTangentImpulse, 0, this.count);
   }
+
+  /** The store is done (beginStore): the calling thread's part of its stage, if one is open. */
+  endStore(): void {
+    if (this.storeStage < 0) return;
+    const seq = this.storeStage;
+    this.storeStage = -1;
+    this.pool!.join(COMMAND.CONTACT_STORE, seq);
+  }
+
+  /** The sequence number of the store stage beginStore opened and endStore has not joined, or −1. */
+  private storeStage = -1;
 }

@@ -1,5 +1,5 @@
 import { availableParallelism } from 'node:os';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Body } from '../body/body.js';
 import { Circle } from '../shape/circle.js';
 import { Polygon } from '../shape/polygon.js';
@@ -11,6 +11,9 @@ import { discGrid, hashState, mixedScene, pyramid } from '../test-support/scenes
 import { solverInternals } from '../test-support/solver-routing.js';
 import { TEST_CORES } from '../test-support/threads-beyond-cores.js';
 import { WorkerPool, workersToStart } from './worker-pool.js';
+import { COMMAND } from './control.js';
+import { StepPipeline } from '../space/step.js';
+import { ContactManager } from '../space/contact-manager.js';
 
 const spaces: Space[] = [];
 afterEach(() => {
@@ -118,6 +121,47 @@ describe('parallel step', () => {
     expect(batch.colours.used).toBeGreaterThan(2);
     for (const workers of [1, 2]) expect((await run(workers, 1000)).hash, `${workers} workers`).toBe(serial.hash);
   }, 120_000);
+
+  it("stores the contacts' impulses on the workers while the calling thread writes back, and finishes before the contact data", async () => {
+    /** A pyramid whose every contact raises contactForce, and what its events carried, step by step. */
+    async function forces(workers: number) {
+      const space = new Space({ gravity: [0, -10], workers, allowSleep: false });
+      spaces.push(space);
+      for (const b of pyramid(space, 30)) b.contactForceThreshold = 0;
+      await space.workersReady;
+      const seen: number[] = [];
+      space.on('contactForce', (e) => seen.push(e.normalImpulse));
+      for (let i = 0; i < 20; i++) space.step(1 / 60);
+      return { space, seen };
+    }
+    const alone = await forces(0);
+    const open = vi.spyOn(WorkerPool.prototype, 'open');
+    const join = vi.spyOn(WorkerPool.prototype, 'join');
+    const writeBack = vi.spyOn(StepPipeline.prototype as unknown as { writeBack(dt: number): void }, 'writeBack');
+    const contactData = vi.spyOn(ContactManager.prototype, 'contactData');
+    try {
+      const withWorker = await forces(1);
+      // The same impulses: the store was done before the contact data read it.
+      expect(withWorker.seen.length).toBeGreaterThan(500);
+      expect(withWorker.seen).toEqual(alone.seen);
+      // In each step: the store's stage opens, write back runs, the calling thread joins the
+      // stage, and only then is the contact data read; no other stage opens in between.
+      const at = (spy: typeof open | typeof join, k: number) => spy.mock.invocationCallOrder[k]!;
+      const storeOpens = open.mock.calls.flatMap(([command], k) => (command === COMMAND.CONTACT_STORE ? [at(open, k)] : []));
+      const storeJoins = join.mock.calls.flatMap(([command], k) => (command === COMMAND.CONTACT_STORE ? [at(join, k)] : []));
+      expect(storeOpens).toHaveLength(20);
+      expect(storeJoins).toHaveLength(20);
+      for (let i = 0; i < 20; i++) {
+        const backAt = writeBack.mock.invocationCallOrder[i]!;
+        expect(storeOpens[i]!).toBeLessThan(backAt);
+        expect(backAt).toBeLessThan(storeJoins[i]!);
+        expect(storeJoins[i]!).toBeLessThan(contactData.mock.invocationCallOrder[i]!);
+        expect(open.mock.invocationCallOrder.filter((o) => o > storeOpens[i]! && o < storeJoins[i]!)).toEqual([]);
+      }
+    } finally {
+      for (const spy of [open, join, writeBack, contactData]) spy.mockRestore();
+    }
+  }, 60_000);
 
   // More threads than this machine's 2 cores: threads are descheduled mid-stage, which is how a
   // race shows (one did: a thread that read the next stage's colours after its last barrier).

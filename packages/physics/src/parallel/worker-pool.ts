@@ -2,6 +2,8 @@
  * The calling thread's side of the parallel step: it starts the workers (Node's worker_threads, or
  * Web Workers), owns the control block, hands the workers the stage's arrays again whenever one
  * grew (REMAP), and runs a stage on every thread, its own share included (thread-runtime.ts).
+ * A stage can also be opened for the workers and joined later (open, join), so that the calling
+ * thread does serial work meanwhile: the contacts' store runs so while it writes back (step.ts).
  * Everything here is outside the step's arithmetic: a stage gives the same bits on any number of
  * threads, so the pool only decides how fast.
  */
@@ -212,16 +214,41 @@ export class WorkerPool {
    * kernel threw on some thread.
    */
   run(command: number, starts: Int32Array): void {
+    this.join(command, this.open(command, starts));
+  }
+
+  /**
+   * Open a stage for the workers, as run does, and return its sequence number: the calling thread
+   * takes its share when it joins it (join), and may do serial work meanwhile that neither reads
+   * what the stage writes nor writes what it reads. No other stage may open before the join.
+   */
+  open(command: number, starts: Int32Array): number {
     if (this.disposed) throw new Error('the space was disposed');
     if (this.broken !== null) throw new Error(`Space.step(): ${this.broken}`);
     const views = this.views;
     if (!sameViews(views, this.posted)) this.remap(views);
-    const ctl = this.ctl;
     const used = coloursInUse(starts);
-    const seq = openStage(ctl, command, starts, used > this.lastUsed ? used : this.lastUsed);
+    const seq = openStage(this.ctl, command, starts, used > this.lastUsed ? used : this.lastUsed);
     this.lastUsed = used;
+    return seq;
+  }
+
+  /** Open a stage over items [from, to) (see runRange), which the calling thread joins later (join). */
+  openRange(command: number, from: number, to: number): number {
+    const starts = this.range;
+    starts[0] = from;
+    starts.fill(to, 1);
+    return this.open(command, starts);
+  }
+
+  /**
+   * The calling thread's part of stage `seq` (what the workers have not claimed yet), then the
+   * wait for the rest. Throws when a kernel threw on some thread, or a chunk was never done.
+   */
+  join(command: number, seq: number): void {
+    const ctl = this.ctl;
     try {
-      this.runtime.stage(views, seq);
+      this.runtime.stage(this.views, seq);
     } catch {
       // A chunk that its worker never finished: the worker is gone, or hung. Every worker ends;
       // the step fails and rolls back, and the space goes on alone.
@@ -254,10 +281,7 @@ export class WorkerPool {
    * batch's refresh, integration), which need no colouring.
    */
   runRange(command: number, from: number, to: number): void {
-    const starts = this.range;
-    starts[0] = from;
-    starts.fill(to, 1);
-    this.run(command, starts);
+    this.join(command, this.openRange(command, from, to));
   }
 
   /** runRange's stage bounds. */

@@ -467,9 +467,9 @@ export class ContactManager {
   }
 
   /**
-   * After the solver stored this step's impulses (stage 11): the step's beginContact events take
-   * them (the impact), and contacts pushed harder than their bodies' contactForceThreshold raise
-   * contactForce. Both only when someone listens.
+   * After the solver stored this step's impulses (stage 13, contacts): the step's beginContact
+   * events take them (the impact), and contacts pushed harder than their bodies'
+   * contactForceThreshold raise contactForce. Both only when someone listens.
    */
   contactData(dt: number): void {
     const st = this.store;

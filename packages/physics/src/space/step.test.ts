@@ -23,6 +23,7 @@ const CALLS: Record<string, string> = {
   finish: 'this.finish(',
   store: 'this.store(',
   'write back': 'this.writeBack(',
+  contacts: 'this.finishContacts(',
   breaks: 'this.applyBreaks(',
   sleep: 'this.sleep(',
 };

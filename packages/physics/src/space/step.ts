@@ -30,13 +30,15 @@
  *                  so it runs before any impulse is kept or any body written, inside the rollback
  *  11. store       each family keeps its impulses for the next step's warm start, but for the
  *                  constraints on a body a speed cap slowed (anti-windup: they start from zero);
- *                  the step's contact data (each point's impulses over the step) completes its
+ *                  with workers, the contacts' store is theirs while the calling thread writes back
+ *  12. write back  solver arrays to the bodies; moved bodies' shapes and proxies follow
+ *  13. contacts    the contacts' store done (the calling thread joins its stage); the step's
+ *                  contact data (each point's impulses over the step) completes its
  *                  beginContact events and raises contactForce; the contacts doomed in stage 3
  *                  are destroyed
- *  12. write back  solver arrays to the bodies; moved bodies' shapes and proxies follow
- *  13. breaks      the constraints that failed their test break (hook, event, removal), those
+ *  14. breaks      the constraints that failed their test break (hook, event, removal), those
  *                  that failed it in 5 first (they were left out of the step)
- *  14. sleep       islands at rest for sleepDelay fall asleep                (Islands)
+ *  15. sleep       islands at rest for sleepDelay fall asleep                (Islands)
  *
  * Every family (solver-families.ts) takes stages 6, 8 and 10 the same way, so this file knows
  * nothing of what a family solves.
@@ -105,7 +107,7 @@ export class StepPipeline {
     this.constraintFamilies = [new UserBatchFamily(this.userBatch), this.oneByOne, this.jointBatch];
     this.families = [...this.constraintFamilies, this.contactSolver];
     // A constraint that fails its break test while the plan is prepared leaves the plan at once, and
-    // breaks at stage 13 with the others: a step that fails after it must leave it unbroken.
+    // breaks at stage 14 with the others: a step that fails after it must leave it unbroken.
     this.plan = new StepPlan(this.constraintFamilies, (c, reason) => this.preparedBreaks.push(c, reason), this.jointIslands);
   }
 
@@ -168,10 +170,8 @@ export class StepPipeline {
     }
     w.islands.endStep();
     this.store();
-    // After the contact solver has written its impulses to the slots it read them from.
-    w.contacts.contactData(dt);
-    w.contacts.commitStep();
     this.writeBack(dt);
+    this.finishContacts(dt);
     this.applyBreaks();
     this.sleep();
   }
@@ -292,8 +292,10 @@ export class StepPipeline {
   /** 11. Every family keeps its impulses, but for the constraints on a body a speed cap slowed. */
   private store(): void {
     this.ctx.poseEpoch++;
-    const families = this.families;
-    for (let f = 0; f < families.length; f++) families[f]!.store(this.ctx);
+    const joints = this.constraintFamilies;
+    for (let f = 0; f < joints.length; f++) joints[f]!.store(this.ctx);
+    // With workers, joined after write back (finishContacts).
+    this.contactSolver.beginStore(this.ctx);
     if (this.bodies.anyAtCap) this.forgetAtCaps();
   }
 
@@ -321,6 +323,17 @@ export class StepPipeline {
         }
       }
     }
+  }
+
+  /**
+   * 13. The contacts' store done: with workers the store stage ran while the calling thread wrote
+   * back (it touches no contact), and is joined here; then what reads the stored impulses (contact
+   * data) and what moves the store's slots (destroying the doomed contacts).
+   */
+  private finishContacts(dt: number): void {
+    this.contactSolver.endStore();
+    this.world.contacts.contactData(dt);
+    this.world.contacts.commitStep();
   }
 
   /** 12. Solver arrays back to the bodies; a body that moved takes its shapes and proxies along. */
@@ -358,7 +371,7 @@ export class StepPipeline {
     this.sleepCandidate = candidate;
   }
 
-  /** 10. Break tests (a batched pivot has nothing to finish unless it can break); breaking waits for stage 13. */
+  /** 10. Break tests (a batched pivot has nothing to finish unless it can break); breaking waits for stage 14. */
   private finish(): void {
     const finishers = this.plan.finishers;
     const broken = this.broken;
@@ -374,7 +387,7 @@ export class StepPipeline {
   /** Constraints that failed their break test in prepare (stage 5), as pairs: they break first. */
   private readonly preparedBreaks: (Constraint | BreakReason)[] = [];
 
-  /** 13. Break what failed its test: the space's break sequence, and the plan forgets it. */
+  /** 14. Break what failed its test: the space's break sequence, and the plan forgets it. */
   private applyBreaks(): void {
     this.breakEach(this.preparedBreaks);
     this.breakEach(this.broken);
