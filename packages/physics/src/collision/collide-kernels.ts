@@ -399,7 +399,7 @@ export function collideKernels(segmentDistanceOfVertices: typeof sharedSegmentDi
   const slots: ManifoldSlots = { pointCount: new Uint8Array(0), nx: new Float64Array(0), ny: new Float64Array(0), px: new Float64Array(0), py: new Float64Array(0), separation: new Float64Array(0), id: new Int32Array(0), normalImpulse: new Float64Array(0), tangentImpulse: new Float64Array(0) };
 
   /**
-   * The narrowphase's jobs [from, to) (contact manager's collideParallel): job j is contact slot
+   * The narrowphase's jobs [from, to) (the contact manager's firstPass): job j is contact slot
    * jobs[4j], its shapes' blocks jobs[4j + 1] (A) and jobs[4j + 2] (B) of the geometry pool, and
    * jobs[4j + 3] the pair's routine (PAIR_* below, collide.ts's dispatch: a circle as A is
    * collided as B, and the normal turned). Its manifold goes to the contact store's slot, impulses

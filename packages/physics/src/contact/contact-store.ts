@@ -123,7 +123,7 @@ export class ContactStore {
   radiusB = new Float64Array(0);
   /**
    * What the narrowphase's first pass with workers needs of the shapes (ContactManager's
-   * collideParallel): their broadphase proxies, the kernel that collides them (PAIR of
+   * firstPass): their broadphase proxies, the kernel that collides them (PAIR of
    * collision/collide-kernels.ts, or −1), and their geometry blocks' offsets in the space's pool
    * (−1 for a shape outside it). Written by the contact manager when the contact is made; the
    * offsets again when the shapes join the pool or a shape's block moves (a vertex count change).

@@ -42,7 +42,7 @@ export function roundingRadius(shape: Shape): number {
 export class Contact {
   /** Slot in the store and index in the space's contact list (kept up to date on removal); −1 once destroyed. */
   index: number;
-  /** @internal The narrowphase kernel that collides its shapes (PAIR of collision/collide-kernels.ts), or −1 (contact-manager.ts's collideParallel). */
+  /** @internal The narrowphase kernel that collides its shapes (PAIR of collision/collide-kernels.ts), or −1 (contact-manager.ts's firstPass). */
   _kernelPair = -1;
   /** The `manifold` getter's copy, made on first use. */
   private _manifold: Manifold | null = null;

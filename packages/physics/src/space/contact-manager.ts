@@ -55,11 +55,11 @@ const LOOKAHEAD_MAX_SIZES = 2;
 
 /**
  * Contacts from which a space with workers splits the narrowphase's polygon pairs over its threads
- * (collideParallel). Under it the runs' hand-offs cost more than the share saves.
+ * (firstPass, lastPass). Under it the runs' hand-offs cost more than the share saves.
  */
 export const PARALLEL_MIN_CONTACTS = 256;
 
-/** collideParallel's slot states: not simulated when listed (a wake later in the pass may change that), */
+/** The parallel narrowphase's slot states (firstPass, lastPass): not simulated when listed (a wake later in the pass may change that), */
 const WAITING = 0;
 /** nothing more to do in this step (doomed), */
 const SETTLED = 1;
@@ -102,7 +102,7 @@ export class ContactManager {
   private geometry: GeometryPool | null = null;
   /** The space's workers (null: none). */
   private pool: WorkerPool | null = null;
-  /** collideParallel's: each slot's state, and the jobs (slot, block A, block B, routine) the kernels take. */
+  /** The parallel narrowphase's: each slot's state, and the jobs (slot, block A, block B, routine) the kernels take. */
   private narrowState = new Uint8Array(64);
   private jobs = new Int32Array(256);
 
@@ -164,9 +164,43 @@ export class ContactManager {
    * is doomed: the solver skips it, and commitStep destroys it once the step has succeeded.
    */
   collide(bodies: readonly Body[], bodySlots: number): void {
-    if (this.pool !== null && this.contacts.length >= PARALLEL_MIN_CONTACTS) this.collideParallel(bodies, bodySlots);
-    else this.collideHere();
+    this.collideBegin(bodies, bodySlots);
+    this.collideEnd();
   }
+
+  /**
+   * Stage 3 in two halves. With workers, the first pass runs here and the workers start on the
+   * stage of jobs, which the calling thread joins at collideEnd: in between it may do what reads
+   * no contact and writes nothing a wake would change (the step's gather, which it repeats when
+   * the last pass woke a body). Without workers, or below PARALLEL_MIN_CONTACTS, all of it runs
+   * here.
+   */
+  collideBegin(bodies: readonly Body[], bodySlots: number): void {
+    this.narrowphaseOpen = false;
+    if (this.pool !== null && this.contacts.length >= PARALLEL_MIN_CONTACTS) {
+      this.firstPass(bodies, bodySlots);
+      this.narrowphaseOpen = true;
+    } else this.collideHere();
+  }
+
+  /** The end of stage 3 (collideBegin): the calling thread's part of the jobs, then the last pass. */
+  collideEnd(): void {
+    if (!this.narrowphaseOpen) return;
+    this.narrowphaseOpen = false;
+    if (this.narrowphaseStage >= 0) {
+      const seq = this.narrowphaseStage;
+      this.narrowphaseStage = -1;
+      this.pool!.join(COMMAND.NARROWPHASE, seq);
+    }
+    this.lastPass();
+  }
+
+  /** Between collideBegin and collideEnd with workers: the last pass is still to run. */
+  private narrowphaseOpen = false;
+  /** The narrowphase stage opened and not joined yet, or −1. */
+  private narrowphaseStage = -1;
+  /** What the first pass leaves the last: whether it doomed a contact. */
+  private firstPassDoomed = false;
 
   /** Each body's state by its slot (Body._slot) as the narrowphase starts: SIMULATED_BODY, SLEEPING_BODY. */
   private bodyStates = new Uint8Array(0);
@@ -227,10 +261,13 @@ export class ContactManager {
    *      wakes, as collideHere. A contact that was not simulated in pass 1 is taken up here, whole,
    *      when a wake earlier in this pass has made it simulated, as collideHere would have.
    */
-  private collideParallel(bodies: readonly Body[], bodySlots: number): void {
-    const contacts = this.contacts;
+  /**
+   * With workers, stage 3's first pass (see collideBegin): each contact's fate from typed arrays,
+   * and the jobs of the pairs the kernels collide, whose stage it opens.
+   */
+  private firstPass(bodies: readonly Body[], bodySlots: number): void {
     const store = this.store;
-    const n = contacts.length;
+    const n = this.contacts.length;
     const g = this.geometry!.array;
     if (this.narrowState.length < n) this.narrowState = new Uint8Array(Math.max(n, 2 * this.narrowState.length));
     this.jobs = grown(this.jobs, 4 * n);
@@ -270,13 +307,27 @@ export class ContactManager {
         state[i] = KERNEL | asleep;
       } else state[i] = HERE | asleep;
     }
+    this.firstPassDoomed = destroyed;
     if (jobCount > 0) {
       const pool = this.pool!;
       store.writeViews(pool.views);
       pool.views.geo = g;
       pool.views.njobs = jobs;
-      pool.runRange(COMMAND.NARROWPHASE, 0, jobCount);
+      this.narrowphaseStage = pool.openRange(COMMAND.NARROWPHASE, 0, jobCount);
     }
+  }
+
+  /**
+   * With workers, stage 3's last pass, in list order, once the jobs are done: the pairs the kernels
+   * do not take, a contact the first pass left to sleep whose body a wake earlier in this pass
+   * woke, and the touching changes' events and wakes.
+   */
+  private lastPass(): void {
+    const contacts = this.contacts;
+    const store = this.store;
+    const n = contacts.length;
+    const state = this.narrowState;
+    let destroyed = this.firstPassDoomed;
     const m = this.manifold;
     let woke = false;
     for (let i = 0; i < n; i++) {

@@ -71,8 +71,12 @@ export class Islands {
     this.wokenSleepTime.push(b._sleepTime);
   }
 
+  /** How many wakes there have been: a stage that read the bodies' sleep before a wake reads again. */
+  wakes = 0;
+
   /** Wake a body's island (or the body alone, if it never slept in one). */
   wake(body: Body): void {
+    this.wakes++;
     this.membershipChanged();
     const island = body._island;
     const woken: Body[] = [];

@@ -13,7 +13,7 @@ const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8')
 const CALLS: Record<string, string> = {
   begin: 'this.begin(',
   broadphase: 'w.contacts.updatePairs(',
-  narrowphase: 'w.contacts.collide(',
+  narrowphase: 'w.contacts.collideBegin(',
   gather: 'this.gather(',
   prepare: 'this.prepare(',
   substeps: 'this.substep(',

@@ -7,7 +7,8 @@
  *                  a changed plan first wakes islands a constraint links to an awake body;
  *                  contacts whose boxes parted are doomed, and destroyed once the step succeeds
  *   4. gather      awake dynamic and moving kinematic bodies into the solver arrays (SolverBodies),
- *                  and the shapes in fluids (space/fluids.ts)
+ *                  and the shapes in fluids (space/fluids.ts); with workers, while they run the
+ *                  narrowphase's jobs, and again after it if it woke a body
  *   5. prepare     the pre-solve callback, once per touching solid contact (Space.preSolve);
  *                  contacts into the contact solver; constraints into their families (StepPlan)
  *   6. substeps    × velocityIterations: integrate velocities (the fluids' buoyancy and drag
@@ -150,9 +151,15 @@ export class StepPipeline {
     w.contacts.beginStep();
     w.islands.beginStep();
     w.contacts.updatePairs();
-    w.contacts.collide(w.bodies, w.bodySlots());
+    // With workers, the narrowphase's jobs run on them while the calling thread gathers; gather
+    // reads the bodies' sleep, so it runs again if the narrowphase's last pass, or a mixed island,
+    // woke a body (a step that wakes nothing, most of them, gathers once).
+    const wakes = w.islands.wakes;
+    w.contacts.collideBegin(w.bodies, w.bodySlots());
+    let order = this.gather();
+    w.contacts.collideEnd();
     if (!this.plan.steady) w.islands.wakeMixed(w.constraints);
-    const order = this.gather();
+    if (w.islands.wakes !== wakes) order = this.gather();
     this.fluids.gather(w.contacts, this.bodies);
     try {
       this.prepare(order);
