@@ -377,12 +377,22 @@ export class ContactSolver implements SolverFamily {
     CONTACT_KERNELS.store(this.data, this.ends, this.points, st.normalImpulse, st.tangentImpulse, st.totalNormalImpulse, st.totalTangentImpulse, 0, this.count);
   }
 
-  /** The store is done (beginStore): the calling thread's part of its stage, if one is open. */
+  /**
+   * The store is done (beginStore): the calling thread's part of its stage, if one is open. The
+   * step's bodies are written by now, so a store the workers fail (a worker lost or hung: the pool
+   * then ends, and the space goes on alone, saying why) is finished here rather than failing the
+   * step: every row writes the same numbers whichever thread stores it, and again.
+   */
   endStore(): void {
     if (this.storeStage < 0) return;
     const seq = this.storeStage;
     this.storeStage = -1;
-    this.pool!.join(COMMAND.CONTACT_STORE, seq);
+    try {
+      this.pool!.join(COMMAND.CONTACT_STORE, seq);
+    } catch {
+      const st = this.target;
+      CONTACT_KERNELS.store(this.data, this.ends, this.points, st.normalImpulse, st.tangentImpulse, st.totalNormalImpulse, st.totalTangentImpulse, 0, this.count);
+    }
   }
 
   /** The sequence number of the store stage beginStore opened and endStore has not joined, or −1. */

@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Space } from '../space/space.js';
 import { hashState, pyramid } from '../test-support/scenes.js';
 import { WorkerPool } from './worker-pool.js';
+import { COMMAND } from './control.js';
 import { workerProgram } from './worker-program.js';
 import { solverInternals } from '../test-support/solver-routing.js';
 
@@ -120,6 +121,52 @@ describe('a worker that fails', () => {
       reference.step(1 / 60);
     }
     expect(hashState(bodies)).toBe(hashState(refBodies));
+  }, 60_000);
+
+  it("that never finishes the narrowphase's jobs fails the step, naming the narrowphase: every body as it was, and the space goes on alone with the same bits", async () => {
+    // The worker hangs in the 11th narrowphase stage it comes to (one a step): the 11th step's.
+    WorkerPool.defaults = {
+      ...setupDefaults,
+      callerShare: false,
+      stallMs: 300,
+      program: programWithAtStage(`if (Atomics.load(ctl, 1) === ${COMMAND.NARROWPHASE} && (globalThis.narrowphases = (globalThis.narrowphases ?? 0) + 1) === 11) for (;;) {}`),
+    };
+    const { space, reference, bodies, refBodies } = await pair(1);
+    for (let i = 0; i < 10; i++) {
+      space.step(1 / 60);
+      reference.step(1 / 60);
+    }
+    const before = hashState(bodies);
+    expect(() => space.step(1 / 60)).toThrow(/a worker did not finish its part of the narrowphase .*the space left as it was before it/);
+    expect(hashState(bodies), 'every body as before the step').toBe(before);
+    // (Stages 2–3 are inside the step's rollback now; here the hung worker had collided nothing.)
+    for (let i = 0; i < 20; i++) {
+      space.step(1 / 60);
+      reference.step(1 / 60);
+    }
+    expect(hashState(bodies)).toBe(hashState(refBodies));
+    expect(space.parallel).toEqual({ requested: 1, workers: 0, reason: expect.stringMatching(/did not finish its part of the narrowphase/) });
+  }, 60_000);
+
+  it("that never finishes the contacts' store, which runs beside write back, leaves the step to finish it: the step stands, the space goes on alone", async () => {
+    // The store's stage is joined after the bodies are written: its rows are stored again on the
+    // calling thread rather than the step failing (every row writes the same numbers).
+    WorkerPool.defaults = { ...setupDefaults, callerShare: false, stallMs: 300, program: programWithAtStage(`if (prm[1] === ${TRIGGER} && Atomics.load(ctl, 1) === ${COMMAND.CONTACT_STORE}) for (;;) {}`) };
+    const { space, reference, bodies, refBodies } = await pair(1);
+    for (let i = 0; i < 10; i++) {
+      space.step(1 / 60);
+      reference.step(1 / 60);
+    }
+    triggeredStep(space);
+    triggeredStep(reference);
+    expect(hashState(bodies), 'the step stood, as without workers').toBe(hashState(refBodies));
+    for (let i = 0; i < 20; i++) {
+      space.step(1 / 60);
+      reference.step(1 / 60);
+    }
+    // The impulses it stored warm-started the next steps as they would have.
+    expect(hashState(bodies)).toBe(hashState(refBodies));
+    expect(space.parallel).toEqual({ requested: 1, workers: 0, reason: expect.stringMatching(/did not finish its part of the contact store/) });
   }, 60_000);
 
   it('that comes late holds nobody up: the calling thread takes every chunk, the step gives the same bits, and the space steps on with the worker', async () => {

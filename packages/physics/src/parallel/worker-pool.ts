@@ -328,6 +328,7 @@ const COMMAND_NAMES: Record<number, string> = {
   [COMMAND.CONTACT_SOLVE]: 'contact solve pass',
   [COMMAND.CONTACT_RELAX]: 'contact relax pass',
   [COMMAND.CONTACT_STORE]: 'contact store',
+  [COMMAND.NARROWPHASE]: 'narrowphase',
   [COMMAND.PIVOT_WARM_START]: 'pivot warm start',
   [COMMAND.PIVOT_NEXT_SUBSTEP]: 'pivot warm start',
   [COMMAND.PIVOT_REFRESH]: 'pivot refresh',

@@ -59,7 +59,8 @@ const LOOKAHEAD_MAX_SIZES = 2;
  */
 export const PARALLEL_MIN_CONTACTS = 256;
 
-/** The parallel narrowphase's slot states (firstPass, lastPass): not simulated when listed (a wake later in the pass may change that), */
+/** The parallel narrowphase's slot states (firstPass, lastPass): not simulated when listed (a wake
+ * later in the pass may change that), */
 const WAITING = 0;
 /** nothing more to do in this step (doomed), */
 const SETTLED = 1;
@@ -252,18 +253,17 @@ export class ContactManager {
   }
 
   /**
-   * Stage 3 with workers, to the bit what collideHere does. Three passes:
-   *   1. here, in list order: the tests collideHere makes before colliding (simulated sides, boxes
-   *      apart: doomed); each pair of polygons and circles becomes a job for the kernels, each
-   *      other pair (two capsules, a chain segment) is marked to be collided here;
-   *   2. every thread: the jobs, each writing its own slot (COMMAND.NARROWPHASE);
-   *   3. here, in list order: the other pairs collided, and every slot's touching change (events),
-   *      wakes, as collideHere. A contact that was not simulated in pass 1 is taken up here, whole,
-   *      when a wake earlier in this pass has made it simulated, as collideHere would have.
-   */
-  /**
-   * With workers, stage 3's first pass (see collideBegin): each contact's fate from typed arrays,
-   * and the jobs of the pairs the kernels collide, whose stage it opens.
+   * Stage 3 with workers, to the bit what collideHere does, in three passes:
+   *   1. here, in list order (firstPass, at collideBegin): the tests collideHere makes before
+   *      colliding (simulated sides, boxes apart: doomed); each pair of polygons and circles
+   *      becomes a job for the kernels, each other pair (two capsules, a chain segment) is marked
+   *      to be collided here; the jobs' stage opens;
+   *   2. every thread: the jobs, each writing its own slot (COMMAND.NARROWPHASE); the calling
+   *      thread joins at collideEnd;
+   *   3. here, in list order (lastPass, at collideEnd): the other pairs collided, and every slot's
+   *      touching change (events), wakes, as collideHere. A contact that was not simulated in pass 1
+   *      is taken up here, whole, when a wake earlier in this pass has made it simulated, as
+   *      collideHere would have.
    */
   private firstPass(bodies: readonly Body[], bodySlots: number): void {
     const store = this.store;
@@ -317,11 +317,7 @@ export class ContactManager {
     }
   }
 
-  /**
-   * With workers, stage 3's last pass, in list order, once the jobs are done: the pairs the kernels
-   * do not take, a contact the first pass left to sleep whose body a wake earlier in this pass
-   * woke, and the touching changes' events and wakes.
-   */
+  /** Pass 3 of stage 3 with workers (see firstPass), once the jobs are done. */
   private lastPass(): void {
     const contacts = this.contacts;
     const store = this.store;

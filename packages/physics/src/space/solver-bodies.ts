@@ -164,9 +164,14 @@ export class SolverBodies {
     return 0;
   }
 
-  reset(): void {
+  /** No body written mid-step yet: restoreBodies puts back only what this step wrote. */
+  forgetKept(): void {
     for (const i of this.keptList) this.kept[i] = 0;
     this.keptList.length = 0;
+  }
+
+  reset(): void {
+    this.forgetKept();
     // Clear, don't truncate: a shortened array gives back its store, and refilling it every step
     // reallocated it several times (a quarter of a megabyte per step for 10,000 bodies).
     for (let i = 1; i < this.count; i++) this.bodies[i] = null;

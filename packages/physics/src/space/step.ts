@@ -147,21 +147,22 @@ export class StepPipeline {
     const w = this.world;
     const ctx = this.ctx;
     this.begin(dt, substeps);
-    // What stages 2–3 change is undone by a failed step too (rollback). They run no user code.
+    // What stages 2–3 change is undone by a failed step too (rollback). They run no user code, but
+    // with workers the narrowphase's stage can fail (a worker lost or hung).
     w.contacts.beginStep();
     w.islands.beginStep();
-    w.contacts.updatePairs();
-    // With workers, the narrowphase's jobs run on them while the calling thread gathers; gather
-    // reads the bodies' sleep, so it runs again if the narrowphase's last pass, or a mixed island,
-    // woke a body (a step that wakes nothing, most of them, gathers once).
-    const wakes = w.islands.wakes;
-    w.contacts.collideBegin(w.bodies, w.bodySlots());
-    let order = this.gather();
-    w.contacts.collideEnd();
-    if (!this.plan.steady) w.islands.wakeMixed(w.constraints);
-    if (w.islands.wakes !== wakes) order = this.gather();
-    this.fluids.gather(w.contacts, this.bodies);
     try {
+      w.contacts.updatePairs();
+      // With workers, the narrowphase's jobs run on them while the calling thread gathers; gather
+      // reads the bodies' sleep, so it runs again if the narrowphase's last pass, or a mixed
+      // island, woke a body (a step that wakes nothing, most of them, gathers once).
+      const wakes = w.islands.wakes;
+      w.contacts.collideBegin(w.bodies, w.bodySlots());
+      let order = this.gather();
+      w.contacts.collideEnd();
+      if (!this.plan.steady) w.islands.wakeMixed(w.constraints);
+      if (w.islands.wakes !== wakes) order = this.gather();
+      this.fluids.gather(w.contacts, this.bodies);
       this.prepare(order);
       for (let i = 0; i < substeps; i++) this.substep();
       this.fluids.restore();
@@ -194,6 +195,8 @@ export class StepPipeline {
     ctx.substeps = substeps;
     ctx.poseEpoch++;
     ctx.step++;
+    // A step that fails before gather must not put back bodies the last step's hooks wrote.
+    this.bodies.forgetKept();
     makeSoft(Math.min(s.jointHertz, 0.25 * ctx.invH), s.jointDamping, h, ctx.jointSoftness);
   }
 
