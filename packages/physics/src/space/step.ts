@@ -23,10 +23,10 @@
  *                  stops at its first time of impact (space/continuous.ts)
  *   9. check       a body whose state is no longer finite fails the step (FulcrumDivergenceError)
  *                  before any impulse is kept or any body written
- *                  (a throw in 5–10, from this check or a user hook, rolls the step back: every
- *                  body, constraint impulse and read-out, every contact (list, manifolds, impulses,
- *                  touching: what 2–3 changed too) and every sleeping island as before it, and none
- *                  of its events is delivered; the plan is rebuilt next step)
+ *                  (a throw in 2–10, from this check, a user hook or a lost worker, rolls the step
+ *                  back: every body, constraint impulse and read-out, every contact (list,
+ *                  manifolds, impulses, touching: what 2–3 changed too) and every sleeping island
+ *                  as before it, and none of its events is delivered; the plan is rebuilt next step)
  *  10. finish      constraints' break tests (maxForce, maxError): a test may call a user hook,
  *                  so it runs before any impulse is kept or any body written, inside the rollback
  *  11. store       each family keeps its impulses for the next step's warm start, but for the
