@@ -6,6 +6,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { Space } from '../space/space.js';
+import type { ContactStore } from '../contact/contact-store.js';
 import { hashState, pyramid } from '../test-support/scenes.js';
 import { WorkerPool } from './worker-pool.js';
 import { COMMAND } from './control.js';
@@ -52,6 +53,13 @@ function programWithAtStage(statement: string): string {
   const head = /function stage\(v, seq\) \{/.exec(program);
   expect(head, 'the stage in the worker program').not.toBeNull();
   return program.replace(head![0], `${head![0]} ${statement};`);
+}
+
+/** The contact store's manifolds and impulses, as plain numbers. */
+function contactState(space: Space): number[][] {
+  const store = (space as unknown as { _contacts: { store: ContactStore } })._contacts.store;
+  const n = store.count;
+  return [store.pointCount.subarray(0, n), store.nx.subarray(0, n), store.px.subarray(0, 2 * n), store.separation.subarray(0, 2 * n), store.normalImpulse.subarray(0, 2 * n), store.flags.subarray(0, n)].map((a) => Array.from(a));
 }
 
 /** A pyramid big enough for its contacts to go parallel, and the same pyramid in a space without workers. */
@@ -123,23 +131,27 @@ describe('a worker that fails', () => {
     expect(hashState(bodies)).toBe(hashState(refBodies));
   }, 60_000);
 
-  it("that never finishes the narrowphase's jobs fails the step, naming the narrowphase: every body as it was, and the space goes on alone with the same bits", async () => {
-    // The worker hangs in the 11th narrowphase stage it comes to (one a step): the 11th step's.
-    WorkerPool.defaults = {
-      ...setupDefaults,
-      callerShare: false,
-      stallMs: 300,
-      program: programWithAtStage(`if (Atomics.load(ctl, 1) === ${COMMAND.NARROWPHASE} && (globalThis.narrowphases = (globalThis.narrowphases ?? 0) + 1) === 11) for (;;) {}`),
-    };
+  it("that hangs in the narrowphase's jobs after colliding some fails the step, which rolls the contacts back with the bodies", async () => {
+    // In the triggered step's narrowphase (prm[1], the contact passes' push speed, still holds the
+    // step before's), the worker collides its first chunk, writing those contacts' manifolds, and
+    // hangs in its second. Every chunk is the worker's (callerShare false): the same each run.
+    const program = workerProgram();
+    const call = 'collide.narrowphase(v, lo, hi)';
+    expect(program, 'the narrowphase call in the worker program').toContain(call);
+    const hangInSecondChunk = `(prm[1] === ${TRIGGER} && (globalThis.chunks = (globalThis.chunks ?? 0) + 1) === 2 ? (() => { for (;;) {} })() : ${call})`;
+    WorkerPool.defaults = { ...setupDefaults, callerShare: false, stallMs: 300, program: program.replace(call, hangInSecondChunk) };
     const { space, reference, bodies, refBodies } = await pair(1);
     for (let i = 0; i < 10; i++) {
       space.step(1 / 60);
       reference.step(1 / 60);
     }
-    const before = hashState(bodies);
+    triggeredStep(space);
+    triggeredStep(reference);
+    const bodiesBefore = hashState(bodies);
+    const contactsBefore = contactState(space);
     expect(() => space.step(1 / 60)).toThrow(/a worker did not finish its part of the narrowphase .*the space left as it was before it/);
-    expect(hashState(bodies), 'every body as before the step').toBe(before);
-    // (Stages 2–3 are inside the step's rollback now; here the hung worker had collided nothing.)
+    expect(hashState(bodies), 'every body as before the step').toBe(bodiesBefore);
+    expect(contactState(space), 'every contact as before the step (the first chunk had rewritten some)').toEqual(contactsBefore);
     for (let i = 0; i < 20; i++) {
       space.step(1 / 60);
       reference.step(1 / 60);
