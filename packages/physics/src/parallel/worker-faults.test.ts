@@ -55,6 +55,14 @@ function programWithAtStage(statement: string): string {
   return program.replace(head![0], `${head![0]} ${statement};`);
 }
 
+/** `n` steps of a space and of its reference. */
+function stepBoth(space: Space, reference: Space, n: number): void {
+  for (let i = 0; i < n; i++) {
+    space.step(1 / 60);
+    reference.step(1 / 60);
+  }
+}
+
 /** The contact store's manifolds and impulses, as plain numbers. */
 function contactState(space: Space): number[][] {
   const store = (space as unknown as { _contacts: { store: ContactStore } })._contacts.store;
@@ -78,37 +86,25 @@ describe('a worker that fails', () => {
     WorkerPool.defaults = { ...setupDefaults, callerShare: false, program: programWith(`if (maxBias === ${TRIGGER}) throw new Error('boom')`) };
     const { space, reference, bodies, refBodies } = await pair(1);
     expect(space.parallel.workers).toBe(1);
-    for (let i = 0; i < 10; i++) {
-      space.step(1 / 60);
-      reference.step(1 / 60);
-    }
+    stepBoth(space, reference, 10);
     const before = hashState(bodies);
     expect(() => triggeredStep(space)).toThrow(/a worker's contact solve pass threw/);
     expect(hashState(bodies), 'every body as before the step').toBe(before);
     expect(space.parallel.workers, 'the workers stay: the next stage runs').toBe(1);
-    for (let i = 0; i < 20; i++) {
-      space.step(1 / 60);
-      reference.step(1 / 60);
-    }
+    stepBoth(space, reference, 20);
     expect(hashState(bodies)).toBe(hashState(refBodies));
   }, 60_000);
 
   it('that ends between steps is noticed before the next step, which runs on the calling thread', async () => {
     const { space, reference, bodies, refBodies } = await pair(1);
-    for (let i = 0; i < 10; i++) {
-      space.step(1 / 60);
-      reference.step(1 / 60);
-    }
+    stepBoth(space, reference, 10);
     // Terminated from outside (as a page's devtools or a crash would): the exit event arrives between steps.
     const pool = (space as unknown as { _workerPool: { workers: { terminate(): void }[]; broken: string | null } })._workerPool;
     pool.workers[0]!.terminate();
     const start = Date.now();
     while (pool.broken === null && Date.now() - start < 10_000) await new Promise((r) => setTimeout(r, 10));
     expect(pool.broken).toMatch(/a worker ended/);
-    for (let i = 0; i < 10; i++) {
-      space.step(1 / 60);
-      reference.step(1 / 60);
-    }
+    stepBoth(space, reference, 10);
     expect(space.parallel).toEqual({ requested: 1, workers: 0, reason: expect.stringMatching(/a worker ended/) });
     expect(hashState(bodies)).toBe(hashState(refBodies));
   }, 60_000);
@@ -116,18 +112,12 @@ describe('a worker that fails', () => {
   it('that never finishes a chunk it took (hung, or terminated mid-chunk) fails the step after the stall time, and the space goes on alone', async () => {
     WorkerPool.defaults = { ...setupDefaults, callerShare: false, program: programWith(`if (maxBias === ${TRIGGER}) for (;;) {}`), stallMs: 300 };
     const { space, reference, bodies, refBodies } = await pair(1);
-    for (let i = 0; i < 10; i++) {
-      space.step(1 / 60);
-      reference.step(1 / 60);
-    }
+    stepBoth(space, reference, 10);
     const before = hashState(bodies);
     expect(() => triggeredStep(space)).toThrow(/a worker did not finish its part of the contact solve pass .*the step was abandoned and the space left as it was before it/);
     expect(hashState(bodies), 'every body as before the step').toBe(before);
     expect(space.parallel).toEqual({ requested: 1, workers: 0, reason: expect.stringMatching(/did not finish its part/) });
-    for (let i = 0; i < 20; i++) {
-      space.step(1 / 60);
-      reference.step(1 / 60);
-    }
+    stepBoth(space, reference, 20);
     expect(hashState(bodies)).toBe(hashState(refBodies));
   }, 60_000);
 
@@ -141,10 +131,7 @@ describe('a worker that fails', () => {
     const hangInSecondChunk = `(prm[1] === ${TRIGGER} && (globalThis.chunks = (globalThis.chunks ?? 0) + 1) === 2 ? (() => { for (;;) {} })() : ${call})`;
     WorkerPool.defaults = { ...setupDefaults, callerShare: false, stallMs: 300, program: program.replace(call, hangInSecondChunk) };
     const { space, reference, bodies, refBodies } = await pair(1);
-    for (let i = 0; i < 10; i++) {
-      space.step(1 / 60);
-      reference.step(1 / 60);
-    }
+    stepBoth(space, reference, 10);
     triggeredStep(space);
     triggeredStep(reference);
     const bodiesBefore = hashState(bodies);
@@ -152,10 +139,7 @@ describe('a worker that fails', () => {
     expect(() => space.step(1 / 60)).toThrow(/a worker did not finish its part of the narrowphase .*the space left as it was before it/);
     expect(hashState(bodies), 'every body as before the step').toBe(bodiesBefore);
     expect(contactState(space), 'every contact as before the step (the first chunk had rewritten some)').toEqual(contactsBefore);
-    for (let i = 0; i < 20; i++) {
-      space.step(1 / 60);
-      reference.step(1 / 60);
-    }
+    stepBoth(space, reference, 20);
     expect(hashState(bodies)).toBe(hashState(refBodies));
     expect(space.parallel).toEqual({ requested: 1, workers: 0, reason: expect.stringMatching(/did not finish its part of the narrowphase/) });
   }, 60_000);
@@ -165,17 +149,11 @@ describe('a worker that fails', () => {
     // calling thread rather than the step failing (every row writes the same numbers).
     WorkerPool.defaults = { ...setupDefaults, callerShare: false, stallMs: 300, program: programWithAtStage(`if (prm[1] === ${TRIGGER} && Atomics.load(ctl, 1) === ${COMMAND.CONTACT_STORE}) for (;;) {}`) };
     const { space, reference, bodies, refBodies } = await pair(1);
-    for (let i = 0; i < 10; i++) {
-      space.step(1 / 60);
-      reference.step(1 / 60);
-    }
+    stepBoth(space, reference, 10);
     triggeredStep(space);
     triggeredStep(reference);
     expect(hashState(bodies), 'the step stood, as without workers').toBe(hashState(refBodies));
-    for (let i = 0; i < 20; i++) {
-      space.step(1 / 60);
-      reference.step(1 / 60);
-    }
+    stepBoth(space, reference, 20);
     // The impulses it stored warm-started the next steps as they would have.
     expect(hashState(bodies)).toBe(hashState(refBodies));
     expect(space.parallel).toEqual({ requested: 1, workers: 0, reason: expect.stringMatching(/did not finish its part of the contact store/) });
@@ -186,10 +164,7 @@ describe('a worker that fails', () => {
     // stall time, which only a chunk taken and not done would reach.
     WorkerPool.defaults = { ...setupDefaults, stallMs: 200, program: programWithAtStage(`if (prm[1] === ${TRIGGER}) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 400)`) };
     const { space, reference, bodies, refBodies } = await pair(1);
-    for (let i = 0; i < 10; i++) {
-      space.step(1 / 60);
-      reference.step(1 / 60);
-    }
+    stepBoth(space, reference, 10);
     const started = performance.now();
     triggeredStep(space);
     triggeredStep(reference);
@@ -197,10 +172,7 @@ describe('a worker that fails', () => {
     expect(hashState(bodies)).toBe(hashState(refBodies));
     // It wakes in stages long over, claims nothing there, and takes part again.
     await new Promise((r) => setTimeout(r, 500));
-    for (let i = 0; i < 20; i++) {
-      space.step(1 / 60);
-      reference.step(1 / 60);
-    }
+    stepBoth(space, reference, 20);
     expect(space.parallel).toEqual({ requested: 1, workers: 1, reason: null });
     expect(hashState(bodies)).toBe(hashState(refBodies));
   }, 60_000);
