@@ -100,21 +100,29 @@ describe('contact kernels', () => {
   });
 
   it('prepare rows from their text alone as the calling thread does, and in any split of the rows', () => {
-    // Random manifolds in 30 store slots, 40 rows over them, bodies 0–19 (0 the static stand-in).
+    // Random manifolds in 30 store slots; a list of 40 contacts over them, bodies 0–19 (0 the
+    // static stand-in); rows in a shuffled order of the list (the colouring's).
     const rows = 40;
     const views = () => {
       const r2 = mulberry32(9);
-      const ends = new Int32Array(rows * 3);
-      for (let k = 0; k < rows; k++) {
-        ends[3 * k] = Math.floor(r2() * 30);
-        ends[3 * k + 1] = r2() < 0.2 ? 0 : 1 + Math.floor(r2() * 19);
-        ends[3 * k + 2] = ends[3 * k + 1] === 0 ? 1 + Math.floor(r2() * 19) : Math.floor(r2() * 20);
+      const cslots = new Int32Array(rows);
+      const cpairs = new Int32Array(rows * 2);
+      for (let i = 0; i < rows; i++) {
+        cslots[i] = Math.floor(r2() * 30);
+        cpairs[2 * i] = r2() < 0.2 ? 0 : 1 + Math.floor(r2() * 19);
+        cpairs[2 * i + 1] = cpairs[2 * i] === 0 ? 1 + Math.floor(r2() * 19) : Math.floor(r2() * 20);
+      }
+      const corder = Int32Array.from({ length: rows }, (_, k) => k);
+      for (let k = rows - 1; k > 0; k--) {
+        const j = Math.floor(r2() * (k + 1));
+        [corder[k], corder[j]] = [corder[j]!, corder[k]!];
       }
       const body = (f: () => number) => Float64Array.from({ length: 20 }, (_, i) => (i === 0 ? 0 : f()));
       const g = mulberry32(13);
       const rand = () => g() * 2 - 1;
       return {
-        d: new Float64Array(rows * CONTACT_LAYOUT.STRIDE), ends, points: new Uint8Array(rows), rigidSide: new Uint8Array(rows),
+        d: new Float64Array(rows * CONTACT_LAYOUT.STRIDE), ends: new Int32Array(rows * 3), cslots, cpairs, corder, points: new Uint8Array(rows), rigidSide: new Uint8Array(rows),
+        sradiusA: Float64Array.from({ length: 30 }, g), sradiusB: Float64Array.from({ length: 30 }, g),
         approach: new Float64Array(rows * 2), bounce: new Float64Array(rows), centre: Float64Array.from({ length: rows * 2 }, rand),
         snx: Float64Array.from({ length: 30 }, rand), sny: Float64Array.from({ length: 30 }, rand), sfriction: Float64Array.from({ length: 30 }, g), srestitution: Float64Array.from({ length: 30 }, g),
         stangentSpeed: Float64Array.from({ length: 30 }, rand), spointCount: Uint8Array.from({ length: 30 }, () => 1 + Math.floor(g() * 2)),
@@ -133,5 +141,13 @@ describe('contact kernels', () => {
     for (const x of [b, c]) expect(bits(x.d, x.approach, x.bounce)).toEqual(bits(a.d, a.approach, a.bounce));
     expect(Array.from(a.points)).toEqual(Array.from(b.points));
     expect(a.d.some((x) => x !== 0)).toBe(true);
+    // Row k is contact corder[k] of the list: its slot and bodies, and its slot's rounding radii.
+    for (let k = 0; k < rows; k++) {
+      const i = a.corder[k]!;
+      expect([a.ends[3 * k], a.ends[3 * k + 1], a.ends[3 * k + 2]]).toEqual([a.cslots[i], a.cpairs[2 * i], a.cpairs[2 * i + 1]]);
+      expect(a.d[k * CONTACT_LAYOUT.STRIDE + CONTACT_LAYOUT.RADIUS_A]).toBe(a.sradiusA[a.cslots[i]!]);
+      expect(a.d[k * CONTACT_LAYOUT.STRIDE + CONTACT_LAYOUT.RADIUS_B]).toBe(a.sradiusB[a.cslots[i]!]);
+      expect(Array.from(c.ends.subarray(3 * k, 3 * k + 3))).toEqual(Array.from(a.ends.subarray(3 * k, 3 * k + 3)));
+    }
   });
 });

@@ -20,13 +20,15 @@ import type { StageViews } from '../parallel/thread-runtime.js';
 export function contactKernels(softUpdate: typeof sharedSoftUpdate, clamp: typeof sharedClamp, contactRowInverse: typeof sharedContactRowInverse) {
   /**
    * Rows [from, to) from their contacts' manifolds (the contact store's slots) and their bodies'
-   * state at the step's start (contact-solver.ts's prepare has written each row's slot and solver
-   * bodies in `ends`, its rounding radii, and, for a side outside the solver, that body's centre
-   * of mass in `centre`). Each row is written whole from what no row writes: any split of the
-   * rows over threads gives the same bits.
+   * state at the step's start. Row k is contact corder[k] of contact-solver.ts's list (its store
+   * slot in cslots, its solver bodies in cpairs): the row's slot and bodies go into `ends` and its
+   * rounding radii from the store; for a side outside the solver, prepare has written that body's
+   * centre of mass in `centre`. Each row is written whole from what no row writes: any split of
+   * the rows over threads gives the same bits.
    */
   function prepare(v: StageViews, from: number, to: number): void {
-    const STRIDE = 32, M_A = 0, M_B = 1, I_A = 2, I_B = 3, NX = 4, NY = 5, FRICTION = 6, TANGENT_SPEED = 7, POINT = 8, POINT_STRIDE = 12, R_AX = 0, R_AY = 1, R_BX = 2, R_BY = 3, ADJ_SEP = 4, NORMAL_MASS = 5, TANGENT_MASS = 6, NORMAL_IMPULSE = 7, TANGENT_IMPULSE = 8, TOTAL_NORMAL = 9, TOTAL_TANGENT = 10;
+    const STRIDE = 32, M_A = 0, M_B = 1, I_A = 2, I_B = 3, NX = 4, NY = 5, FRICTION = 6, TANGENT_SPEED = 7, POINT = 8, POINT_STRIDE = 12, R_AX = 0, R_AY = 1, R_BX = 2, R_BY = 3, ADJ_SEP = 4, NORMAL_MASS = 5, TANGENT_MASS = 6, NORMAL_IMPULSE = 7, TANGENT_IMPULSE = 8, TOTAL_NORMAL = 9, TOTAL_TANGENT = 10, RADIUS_A = POINT + 11, RADIUS_B = POINT + POINT_STRIDE + 11;
+    const order = v.corder, list = v.cslots, pairs = v.cpairs, radiusA = v.sradiusA, radiusB = v.sradiusB;
     const d = v.d, ends = v.ends, points = v.points, rigidSide = v.rigidSide, approach = v.approach, bounce = v.bounce, centre = v.centre;
     const snx = v.snx, sny = v.sny, spx = v.spx, spy = v.spy, separation = v.sseparation, normalImpulse = v.snormalImpulse, tangentImpulse = v.stangentImpulse;
     const invMass = v.invMass, invI = v.invI, cx = v.cx, cy = v.cy, vx = v.vx, vy = v.vy, w = v.w;
@@ -34,9 +36,15 @@ export function contactKernels(softUpdate: typeof sharedSoftUpdate, clamp: typeo
     // checks it made on each row; a loop from a plain `from` made the 200-link chain's pass 5% slower.)
     for (let k = from >>> 0; k < to; k++) {
       const o = k * STRIDE;
-      const s = ends[3 * k]!;
-      const a = ends[3 * k + 1]!;
-      const b = ends[3 * k + 2]!;
+      const i = order[k]!;
+      const s = list[i]!;
+      const a = pairs[2 * i]!;
+      const b = pairs[2 * i + 1]!;
+      ends[3 * k] = s;
+      ends[3 * k + 1] = a;
+      ends[3 * k + 2] = b;
+      d[o + RADIUS_A] = radiusA[s]!;
+      d[o + RADIUS_B] = radiusB[s]!;
       const nx = snx[s]!;
       const ny = sny[s]!;
       d[o + NX] = nx;

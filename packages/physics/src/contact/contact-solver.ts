@@ -127,6 +127,9 @@ export class ContactSolver implements SolverFamily {
     const bodyA = store.bodyA;
     const bodyB = store.bodyB;
     const bySlot = sb.bySlot;
+    let outside = 0;
+    if (this.outside.length < contacts.length) this.outside = new Int32Array(contacts.length * 2);
+    const outsideList = this.outside;
     for (let k = 0, m = contacts.length; k < m; k++) {
       if (!isSolved(flags[k]!)) continue; // not touching, a sensor, or ignored by the pre-solve callback
       let a = bySlot[bodyA[k]!]!;
@@ -134,6 +137,7 @@ export class ContactSolver implements SolverFamily {
       if (a < 0 && b < 0) continue;
       if (a < 0) a = 0;
       if (b < 0) b = 0;
+      if (a === 0 || b === 0) outsideList[outside++] = n;
       slots[n] = k;
       if (pairs[2 * n] !== a || pairs[2 * n + 1] !== b) {
         pairs[2 * n] = a;
@@ -144,39 +148,21 @@ export class ContactSolver implements SolverFamily {
     }
     const colours = this.colours;
     if (changed || n !== colours.count) colours.colour(pairs, 2, 0, n, sb.count);
-    // Each contact's row goes where its colour puts it. What the rows need of the contacts'
-    // objects is read here, in the space's order: the shapes' rounding radii (roundingRadius in
-    // contact.ts) from the store, and a side outside the solver's centre from its Body. The rest
-    // comes from typed arrays, on every thread (CONTACT_KERNELS.prepare).
-    const rowOf = colours.position;
+    // Each contact's row goes where its colour puts it: row k is contact rowOrder[k] of the list.
+    // The kernel (CONTACT_KERNELS.prepare, on every thread) writes each row's slot, bodies and
+    // rounding radii from the list and the store. Only a side outside the solver needs its Body
+    // object: its world centre of mass, written here for the few rows that have one.
     this.reserve(n);
-    const d = this.data;
-    const ends = this.ends;
+    this.rowOrder.set(colours.order.subarray(0, n));
+    const rowOf = colours.position;
     const centre = this.centre;
-    const radiusA = store.radiusA;
-    const radiusB = store.radiusB;
-    for (let i = 0; i < n; i++) {
-      const s = slots[i]!;
+    for (let j = 0; j < outside; j++) {
+      const i = outsideList[j]!;
       const k = rowOf[i]!;
-      const a = pairs[2 * i]!;
-      const b = pairs[2 * i + 1]!;
-      ends[3 * k] = s;
-      ends[3 * k + 1] = a;
-      ends[3 * k + 2] = b;
-      d[k * STRIDE + RADIUS_A] = radiusA[s]!;
-      d[k * STRIDE + RADIUS_B] = radiusB[s]!;
-      // A side outside the solver: its body's world centre of mass (one side at most: pairs of
-      // two such bodies are not solved). Written out rather than through a helper call, whose
-      // double result was boxed.
-      if (a === 0) {
-        const body = contacts[s]!.bodyA;
-        centre[2 * k] = body._x + body._c * body._lcx - body._s * body._lcy;
-        centre[2 * k + 1] = body._y + body._s * body._lcx + body._c * body._lcy;
-      } else if (b === 0) {
-        const body = contacts[s]!.bodyB;
-        centre[2 * k] = body._x + body._c * body._lcx - body._s * body._lcy;
-        centre[2 * k + 1] = body._y + body._s * body._lcx + body._c * body._lcy;
-      }
+      // (Written out rather than through a helper call, whose double result was boxed.)
+      const body = pairs[2 * i] === 0 ? contacts[slots[i]!]!.bodyA : contacts[slots[i]!]!.bodyB;
+      centre[2 * k] = body._x + body._c * body._lcx - body._s * body._lcy;
+      centre[2 * k + 1] = body._y + body._s * body._lcx + body._c * body._lcy;
     }
     this.count = n;
     const pool = this.pool !== null && n >= PARALLEL_MIN_ROWS ? this.pool : null;
@@ -201,6 +187,10 @@ export class ContactSolver implements SolverFamily {
   /** prepare's list of the contacts to solve (store slots) and their solver bodies, in the space's order. */
   private slots = new Int32Array(0);
   private pairs = new Int32Array(0);
+  /** Each row's place in that list (the colouring's order, copied where every thread reads it). */
+  private rowOrder = new Int32Array(0);
+  /** prepare's places in the list of the contacts with a side outside the solver (body 0). */
+  private outside = new Int32Array(0);
   /** The rows' colours: colour c's rows are colours.start[c] to start[c + 1], then the overflow's. */
   readonly colours = new GraphColouring();
 
@@ -215,6 +205,7 @@ export class ContactSolver implements SolverFamily {
     this.approach = resized(this.approach, cap * 2);
     this.restitution = resized(this.restitution, cap);
     this.centre = resized(this.centre, cap * 2);
+    this.rowOrder = resized(this.rowOrder, cap);
     this.capacity = cap;
   }
 
@@ -269,6 +260,9 @@ export class ContactSolver implements SolverFamily {
     this.approach = shareArray(this.approach);
     this.restitution = shareArray(this.restitution);
     this.centre = shareArray(this.centre);
+    this.rowOrder = shareArray(this.rowOrder);
+    this.slots = shareArray(this.slots);
+    this.pairs = shareArray(this.pairs);
     this.target.share();
   }
 
@@ -286,6 +280,9 @@ export class ContactSolver implements SolverFamily {
     v.approach = this.approach;
     v.bounce = this.restitution;
     v.centre = this.centre;
+    v.corder = this.rowOrder;
+    v.cslots = this.slots;
+    v.cpairs = this.pairs;
   }
 
   /**

@@ -172,6 +172,8 @@ export class ContactStore {
     this.id = shareArray(this.id);
     this.totalNormalImpulse = shareArray(this.totalNormalImpulse);
     this.totalTangentImpulse = shareArray(this.totalTangentImpulse);
+    this.radiusA = shareArray(this.radiusA);
+    this.radiusB = shareArray(this.radiusB);
   }
 
   /** The arrays of `v` that are this store's (their current ones: an array that grew is new). */
@@ -190,6 +192,8 @@ export class ContactStore {
     v.sid = this.id;
     v.stotalNormalImpulse = this.totalNormalImpulse;
     v.stotalTangentImpulse = this.totalTangentImpulse;
+    v.sradiusA = this.radiusA;
+    v.sradiusB = this.radiusB;
   }
 
   /** Append a slot with no points and no impulses, for bodies in slots a and b with rounding radii rA and rB; returns its index. */

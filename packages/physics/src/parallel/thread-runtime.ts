@@ -56,7 +56,13 @@ export interface StageViews extends UserRowViews, UserPoseViews {
   approach: Float64Array;
   bounce: Float64Array;
   centre: Float64Array;
+  /** The contact solver's list of the contacts to solve (store slots, solver bodies in pairs), and each row's place in it. */
+  cslots: Int32Array;
+  cpairs: Int32Array;
+  corder: Int32Array;
   /** The contact store's (contact/contact-store.ts): what the contact rows are prepared from. */
+  sradiusA: Float64Array;
+  sradiusB: Float64Array;
   snx: Float64Array;
   sny: Float64Array;
   sfriction: Float64Array;
