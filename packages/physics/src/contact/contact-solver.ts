@@ -371,6 +371,12 @@ export class ContactSolver implements SolverFamily {
       this.storeStage = this.pool.openRange(COMMAND.CONTACT_STORE, 0, this.count);
       return;
     }
+    this.storeHere();
+  }
+
+  /** Every row's store on the calling thread. */
+  private storeHere(): void {
+    const st = this.target;
     CONTACT_KERNELS.store(this.data, this.ends, this.points, st.normalImpulse, st.tangentImpulse, st.totalNormalImpulse, st.totalTangentImpulse, 0, this.count);
   }
 
@@ -387,8 +393,7 @@ export class ContactSolver implements SolverFamily {
     try {
       this.pool!.join(COMMAND.CONTACT_STORE, seq);
     } catch {
-      const st = this.target;
-      CONTACT_KERNELS.store(this.data, this.ends, this.points, st.normalImpulse, st.tangentImpulse, st.totalNormalImpulse, st.totalTangentImpulse, 0, this.count);
+      this.storeHere();
     }
   }
 
