@@ -23,17 +23,25 @@ export const CONTROL = {
    * 0 with more: a spinning thread would hold a core the thread it waits for needs.
    */
   SPIN: 32,
-  /**
-   * Per colour (COLOURS entries): the stage's tag (its SEQ's low 19 bits) above how many of its
-   * chunks the threads have claimed (12 bits). The calling thread retags them as it opens a stage
-   * (thread-runtime.ts, openStage); a thread claims the next chunk with a compare-and-swap.
-   */
-  CLAIMS: 40,
   /** Per colour (COLOURS entries): how many of its chunks are done; zeroed as a stage opens. */
   DONE: 64,
+  /**
+   * Per colour, per home (COLOURS × HOMES entries, colour-major): the stage's tag (its SEQ's low
+   * 19 bits) above how many of the home's chunks the threads have claimed (12 bits). A colour's
+   * chunks are split into one home per thread (thread-runtime.ts); the calling thread retags the
+   * words as it opens a stage (openStage); a thread claims a home's next chunk with a
+   * compare-and-swap.
+   */
+  CLAIMS: 88,
   /** Control block length. */
-  LENGTH: 88,
+  LENGTH: 88 + 24 * 16, // CLAIMS + COLOURS × HOMES
 } as const;
+
+/**
+ * How many homes a colour's chunks are split into at most: one per thread, and threads beyond
+ * this share them (thread-runtime.ts).
+ */
+export const HOMES = 16;
 
 /** The stage's numbers (Float64Array): the substep's 1/h, the contacts' largest push speed, their softness (six); the substep h and the speed caps (integration); a user-batch pass's (six, constraint/user-kernels.ts's USER_PASS); a user-batch pose stage's (two, constraint/user-pose-kernels.ts's USER_POSE). */
 export const PARAMS = { INV_H: 0, MAX_BIAS: 1, SOFT: 2, H: 8, MAX_SPEED: 9, MAX_SPIN: 10, USER: 12, USER_POSE: 18, LENGTH: 20 } as const;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { COLOURS } from '../space/graph-colouring.js';
-import { COMMAND, CONTROL, PARAMS } from './control.js';
+import { COMMAND, CONTROL, HOMES, PARAMS } from './control.js';
 import { openStage, threadRuntime } from './thread-runtime.js';
 import { bodyKernels } from '../space/body-kernels.js';
 import { workerProgram } from './worker-program.js';
@@ -15,8 +15,8 @@ function declared(text: string, first: string): Record<string, number> {
 describe("the thread runtime's and the worker's literal slots", () => {
   it('match parallel/control.ts and the colour count', () => {
     const runtime = threadRuntime.toString();
-    expect(declared(runtime, 'SEQ')).toEqual({ SEQ: CONTROL.SEQ, CMD: CONTROL.CMD, FAILED: CONTROL.FAILED, THREADS: CONTROL.THREADS, STARTS: CONTROL.STARTS, SPIN: CONTROL.SPIN, CLAIMS: CONTROL.CLAIMS, DONE: CONTROL.DONE, COLOURS });
-    expect(declared(openStage.toString(), 'SEQ')).toEqual({ SEQ: CONTROL.SEQ, CMD: CONTROL.CMD, STARTS: CONTROL.STARTS, CLAIMS: CONTROL.CLAIMS, DONE: CONTROL.DONE, COLOURS, CHUNK_BITS: 12, TAG_MASK: 0x7ffff });
+    expect(declared(runtime, 'SEQ')).toEqual({ SEQ: CONTROL.SEQ, CMD: CONTROL.CMD, FAILED: CONTROL.FAILED, THREADS: CONTROL.THREADS, STARTS: CONTROL.STARTS, SPIN: CONTROL.SPIN, DONE: CONTROL.DONE, CLAIMS: CONTROL.CLAIMS, COLOURS, HOMES });
+    expect(declared(openStage.toString(), 'SEQ')).toEqual({ SEQ: CONTROL.SEQ, CMD: CONTROL.CMD, THREADS: CONTROL.THREADS, STARTS: CONTROL.STARTS, DONE: CONTROL.DONE, CLAIMS: CONTROL.CLAIMS, COLOURS, HOMES, CHUNK_BITS: 12, TAG_MASK: 0x7ffff });
     expect(declared(runtime, 'CHUNK_BITS')).toEqual({ CHUNK_BITS: 12, CHUNK_MASK: 0xfff, TAG_MASK: 0x7ffff });
     expect(declared(runtime, 'INV_H')).toEqual({ INV_H: PARAMS.INV_H, MAX_BIAS: PARAMS.MAX_BIAS, SOFT: PARAMS.SOFT, USER: PARAMS.USER, USER_POSE: PARAMS.USER_POSE });
     expect(declared(bodyKernels.toString(), 'H')).toEqual({ H: PARAMS.H, MAX_SPEED: PARAMS.MAX_SPEED, MAX_SPIN: PARAMS.MAX_SPIN });
@@ -28,9 +28,9 @@ describe("the thread runtime's and the worker's literal slots", () => {
     expect(declared(workerProgram(), 'SEQ')).toEqual({ SEQ: CONTROL.SEQ, CMD: CONTROL.CMD, ACK: CONTROL.ACK, SPIN: CONTROL.SPIN, REMAP: COMMAND.REMAP, STOP: COMMAND.STOP });
     // The colour bounds fit the block before SPIN.
     expect(CONTROL.STARTS + COLOURS + 1).toBeLessThanOrEqual(CONTROL.SPIN);
-    expect(CONTROL.SPIN).toBeLessThan(CONTROL.CLAIMS);
-    expect(CONTROL.CLAIMS + COLOURS).toBeLessThanOrEqual(CONTROL.DONE);
-    expect(CONTROL.DONE + COLOURS).toBeLessThanOrEqual(CONTROL.LENGTH);
+    expect(CONTROL.SPIN).toBeLessThan(CONTROL.DONE);
+    expect(CONTROL.DONE + COLOURS).toBeLessThanOrEqual(CONTROL.CLAIMS);
+    expect(CONTROL.CLAIMS + COLOURS * HOMES).toBeLessThanOrEqual(CONTROL.LENGTH);
   });
 
   it('the worker program is one script that parses', () => {
@@ -70,13 +70,33 @@ describe('a stage whose kernel throws', () => {
 
 describe('a thread that comes late', () => {
   /** A runtime whose kernels record the rows they ran, by command. */
-  const recorder = (ctl: Int32Array) => {
+  const recorder = (ctl: Int32Array, index = 0) => {
     const ran: [number, number, number][] = [];
     const k = (cmd: number) => (...args: unknown[]) => void ran.push([cmd, args.at(-2) as number, args.at(-1) as number]);
     const kernels = { contact: { warmStart: (...a: unknown[]) => k(COMMAND.CONTACT_WARM_START)(...a.slice(0, 8)), pass: () => {} }, pivot: {} } as unknown as Parameters<typeof threadRuntime>[0];
     // (A wait that never ends throws after a second rather than hang the test.)
-    return { ran, runtime: threadRuntime(kernels, ctl, new Float64Array(new SharedArrayBuffer(PARAMS.LENGTH * 8)), true, 1000) };
+    return { ran, runtime: threadRuntime(kernels, ctl, new Float64Array(new SharedArrayBuffer(PARAMS.LENGTH * 8)), true, 1000, true, index) };
   };
+
+  it("takes its own home's chunks first, front to back, then what is left of the others'", () => {
+    const ctl = new Int32Array(new SharedArrayBuffer(CONTROL.LENGTH * 4));
+    ctl[CONTROL.THREADS] = 2;
+    // Colour 0: 40 rows, a chunk per thread; colour 1: 4,096 rows, eight chunks per thread (256 rows).
+    const starts = Int32Array.from({ length: COLOURS + 1 }, (_, c) => (c === 0 ? 0 : c === 1 ? 40 : 40 + 4096));
+    const second = recorder(ctl, 1);
+    second.runtime.stage({} as never, openStage(ctl, COMMAND.CONTACT_WARM_START, starts, COLOURS));
+    const chunks = (from: number, n: number) => Array.from({ length: n }, (_, k) => [COMMAND.CONTACT_WARM_START, from + 256 * k, from + 256 * (k + 1)]);
+    expect(second.ran).toEqual([[COMMAND.CONTACT_WARM_START, 20, 40], [COMMAND.CONTACT_WARM_START, 0, 20], ...chunks(40 + 2048, 8), ...chunks(40, 8)]);
+    // Thread 0 in the next stage, after thread 1 took two chunks of its own home in colour 1
+    // (colour 0's wait ended as if the others had done their chunks).
+    const first = recorder(ctl, 0);
+    const seq = openStage(ctl, COMMAND.CONTACT_WARM_START, starts, COLOURS);
+    Atomics.store(ctl, CONTROL.CLAIMS + HOMES + 1, Atomics.load(ctl, CONTROL.CLAIMS + HOMES + 1) + 2);
+    Atomics.store(ctl, CONTROL.DONE + 1, 2);
+    first.runtime.stage({} as never, seq);
+    expect(first.ran).toEqual([[COMMAND.CONTACT_WARM_START, 0, 20], [COMMAND.CONTACT_WARM_START, 20, 40], ...chunks(40, 8), ...chunks(40 + 2048 + 512, 6)]);
+    expect([ctl[CONTROL.DONE], ctl[CONTROL.DONE + 1]]).toEqual([2, 16]);
+  });
 
   it('claims nothing of a stage that is over, nor of a later one it reads as it is written', () => {
     const ctl = new Int32Array(new SharedArrayBuffer(CONTROL.LENGTH * 4));
@@ -97,11 +117,11 @@ describe('a thread that comes late', () => {
     // Caught between openStage's retagging of the claims for a stage C and its bump of SEQ (the
     // bounds it copies may be C's, half written): SEQ still says B, but the claims carry C's tag.
     // (B's chunks done by the others, so that its wait for them ends.)
-    for (let c = 0; c < COLOURS; c++) Atomics.store(ctl, CONTROL.CLAIMS + c, ((b + 1) & 0x7ffff) << 12);
+    for (let k = 0; k < COLOURS * HOMES; k++) Atomics.store(ctl, CONTROL.CLAIMS + k, ((b + 1) & 0x7ffff) << 12);
     Atomics.store(ctl, CONTROL.DONE, 2);
     late.runtime.stage({} as never, b);
     expect(late.ran, 'nothing claimed under the wrong tag').toEqual([]);
-    for (let c = 0; c < COLOURS; c++) Atomics.store(ctl, CONTROL.CLAIMS + c, (b & 0x7ffff) << 12);
+    for (let k = 0; k < COLOURS * HOMES; k++) Atomics.store(ctl, CONTROL.CLAIMS + k, (b & 0x7ffff) << 12);
     Atomics.store(ctl, CONTROL.DONE, 0);
     // In stage B it takes its part as any thread does.
     late.runtime.stage({} as never, b);

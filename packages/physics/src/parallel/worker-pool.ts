@@ -193,7 +193,7 @@ export class WorkerPool {
     pool.ctl[CONTROL.SPIN] = count + 1 <= (options.cores ?? coreCount()) ? 1 : 0;
     try {
       pool.workers = await Promise.all(
-        Array.from({ length: count }, () => startWorker({ type: 'init', ctl: pool.ctl.buffer, prm: pool.prm.buffer, views }, program, lost)),
+        Array.from({ length: count }, (_, i) => startWorker({ type: 'init', ctl: pool.ctl.buffer, prm: pool.prm.buffer, index: i + 1, views }, program, lost)),
       );
     } catch (e) {
       pool.dispose();

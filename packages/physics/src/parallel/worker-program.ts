@@ -79,11 +79,11 @@ function workerMain(kernels: unknown, makeRuntime: typeof threadRuntime): void {
   }
 
   onMessage((raw) => {
-    const m = raw as { type: string; ctl: SharedArrayBuffer; prm: SharedArrayBuffer; seq: number; views: typeof views };
+    const m = raw as { type: string; ctl: SharedArrayBuffer; prm: SharedArrayBuffer; seq: number; index: number; views: typeof views };
     if (m.type === 'init') {
       ctl = new Int32Array(m.ctl);
       // A worker never gives up waiting: the calling thread does (the pool then ends it).
-      runtime = makeRuntime(kernels as Parameters<typeof makeRuntime>[0], ctl, new Float64Array(m.prm), true, 0);
+      runtime = makeRuntime(kernels as Parameters<typeof makeRuntime>[0], ctl, new Float64Array(m.prm), true, 0, true, m.index);
       views = m.views;
       lastSeq = Atomics.load(ctl, SEQ);
       port.post({ type: 'ready' });
