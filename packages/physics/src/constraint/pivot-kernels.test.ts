@@ -66,7 +66,7 @@ describe('pivot kernels', () => {
         run.refresh(x.d, x.cold, x.kept, x.ends, x.dqc, x.dqs, x.dpx, x.dpy, 0, 60);
         run.warmStart(x.d, x.cold, x.ends, x.vx, x.vy, x.w, x.dqc, x.dqs, 0, 60, seed % 2 === 0);
         run.solveStiff(x.d, x.ends, x.vx, x.vy, x.w, x.dqc, x.dqs, 0, 60);
-        run.position(x.d, x.ends, x.soft, x.dpx, x.dpy, x.dq, x.dqc, x.dqs, 0, 60);
+        run.position(x.d, x.cold, x.ends, x.soft, x.dpx, x.dpy, x.dq, x.dqc, x.dqs, 0, 60, seed % 3 === 0);
       }
       expect(bits(b.kept)).toEqual(bits(a.kept));
       expect(bits(b.d, b.cold, b.vx, b.vy, b.w, b.dpx, b.dpy, b.dq, b.dqc, b.dqs)).toEqual(bits(a.d, a.cold, a.vx, a.vy, a.w, a.dpx, a.dpy, a.dq, a.dqc, a.dqs));
@@ -77,12 +77,12 @@ describe('pivot kernels', () => {
     const a = problem(7);
     const b = problem(7);
     PIVOT_KERNELS.solveStiff(a.d, a.ends, a.vx, a.vy, a.w, a.dqc, a.dqs, 0, 60);
-    PIVOT_KERNELS.position(a.d, a.ends, a.soft, a.dpx, a.dpy, a.dq, a.dqc, a.dqs, 0, 60);
+    PIVOT_KERNELS.position(a.d, a.cold, a.ends, a.soft, a.dpx, a.dpy, a.dq, a.dqc, a.dqs, 0, 60, true);
     PIVOT_KERNELS.solveStiff(b.d, b.ends, b.vx, b.vy, b.w, b.dqc, b.dqs, 0, 23);
     PIVOT_KERNELS.solveStiff(b.d, b.ends, b.vx, b.vy, b.w, b.dqc, b.dqs, 23, 60);
-    PIVOT_KERNELS.position(b.d, b.ends, b.soft, b.dpx, b.dpy, b.dq, b.dqc, b.dqs, 0, 31);
-    PIVOT_KERNELS.position(b.d, b.ends, b.soft, b.dpx, b.dpy, b.dq, b.dqc, b.dqs, 31, 60);
-    expect(bits(b.d, b.vx, b.dpx, b.dq)).toEqual(bits(a.d, a.vx, a.dpx, a.dq));
+    PIVOT_KERNELS.position(b.d, b.cold, b.ends, b.soft, b.dpx, b.dpy, b.dq, b.dqc, b.dqs, 0, 31, true);
+    PIVOT_KERNELS.position(b.d, b.cold, b.ends, b.soft, b.dpx, b.dpy, b.dq, b.dqc, b.dqs, 31, 60, true);
+    expect(bits(b.d, b.cold, b.vx, b.dpx, b.dq)).toEqual(bits(a.d, a.cold, a.vx, a.dpx, a.dq));
     // Rows the range leaves out are untouched.
     const c = problem(7);
     const before = c.d.slice();

@@ -129,13 +129,24 @@ export function pivotKernels(
     }
   }
 
-  /** The position pass over rows [from, to) (soft rows, soft[n] = 1, have none): K Δ = −C on the position deltas. */
+  /**
+   * The position pass over rows [from, to) (soft rows, soft[n] = 1, have none): K Δ = −C on the
+   * position deltas. `close`: the step's first position pass, after its last velocity pass; each
+   * row, soft ones too, first adds the impulse its last substep ended with to the step's (as
+   * warmStart's close does between substeps), in the same pass over the rows.
+   */
   function position(
-    d: Float64Array, ends: Int32Array, soft: Uint8Array, dpx: Float64Array, dpy: Float64Array, dq: Float64Array, dqc: Float64Array, dqs: Float64Array, from: number, to: number,
+    d: Float64Array, cold: Float64Array, ends: Int32Array, soft: Uint8Array, dpx: Float64Array, dpy: Float64Array, dq: Float64Array, dqc: Float64Array, dqs: Float64Array, from: number, to: number, close: boolean,
   ): void {
-    const HOT = 16, M_A = 0, M_B = 1, I_A = 2, I_B = 3, R0_AX = 4, R0_AY = 5, R0_BX = 6, R0_BY = 7, C_AX = 12, C_AY = 13, C_BX = 14, C_BY = 15;
+    const HOT = 16, M_A = 0, M_B = 1, I_A = 2, I_B = 3, R0_AX = 4, R0_AY = 5, R0_BX = 6, R0_BY = 7, ACC_X = 8, ACC_Y = 9, C_AX = 12, C_AY = 13, C_BX = 14, C_BY = 15;
+    const COLD = 12, STEP_X = 0, STEP_Y = 1;
     for (let n = from >>> 0; n < to; n++) {
       const o = n * HOT;
+      if (close) {
+        const q = n * COLD;
+        cold[q + STEP_X] = cold[q + STEP_X]! + d[o + ACC_X]!;
+        cold[q + STEP_Y] = cold[q + STEP_Y]! + d[o + ACC_Y]!;
+      }
       if (soft[n] === 1) continue;
       const ka = ends[2 * n]!;
       const kb = ends[2 * n + 1]!;

@@ -175,7 +175,7 @@ export function threadRuntime(kernels: StageKernels, ctl: Int32Array, prm: Float
   /** The rows from which a colour goes in about eight chunks per thread rather than one (see stage). */
   const CLAIM_MIN_ROWS = 1024;
   const INV_H = 0, MAX_BIAS = 1, SOFT = 2, USER = 12, USER_POSE = 18;
-  const CONTACT_WARM_START = 1, CONTACT_SOLVE = 2, PIVOT_WARM_START = 4, PIVOT_SOLVE = 5, PIVOT_POSITION = 6, CONTACT_PREPARE = 7, PIVOT_NEXT_SUBSTEP = 8, PIVOT_REFRESH = 11, BODY_VELOCITIES = 12, BODY_POSITIONS = 13, NARROWPHASE = 14, USER_WARM_START = 15, USER_NEXT_SUBSTEP = 16, USER_SOLVE = 17, USER_POSE_STATES = 18, USER_POSE_GROUP = 19, USER_POSE_FACTOR = 20, CONTACT_STORE = 21;
+  const CONTACT_WARM_START = 1, CONTACT_SOLVE = 2, PIVOT_WARM_START = 4, PIVOT_SOLVE = 5, PIVOT_POSITION = 6, CONTACT_PREPARE = 7, PIVOT_NEXT_SUBSTEP = 8, PIVOT_REFRESH = 11, BODY_VELOCITIES = 12, BODY_POSITIONS = 13, NARROWPHASE = 14, USER_WARM_START = 15, USER_NEXT_SUBSTEP = 16, USER_SOLVE = 17, USER_POSE_STATES = 18, USER_POSE_GROUP = 19, USER_POSE_FACTOR = 20, CONTACT_STORE = 21, PIVOT_POSITION_CLOSE = 22;
   const contact = kernels.contact;
   const pivot = kernels.pivot;
   const body = kernels.body;
@@ -300,7 +300,7 @@ export function threadRuntime(kernels: StageKernels, ctl: Int32Array, prm: Float
           try {
             if (cmd === PIVOT_SOLVE) pivot.solveStiff(v.pd, v.pends, v.vx, v.vy, v.w, v.dqc, v.dqs, lo, hi);
             else if (cmd === PIVOT_WARM_START || cmd === PIVOT_NEXT_SUBSTEP) pivot.warmStart(v.pd, v.pcold, v.pends, v.vx, v.vy, v.w, v.dqc, v.dqs, lo, hi, cmd === PIVOT_NEXT_SUBSTEP);
-            else if (cmd === PIVOT_POSITION) pivot.position(v.pd, v.pends, v.psoft, v.dpx, v.dpy, v.dq, v.dqc, v.dqs, lo, hi);
+            else if (cmd === PIVOT_POSITION || cmd === PIVOT_POSITION_CLOSE) pivot.position(v.pd, v.pcold, v.pends, v.psoft, v.dpx, v.dpy, v.dq, v.dqc, v.dqs, lo, hi, cmd === PIVOT_POSITION_CLOSE);
             else if (cmd === CONTACT_PREPARE) contact.prepare(v, lo, hi);
             else if (cmd === CONTACT_STORE) contact.store(v.d, v.ends, v.points, v.snormalImpulse, v.stangentImpulse, v.stotalNormalImpulse, v.stotalTangentImpulse, lo, hi);
             else if (cmd === NARROWPHASE) collide.narrowphase(v, lo, hi);

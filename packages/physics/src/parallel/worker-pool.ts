@@ -336,6 +336,7 @@ const COMMAND_NAMES: Record<number, string> = {
   [COMMAND.BODY_POSITIONS]: 'position integration',
   [COMMAND.PIVOT_SOLVE]: 'pivot pass',
   [COMMAND.PIVOT_POSITION]: 'pivot position pass',
+  [COMMAND.PIVOT_POSITION_CLOSE]: 'pivot position pass',
   [COMMAND.USER_WARM_START]: 'user constraint warm start',
   [COMMAND.USER_NEXT_SUBSTEP]: 'user constraint warm start',
   [COMMAND.USER_SOLVE]: 'user constraint pass',
