@@ -1,5 +1,6 @@
 /**
- * Body: the public handle of a rigid body. It owns its state as plain fields; the space
+ * Body: the public handle of a rigid body. Its pose and velocity are eight numbers in a typed
+ * array (body-state.ts), its space's while it is in one; the rest are plain fields. The space
  * copies awake bodies into typed solver arrays for the duration of a step (see
  * space/solver-bodies.ts) and writes the result back, so a Body stays pleasant to use while
  * the hot loop stays scalar and allocation-free.
@@ -21,6 +22,7 @@ import {
   fail,
   FulcrumInputError,
 } from '../util/validate.js';
+import { ownState, STATE_ANGLE, STATE_C, STATE_S, STATE_SLEEP, STATE_VX, STATE_VY, STATE_W, STATE_Y } from './body-state.js';
 
 export type BodyType = 'dynamic' | 'static' | 'kinematic';
 
@@ -127,15 +129,62 @@ export class Body implements ShapeOwner {
 
   // --- state (internal fields are read by the space and solver) ---
   /** @internal */ _type: BodyType = 'dynamic';
-  /** @internal */ _x = 0;
-  /** @internal */ _y = 0;
-  /** @internal */ _angle = 0;
+  /**
+   * @internal The state's array and where in it the body's numbers start (body-state.ts): its
+   * own until it joins a space, then the space's (BodyStates). Read and written through the
+   * accessors below (_x … _w, _sleepTime).
+   */
+  _st: Float64Array = ownState();
+  /** @internal */ _sa = 0;
+  /** @internal */ get _x(): number {
+    return this._st[this._sa]!;
+  }
+  set _x(v: number) {
+    this._st[this._sa] = v;
+  }
+  /** @internal */ get _y(): number {
+    return this._st[this._sa + STATE_Y]!;
+  }
+  set _y(v: number) {
+    this._st[this._sa + STATE_Y] = v;
+  }
+  /** @internal */ get _angle(): number {
+    return this._st[this._sa + STATE_ANGLE]!;
+  }
+  set _angle(v: number) {
+    this._st[this._sa + STATE_ANGLE] = v;
+  }
   /** @internal cos/sin of _angle, kept in sync by setTransform */
-  _c = 1;
-  /** @internal */ _s = 0;
-  /** @internal */ _vx = 0;
-  /** @internal */ _vy = 0;
-  /** @internal */ _w = 0;
+  get _c(): number {
+    return this._st[this._sa + STATE_C]!;
+  }
+  set _c(v: number) {
+    this._st[this._sa + STATE_C] = v;
+  }
+  /** @internal */ get _s(): number {
+    return this._st[this._sa + STATE_S]!;
+  }
+  set _s(v: number) {
+    this._st[this._sa + STATE_S] = v;
+  }
+  /** @internal */ get _vx(): number {
+    return this._st[this._sa + STATE_VX]!;
+  }
+  set _vx(v: number) {
+    this._st[this._sa + STATE_VX] = v;
+  }
+  /** @internal */ get _vy(): number {
+    return this._st[this._sa + STATE_VY]!;
+  }
+  set _vy(v: number) {
+    this._st[this._sa + STATE_VY] = v;
+  }
+  /** @internal */ get _w(): number {
+    return this._st[this._sa + STATE_W]!;
+  }
+  set _w(v: number) {
+    this._st[this._sa + STATE_W] = v;
+  }
   /** @internal */ _fx = 0;
   /** @internal */ _fy = 0;
   /** @internal */ _torque = 0;
@@ -159,6 +208,12 @@ export class Body implements ShapeOwner {
   /** @internal */ _mass = 0;
   /** @internal The body moved since its inert shapes' world cache was refreshed (space._flushInert). */
   _inertStale = false;
+  /**
+   * @internal How many of its shapes in a space pair with something (not inert): kept by the
+   * space's contacts (addProxy, removeProxy, shapeFilterChanged). Write back refreshes the shapes
+   * of a body with none only to mark them stale, once.
+   */
+  _pairingShapes = 0;
   /** @internal rotational inertia about the centre of mass */
   _inertia = 0;
   /** @internal */ _invMass = 0;
@@ -180,8 +235,13 @@ export class Body implements ShapeOwner {
 
   // --- sleeping ---
   /** @internal */ _sleeping = false;
-  /** @internal seconds the body has been at rest */
-  _sleepTime = 0;
+  /** @internal seconds the body has been at rest (in the state: write back keeps it) */
+  get _sleepTime(): number {
+    return this._st[this._sa + STATE_SLEEP]!;
+  }
+  set _sleepTime(v: number) {
+    this._st[this._sa + STATE_SLEEP] = v;
+  }
   /** @internal Scratch index for Space.countAwakeIslands (meaningless outside that call). */
   _islandIndex = -1;
   /** @internal */ _island: SleepingIsland | null = null;

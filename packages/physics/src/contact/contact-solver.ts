@@ -363,7 +363,8 @@ export class ContactSolver implements SolverFamily {
    */
   beginStore(ctx: StepContext): void {
     const st = this.target;
-    if (this.pool !== null && this.count >= PARALLEL_MIN_ROWS) {
+    // (A pool that failed write back's stage, just before, is ended: the calling thread stores.)
+    if (this.pool !== null && this.pool.broken === null && this.count >= PARALLEL_MIN_ROWS) {
       const views = this.pool.views;
       this.writeViews(views);
       ctx.bodies.writeViews(views);

@@ -7,12 +7,12 @@ import { PivotJoint } from '../constraint/joints/pivot-joint.js';
 import { Space } from '../space/space.js';
 import { PARALLEL_MIN_ROWS } from '../contact/contact-solver.js';
 import { PIVOT_COLOUR_MIN_ROWS } from '../constraint/pivot-batch.js';
+import { PARALLEL_MIN_BODIES } from '../space/solver-bodies.js';
 import { discGrid, hashState, mixedScene, pyramid } from '../test-support/scenes.js';
 import { solverInternals } from '../test-support/solver-routing.js';
 import { TEST_CORES } from '../test-support/threads-beyond-cores.js';
 import { WorkerPool, workersToStart } from './worker-pool.js';
 import { COMMAND } from './control.js';
-import { StepPipeline } from '../space/step.js';
 import { ContactManager } from '../space/contact-manager.js';
 
 const spaces: Space[] = [];
@@ -122,44 +122,50 @@ describe('parallel step', () => {
     for (const workers of [1, 2]) expect((await run(workers, 1000)).hash, `${workers} workers`).toBe(serial.hash);
   }, 120_000);
 
-  it("stores the contacts' impulses on the workers while the calling thread writes back, and finishes before the contact data", async () => {
-    /** A pyramid whose every contact raises contactForce, and what its events carried, step by step. */
+  it("writes the bodies' states back on every thread, then stores the contacts' impulses on the workers while the calling thread moves the shapes, and finishes before the contact data", async () => {
+    /** A pyramid (enough bodies for write back's stage) whose every contact raises contactForce, and what its events carried, step by step. */
     async function forces(workers: number) {
       const space = new Space({ gravity: [0, -10], workers, allowSleep: false });
       spaces.push(space);
-      for (const b of pyramid(space, 30)) b.contactForceThreshold = 0;
+      const bodies = pyramid(space, 46);
+      expect(bodies.length).toBeGreaterThanOrEqual(PARALLEL_MIN_BODIES);
+      for (const b of bodies) b.contactForceThreshold = 0;
       await space.workersReady;
       const seen: number[] = [];
       space.on('contactForce', (e) => seen.push(e.normalImpulse));
       for (let i = 0; i < 20; i++) space.step(1 / 60);
-      return { space, seen };
+      return { space, seen, poses: bodies.map((b) => [b.position.x, b.position.y, b.rotation, b.velocity.x, b.velocity.y, b.angularVel]) };
     }
     const alone = await forces(0);
     const open = vi.spyOn(WorkerPool.prototype, 'open');
     const join = vi.spyOn(WorkerPool.prototype, 'join');
-    const writeBack = vi.spyOn(StepPipeline.prototype as unknown as { writeBack(dt: number): void }, 'writeBack');
+    const syncShapes = vi.spyOn(ContactManager.prototype, 'syncShapes');
     const contactData = vi.spyOn(ContactManager.prototype, 'contactData');
     try {
       const withWorker = await forces(1);
-      // The same impulses: the store was done before the contact data read it.
+      // The same impulses (the store was done before the contact data read it), and the same bodies.
       expect(withWorker.seen.length).toBeGreaterThan(500);
       expect(withWorker.seen).toEqual(alone.seen);
-      // In each step: the store's stage opens, write back runs, the calling thread joins the
-      // stage, and only then is the contact data read; no other stage opens in between.
+      expect(withWorker.poses).toEqual(alone.poses);
+      // In each step: write back's stage opens and is joined; then the store's stage opens, the
+      // calling thread moves the shapes, joins the store's stage, and only then is the contact data
+      // read; no other stage opens while the store's is open.
       const at = (spy: typeof open | typeof join, k: number) => spy.mock.invocationCallOrder[k]!;
-      const storeOpens = open.mock.calls.flatMap(([command], k) => (command === COMMAND.CONTACT_STORE ? [at(open, k)] : []));
-      const storeJoins = join.mock.calls.flatMap(([command], k) => (command === COMMAND.CONTACT_STORE ? [at(join, k)] : []));
+      const calls = (spy: typeof open | typeof join, command: number) => spy.mock.calls.flatMap(([c], k) => (c === command ? [at(spy, k)] : []));
+      const backJoins = calls(join, COMMAND.BODY_WRITE_BACK);
+      const storeOpens = calls(open, COMMAND.CONTACT_STORE);
+      const storeJoins = calls(join, COMMAND.CONTACT_STORE);
+      expect(backJoins).toHaveLength(20);
       expect(storeOpens).toHaveLength(20);
       expect(storeJoins).toHaveLength(20);
       for (let i = 0; i < 20; i++) {
-        const backAt = writeBack.mock.invocationCallOrder[i]!;
-        expect(storeOpens[i]!).toBeLessThan(backAt);
-        expect(backAt).toBeLessThan(storeJoins[i]!);
+        expect(backJoins[i]!).toBeLessThan(storeOpens[i]!);
+        expect(syncShapes.mock.invocationCallOrder.filter((o) => o > storeOpens[i]! && o < storeJoins[i]!).length).toBeGreaterThan(0);
         expect(storeJoins[i]!).toBeLessThan(contactData.mock.invocationCallOrder[i]!);
         expect(open.mock.invocationCallOrder.filter((o) => o > storeOpens[i]! && o < storeJoins[i]!)).toEqual([]);
       }
     } finally {
-      for (const spy of [open, join, writeBack, contactData]) spy.mockRestore();
+      for (const spy of [open, join, syncShapes, contactData]) spy.mockRestore();
     }
   }, 60_000);
 

@@ -7,6 +7,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { Space } from '../space/space.js';
 import type { ContactStore } from '../contact/contact-store.js';
+import { PARALLEL_MIN_BODIES } from '../space/solver-bodies.js';
 import { hashState, pyramid } from '../test-support/scenes.js';
 import { WorkerPool } from './worker-pool.js';
 import { COMMAND } from './control.js';
@@ -71,12 +72,12 @@ function contactState(space: Space): number[][] {
 }
 
 /** A pyramid big enough for its contacts to go parallel, and the same pyramid in a space without workers. */
-async function pair(workers: number) {
+async function pair(workers: number, rows = 30) {
   const space = new Space({ gravity: [0, -10], allowSleep: false, workers });
   const reference = new Space({ gravity: [0, -10], allowSleep: false });
   spaces.push(space, reference);
-  const bodies = pyramid(space, 30);
-  const refBodies = pyramid(reference, 30);
+  const bodies = pyramid(space, rows);
+  const refBodies = pyramid(reference, rows);
   await space.workersReady;
   return { space, reference, bodies, refBodies };
 }
@@ -157,6 +158,20 @@ describe('a worker that fails', () => {
     // The impulses it stored warm-started the next steps as they would have.
     expect(hashState(bodies)).toBe(hashState(refBodies));
     expect(space.parallel).toEqual({ requested: 1, workers: 0, reason: expect.stringMatching(/did not finish its part of the contact store/) });
+  }, 60_000);
+
+  it("that never finishes its part of write back leaves the step to finish it: the step stands, with every body written, and the space goes on alone", async () => {
+    // 1,081 bodies, enough for write back's stage, which the worker takes whole and hangs in.
+    WorkerPool.defaults = { ...setupDefaults, callerShare: false, stallMs: 300, program: programWithAtStage(`if (prm[1] === ${TRIGGER} && Atomics.load(ctl, 1) === ${COMMAND.BODY_WRITE_BACK}) for (;;) {}`) };
+    const { space, reference, bodies, refBodies } = await pair(1, 46);
+    expect(bodies.length).toBeGreaterThanOrEqual(PARALLEL_MIN_BODIES);
+    stepBoth(space, reference, 10);
+    triggeredStep(space);
+    triggeredStep(reference);
+    expect(hashState(bodies), 'the step stood, every body written, as without workers').toBe(hashState(refBodies));
+    stepBoth(space, reference, 20);
+    expect(hashState(bodies)).toBe(hashState(refBodies));
+    expect(space.parallel).toEqual({ requested: 1, workers: 0, reason: expect.stringMatching(/did not finish its part of the write back/) });
   }, 60_000);
 
   it('that comes late holds nobody up: the calling thread takes every chunk, the step gives the same bits, and the space steps on with the worker', async () => {

@@ -102,7 +102,63 @@ export function bodyKernels(cap: typeof capSpeed, turn: typeof turnBody) {
     }
   }
 
-  return { integrateVelocities, integratePositions };
+  /**
+   * Write back of bodies [from, to): each one's velocity, and, when it moved, its pose, into its
+   * slice of the space's body states (body/body-state.ts's layout, written out). The rotation is the
+   * start rotation composed with the accumulated one (cos and sin known: no trigonometry); the
+   * origin follows from the moved centre of mass through the new rotation. A body that did not
+   * move keeps its pose to the bit (recomputed, its origin could differ in the last bit).
+   */
+  function writeBack(v: WriteBackViews, from: number, to: number): void {
+    const STATE = 9, Y = 1, ANGLE = 2, C = 3, S = 4, VX = 5, VY = 6, W = 7;
+    const { bstate: st, bslot, vx, vy, w, dpx, dpy, dq, dqc, dqs, a0, c0, s0, cx, cy, lcx, lcy } = v;
+    for (let i = from >>> 0; i < to; i++) {
+      const o = bslot[i]! * STATE;
+      st[o + VX] = vx[i]!;
+      st[o + VY] = vy[i]!;
+      st[o + W] = w[i]!;
+      const px = dpx[i]!;
+      const py = dpy[i]!;
+      const turn = dq[i]!;
+      if (px === 0 && py === 0 && turn === 0) continue;
+      const c0i = c0[i]!;
+      const s0i = s0[i]!;
+      const dc = dqc[i]!;
+      const ds = dqs[i]!;
+      st[o + ANGLE] = a0[i]! + turn;
+      const c = c0i * dc - s0i * ds;
+      const s = s0i * dc + c0i * ds;
+      st[o + C] = c;
+      st[o + S] = s;
+      const lx = lcx[i]!;
+      const ly = lcy[i]!;
+      st[o] = cx[i]! + px - (c * lx - s * ly);
+      st[o + Y] = cy[i]! + py - (s * lx + c * ly);
+    }
+  }
+
+  return { integrateVelocities, integratePositions, writeBack };
+}
+
+/** What write back reads and writes (SolverBodies has them by these names, and so do a stage's views). */
+export interface WriteBackViews {
+  bstate: Float64Array;
+  bslot: Int32Array;
+  vx: Float64Array;
+  vy: Float64Array;
+  w: Float64Array;
+  dpx: Float64Array;
+  dpy: Float64Array;
+  dq: Float64Array;
+  dqc: Float64Array;
+  dqs: Float64Array;
+  a0: Float64Array;
+  c0: Float64Array;
+  s0: Float64Array;
+  cx: Float64Array;
+  cy: Float64Array;
+  lcx: Float64Array;
+  lcy: Float64Array;
 }
 
 /** The parts the factory takes, in its parameters' order (a worker's program passes their text). */

@@ -655,6 +655,7 @@ export class ContactManager {
     this.geometry?.adopt(s);
     s._inert = pairsWithNothing(s);
     if (s._inert) this.broadphase.setInert(s.proxyId, true);
+    else body._pairingShapes++;
     this.shapeById.set(s.id, s);
   }
 
@@ -662,7 +663,10 @@ export class ContactManager {
     if (s.fluidEnabled) this.fluidCount--;
     this.solidStale = true;
     this.destroyShapeContacts(s);
-    if (s.proxyId >= 0) this.broadphase.destroyProxy(s.proxyId);
+    if (s.proxyId >= 0) {
+      this.broadphase.destroyProxy(s.proxyId);
+      if (!s._inert) (s.body as Body)._pairingShapes--;
+    }
     s.proxyId = -1;
     this.shapeById.delete(s.id);
     this.geometry?.release(s);
@@ -702,7 +706,9 @@ export class ContactManager {
     this.flushInert();
     this.destroyShapeContacts(shape);
     if (shape.proxyId >= 0) {
+      const wasInert = shape._inert;
       shape._inert = pairsWithNothing(shape);
+      if (wasInert !== shape._inert) (shape.body as Body)._pairingShapes += wasInert ? 1 : -1;
       this.broadphase.setInert(shape.proxyId, shape._inert);
       this.broadphase.touchProxy(shape.proxyId);
     }

@@ -71,6 +71,23 @@ export class SolverBodies {
   bullets = 0;
   /** 1 for a body a speed cap slowed in this step (capSpeed); atCap[0]: whether any was (anyAtCap; step.ts, anti-windup). */
   atCap = new Uint8Array(0);
+  /**
+   * Each solver body's slot in its space (Body._slot), and its centre of mass in its own frame
+   * (Body._lcx, _lcy): what write back (body-kernels.ts) needs to write the body's state.
+   */
+  bslot = new Int32Array(0);
+  lcx = new Float64Array(0);
+  lcy = new Float64Array(0);
+  /**
+   * Per solver body, for write back's loop on the calling thread (which then reads no Body but
+   * those whose shapes it moves): 1 when a move must refresh its shapes (some pair with
+   * something, or its inert ones are not yet marked stale); 1 when the body may sleep
+   * (Body.allowSleep).
+   */
+  shapeSync = new Uint8Array(0);
+  sleepy = new Uint8Array(0);
+  /** The space's body states (space/body-states.ts), which write back writes: set as the step gathers. */
+  bstate: Float64Array = new Float64Array(0);
   /** World centre of mass at the start of the step. */
   cx = new Float64Array(0);
   cy = new Float64Array(0);
@@ -123,6 +140,9 @@ export class SolverBodies {
     this.dqc = shareArray(this.dqc);
     this.dqs = shareArray(this.dqs);
     this.a0 = shareArray(this.a0);
+    this.bslot = shareArray(this.bslot);
+    this.lcx = shareArray(this.lcx);
+    this.lcy = shareArray(this.lcy);
   }
 
   /** The arrays of `v` that are this state (their current ones: an array that grew is new). */
@@ -150,6 +170,10 @@ export class SolverBodies {
     v.dqc = this.dqc;
     v.dqs = this.dqs;
     v.a0 = this.a0;
+    v.bslot = this.bslot;
+    v.lcx = this.lcx;
+    v.lcy = this.lcy;
+    v.bstate = this.bstate;
   }
 
   /** The first solver body whose velocity or position delta is not finite, or 0 when every one is. */
@@ -217,6 +241,11 @@ export class SolverBodies {
     this.cx = grow(this.cx);
     this.cy = grow(this.cy);
     this.a0 = grow(this.a0);
+    this.bslot = grow(this.bslot);
+    this.shapeSync = grow(this.shapeSync);
+    this.sleepy = grow(this.sleepy);
+    this.lcx = grow(this.lcx);
+    this.lcy = grow(this.lcy);
     this.c0 = grow(this.c0);
     this.s0 = grow(this.s0);
     this.x0 = grow(this.x0);
@@ -234,12 +263,14 @@ export class SolverBodies {
   private h = 0;
 
   /**
-   * Start gathering the bodies of a step with gravity (gx, gy) and substep h. (Fields, not
+   * Start gathering the bodies of a step with gravity (gx, gy) and substep h, whose states are in
+   * `states` (the space's BodyStates array). (Fields, not
    * arguments of each add: a double passed to a call that V8 does not inline is boxed, a
    * heap number per body per step.)
    */
-  begin(gx: number, gy: number, h: number, bodySlots: number): void {
+  begin(gx: number, gy: number, h: number, bodySlots: number, states: Float64Array): void {
     this.reset();
+    this.bstate = states;
     this.gx = gx;
     this.gy = gy;
     this.h = h;
@@ -290,8 +321,15 @@ export class SolverBodies {
     this.dw[i] = h * (dyn ? b._torque * ii : 0);
     this.linearDamp[i] = 1 / (1 + h * b._linearDrag);
     this.angularDamp[i] = 1 / (1 + h * b._angularDrag);
-    this.cx[i] = b._x + b._c * b._lcx - b._s * b._lcy;
-    this.cy[i] = b._y + b._s * b._lcx + b._c * b._lcy;
+    const lcx = b._lcx;
+    const lcy = b._lcy;
+    this.lcx[i] = lcx;
+    this.lcy[i] = lcy;
+    this.bslot[i] = b._slot;
+    this.shapeSync[i] = b._pairingShapes > 0 || !b._inertStale ? 1 : 0;
+    this.sleepy[i] = b._allowSleep ? 1 : 0;
+    this.cx[i] = b._x + b._c * lcx - b._s * lcy;
+    this.cy[i] = b._y + b._s * lcx + b._c * lcy;
     this.a0[i] = b._angle;
     this.c0[i] = b._c;
     this.s0[i] = b._s;
@@ -335,26 +373,31 @@ export class SolverBodies {
   }
 
   /**
-   * Write body i's current solver state (velocity and pose) into its Body. The rotation is the
-   * start rotation composed with the accumulated one (cos/sin already known): no trigonometry.
-   * The origin follows from the moved centre of mass through the new rotation.
+   * Write body i's current solver state (velocity and pose) into its Body (write back's kernel,
+   * body-kernels.ts, for the one body).
    */
   writeState(i: number): void {
-    const b = this.bodies[i]!;
-    b._vx = this.vx[i]!;
-    b._vy = this.vy[i]!;
-    b._w = this.w[i]!;
-    const c0 = this.c0[i]!;
-    const s0 = this.s0[i]!;
-    const dc = this.dqc[i]!;
-    const ds = this.dqs[i]!;
-    b._angle = this.a0[i]! + this.dq[i]!;
-    const c = c0 * dc - s0 * ds;
-    const s = s0 * dc + c0 * ds;
-    b._c = c;
-    b._s = s;
-    b._x = this.cx[i]! + this.dpx[i]! - (c * b._lcx - s * b._lcy);
-    b._y = this.cy[i]! + this.dpy[i]! - (s * b._lcx + c * b._lcy);
+    BODY_KERNELS.writeBack(this, i, i + 1);
+  }
+
+  /**
+   * Every solver body's state into the space's body states (write back, stage 12): on every thread
+   * when there are workers and bodies enough. If the workers fail it (one lost or hung), the
+   * calling thread writes every body itself: each one's numbers come from the solver arrays alone,
+   * so writing them again gives the same bits, and the step stands.
+   */
+  writeBack(): void {
+    const pool = this.pool;
+    if (pool !== null && this.count >= PARALLEL_MIN_BODIES) {
+      this.writeViews(pool.views);
+      try {
+        pool.runRange(COMMAND.BODY_WRITE_BACK, 1, this.count);
+        return;
+      } catch {
+        // (The pool is broken and ended: the space goes on alone, and says why.)
+      }
+    }
+    BODY_KERNELS.writeBack(this, 1, this.count);
   }
 
   /** Substep velocity integration (body-kernels.ts): on every thread when there are workers and bodies enough. */

@@ -31,6 +31,7 @@ import { Islands } from './islands.js';
 import { SpaceQueries, type CastPose, type ConvexCastHit, type QueryOptions, type RayHit } from './queries.js';
 import { readSpaceOptions, type SpaceOptions, type SpaceSettings } from './settings.js';
 import { StepPipeline } from './step.js';
+import { BodyStates } from './body-states.js';
 import { parallelUnavailable, WorkerPool, workersToStart, type ParallelStatus } from '../parallel/worker-pool.js';
 
 export type { SpaceOptions } from './settings.js';
@@ -70,6 +71,7 @@ export class Space implements BodySpaceLink, ConstraintSpaceLink {
       settings: this._settings,
       contacts: this._contacts,
       islands: this._islands,
+      bodyStates: this._bodyStates,
       breakConstraint: (c, reason) => this._breakConstraint(c, reason),
     });
     this._workersReady = this._startWorkers(this._settings.workers);
@@ -80,6 +82,8 @@ export class Space implements BodySpaceLink, ConstraintSpaceLink {
   /** Body slots (Body._slot) handed out so far, and those given back by removed bodies. */
   private _bodySlots = 0;
   private readonly _freeBodySlots: number[] = [];
+  /** The bodies' states (pose and velocity), each at its slot. */
+  private readonly _bodyStates = new BodyStates();
 
   private _workerPool: WorkerPool | null = null;
   private _parallel: ParallelStatus = { requested: 0, workers: 0, reason: null };
@@ -136,6 +140,7 @@ export class Space implements BodySpaceLink, ConstraintSpaceLink {
       this._parallel = { requested, workers: 0, reason };
       return Promise.resolve(this._parallel);
     }
+    this._bodyStates.share();
     const views = this._pipeline.share();
     return WorkerPool.start(count, views).then(
       (pool) => {
@@ -313,6 +318,7 @@ export class Space implements BodySpaceLink, ConstraintSpaceLink {
     body._sleepTime = 0;
     body._solverIndex = -1;
     body._slot = this._freeBodySlots.pop() ?? this._bodySlots++;
+    this._bodyStates.adopt(body);
     this._bodies.push(body);
     for (const s of body._shapes) this._contacts.addProxy(body, s);
     return body;
@@ -327,6 +333,7 @@ export class Space implements BodySpaceLink, ConstraintSpaceLink {
     for (const s of body._shapes) this._contacts.removeProxy(s);
     const i = this._bodies.indexOf(body);
     this._bodies.splice(i, 1);
+    this._bodyStates.release(body);
     this._freeBodySlots.push(body._slot);
     body._slot = -1;
     body._space = null;

@@ -30,9 +30,10 @@
  *  10. finish      constraints' break tests (maxForce, maxError): a test may call a user hook,
  *                  so it runs before any impulse is kept or any body written, inside the rollback
  *  11. store       each family keeps its impulses for the next step's warm start, but for the
- *                  constraints on a body a speed cap slowed (anti-windup: they start from zero);
- *                  with workers, the contacts' store is theirs while the calling thread writes back
- *  12. write back  solver arrays to the bodies; moved bodies' shapes and proxies follow
+ *                  constraints on a body a speed cap slowed (anti-windup: they start from zero)
+ *  12. write back  every solver body's pose and velocity into the space's body states, on every
+ *                  thread with workers; then the contacts' store begins (the workers', with
+ *                  workers) while moved bodies' shapes and proxies follow and rest times are kept
  *  13. contacts    the contacts' store done (the calling thread joins its stage); the step's
  *                  contact data (each point's impulses over the step) completes its
  *                  beginContact events and raises contactForce; the contacts doomed in stage 3
@@ -53,6 +54,8 @@ import { UserBatch } from '../constraint/user-batch.js';
 import { ContactSolver } from '../contact/contact-solver.js';
 import type { ContactManager } from './contact-manager.js';
 import type { Islands } from './islands.js';
+import type { BodyStates } from './body-states.js';
+import { STATE_LENGTH, STATE_SLEEP } from '../body/body-state.js';
 import type { SpaceSettings } from './settings.js';
 import { OneByOneFamily, UserBatchFamily, type ConstraintFamily, type SolverFamily } from './solver-families.js';
 import { SolverBodies } from './solver-bodies.js';
@@ -73,6 +76,8 @@ export interface StepWorld {
   readonly settings: SpaceSettings;
   readonly contacts: ContactManager;
   readonly islands: Islands;
+  /** Its bodies' states (pose and velocity), which write back writes. */
+  readonly bodyStates: BodyStates;
   /** The space's break sequence (hook, event, removal or deactivation). */
   breakConstraint(c: Constraint, reason: BreakReason): void;
 }
@@ -208,7 +213,7 @@ export class StepPipeline {
   private gather(): number {
     const sb = this.bodies;
     const s = this.world.settings;
-    sb.begin(s.gx, s.gy, this.ctx.h, this.world.bodySlots());
+    sb.begin(s.gx, s.gy, this.ctx.h, this.world.bodySlots(), this.world.bodyStates.array);
     const bySlot = sb.bySlot;
     let order = 0;
     // (An index, not for-of: an array iterator's results are objects wherever the loop runs
@@ -304,8 +309,6 @@ export class StepPipeline {
     this.ctx.poseEpoch++;
     const joints = this.constraintFamilies;
     for (let f = 0; f < joints.length; f++) joints[f]!.store(this.ctx);
-    // With workers, joined after write back (finishContacts).
-    this.contactSolver.beginStore(this.ctx);
     if (this.bodies.anyAtCap) this.forgetAtCaps();
   }
 
@@ -346,7 +349,10 @@ export class StepPipeline {
     this.world.contacts.commitStep();
   }
 
-  /** 12. Solver arrays back to the bodies; a body that moved takes its shapes and proxies along. */
+  /**
+   * 12. Solver arrays back to the bodies (their states, space/body-states.ts); a body that moved
+   * takes its shapes and proxies along; the rest times of the sleep test.
+   */
   private writeBack(dt: number): void {
     const sb = this.bodies;
     const s = this.world.settings;
@@ -356,27 +362,23 @@ export class StepPipeline {
     const delay = s.sleepDelay;
     let candidate = false;
     contacts.lookahead = 2 * dt;
+    // Every body's state first, on every thread with workers; then, while the workers store the
+    // contacts' impulses (joined in stage 13), the moved bodies' shapes and the sleep times.
+    sb.writeBack();
+    this.contactSolver.beginStore(this.ctx);
+    // From the solver's arrays and the states alone: a Body is read only to move its shapes.
+    const { bstate: st, bslot, dynamic, reach, shapeSync, sleepy, dpx, dpy, dq } = sb;
     for (let i = 1; i < sb.count; i++) {
-      const b = sb.bodies[i]!;
+      if (shapeSync[i] === 1 && (dpx[i] !== 0 || dpy[i] !== 0 || dq[i] !== 0)) contacts.syncShapes(sb.bodies[i]!);
+      if (dynamic[i] === 0) continue;
       const vx = sb.vx[i]!;
       const vy = sb.vy[i]!;
-      const w = sb.w[i]!;
-      const moved = sb.dpx[i] !== 0 || sb.dpy[i] !== 0 || sb.dq[i] !== 0;
-      if (moved) {
-        sb.writeState(i);
-        contacts.syncShapes(b);
-      } else {
-        b._vx = vx;
-        b._vy = vy;
-        b._w = w;
-      }
-      if (b._type === 'dynamic') {
-        const rim = w * b._maxExtent;
-        if (allowSleep && b._allowSleep && vx * vx + vy * vy <= thr2 && rim * rim <= thr2) {
-          b._sleepTime += dt;
-          if (b._sleepTime >= delay) candidate = true;
-        } else b._sleepTime = 0;
-      }
+      const rim = sb.w[i]! * reach[i]!;
+      const rest = bslot[i]! * STATE_LENGTH + STATE_SLEEP;
+      if (allowSleep && sleepy[i] === 1 && vx * vx + vy * vy <= thr2 && rim * rim <= thr2) {
+        st[rest] = st[rest]! + dt;
+        if (st[rest]! >= delay) candidate = true;
+      } else st[rest] = 0;
     }
     this.sleepCandidate = candidate;
   }

@@ -59,7 +59,7 @@ function makeBody(s: BodyState, allowStatic: boolean): Body {
 
 function context(bodies: Body[]): StepContext {
   const sb = new SolverBodies();
-  sb.begin(0, 0, 1 / 240, 0);
+  sb.begin(0, 0, 1 / 240, 0, new Float64Array(0));
   for (const b of bodies) {
     b._solverIndex = -1;
     if (b.type === 'dynamic' && b._solverIndex < 0) sb.add(b);
