@@ -46,16 +46,17 @@
  */
 import type { ContactKernels } from '../contact/contact-kernels.js';
 import type { PivotKernels } from '../constraint/pivot-kernels.js';
-import type { BodyKernels } from '../space/body-kernels.js';
+import type { BodyKernels, WriteBackViews } from '../space/body-kernels.js';
 import type { CollideKernels } from '../collision/collide-kernels.js';
 import type { UserKernels, UserRowViews } from '../constraint/user-kernels.js';
 import type { UserBatchKernelSource, UserPoseKernels, UserPoseViews } from '../constraint/user-pose-kernels.js';
 
 /**
  * The arrays a stage reads and writes, all shared: the contact solver's rows, the joint batch's
- * (p…), the user batch's (u…), and the solver bodies' state.
+ * (p…), the user batch's (u…), and the solver bodies' state and the space's body states (those
+ * write back takes: WriteBackViews).
  */
-export interface StageViews extends UserRowViews, UserPoseViews {
+export interface StageViews extends UserRowViews, UserPoseViews, WriteBackViews {
   d: Float64Array;
   ends: Int32Array;
   points: Uint8Array;
@@ -93,10 +94,6 @@ export interface StageViews extends UserRowViews, UserPoseViews {
   pkept: Float64Array;
   pends: Int32Array;
   psoft: Uint8Array;
-  vx: Float64Array;
-  vy: Float64Array;
-  w: Float64Array;
-  c0: Float64Array;
   dvx: Float64Array;
   dvy: Float64Array;
   dw: Float64Array;
@@ -105,22 +102,8 @@ export interface StageViews extends UserRowViews, UserPoseViews {
   dynamic: Uint8Array;
   spinCapped: Uint8Array;
   atCap: Uint8Array;
-  s0: Float64Array;
   invMass: Float64Array;
   invI: Float64Array;
-  cx: Float64Array;
-  cy: Float64Array;
-  dpx: Float64Array;
-  dpy: Float64Array;
-  dq: Float64Array;
-  dqc: Float64Array;
-  dqs: Float64Array;
-  a0: Float64Array;
-  /** Write back's (space/body-kernels.ts): the space's body states, each solver body's slot and local centre of mass. */
-  bstate: Float64Array;
-  bslot: Int32Array;
-  lcx: Float64Array;
-  lcy: Float64Array;
 }
 
 /** The kernels a stage runs: every family's that has them. */
