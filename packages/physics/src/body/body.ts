@@ -1,6 +1,6 @@
 /**
  * Body: the public handle of a rigid body. Its pose and velocity are eight numbers in a typed
- * array (body-state.ts), its space's while it is in one; the rest are plain fields. The space
+ * array (state-layout.ts), its space's while it is in one; the rest are plain fields. The space
  * copies awake bodies into typed solver arrays for the duration of a step (see
  * space/solver-bodies.ts) and writes the result back, so a Body stays pleasant to use while
  * the hot loop stays scalar and allocation-free.
@@ -22,7 +22,7 @@ import {
   fail,
   FulcrumInputError,
 } from '../util/validate.js';
-import { ownState, STATE_ANGLE, STATE_C, STATE_S, STATE_SLEEP, STATE_VX, STATE_VY, STATE_W, STATE_Y } from './body-state.js';
+import { ownState, STATE_ANGLE, STATE_C, STATE_S, STATE_SLEEP, STATE_VX, STATE_VY, STATE_W, STATE_Y } from './state-layout.js';
 
 export type BodyType = 'dynamic' | 'static' | 'kinematic';
 
@@ -130,7 +130,7 @@ export class Body implements ShapeOwner {
   // --- state (internal fields are read by the space and solver) ---
   /** @internal */ _type: BodyType = 'dynamic';
   /**
-   * @internal The state's array and where in it the body's numbers start (body-state.ts): its
+   * @internal The state's array and where in it the body's numbers start (state-layout.ts): its
    * own until it joins a space, then the space's (BodyStates). Read and written through the
    * accessors below (_x … _w, _sleepTime).
    */

@@ -1,7 +1,7 @@
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { mulberry32 } from '../test-support/random.js';
-import * as S from '../body/body-state.js';
+import * as S from '../body/state-layout.js';
 import { BODY_KERNEL_PARTS, BODY_KERNELS, bodyKernels, type WriteBackViews } from './body-kernels.js';
 
 /** The kernels rebuilt from the factory's text and its parts' alone, as a worker builds them. */
@@ -32,7 +32,7 @@ function problem(seed: number): WriteBackViews {
 const bits = (a: Float64Array) => Array.from(new Uint32Array(a.slice().buffer));
 
 describe("write back's kernel", () => {
-  it("declares body-state.ts's layout", () => {
+  it("declares state-layout.ts's layout", () => {
     const decl = /const (STATE = [^;]+);/.exec(bodyKernels.toString());
     expect(decl).not.toBeNull();
     const declared = Object.fromEntries(decl![1]!.split(',').map((d) => d.split('=').map((x) => x.trim())).map(([k, v]) => [k!, Number(v)]));

@@ -104,7 +104,7 @@ export function bodyKernels(cap: typeof capSpeed, turn: typeof turnBody) {
 
   /**
    * Write back of bodies [from, to): each one's velocity, and, when it moved, its pose, into its
-   * slice of the space's body states (body/body-state.ts's layout, written out). The rotation is the
+   * slice of the space's body states (body/state-layout.ts's layout, written out). The rotation is the
    * start rotation composed with the accumulated one (cos and sin known: no trigonometry); the
    * origin follows from the moved centre of mass through the new rotation. A body that did not
    * move keeps its pose to the bit (recomputed, its origin could differ in the last bit).

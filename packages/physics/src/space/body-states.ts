@@ -1,5 +1,5 @@
 /**
- * The states of a space's bodies (body/body-state.ts) in one array, each body's eight numbers at
+ * The states of a space's bodies (body/state-layout.ts) in one array, each body's numbers at
  * its slot (Body._slot): the step's write back writes them from the solver arrays in one kernel,
  * on every thread when there are workers. A body is adopted as it joins the space and released,
  * with a copy of its state in an array of its own, as it leaves. When a slot beyond the array
@@ -7,7 +7,7 @@
  * (share) the array is over a SharedArrayBuffer.
  */
 import type { Body } from '../body/body.js';
-import { STATE_LENGTH } from '../body/body-state.js';
+import { STATE_LENGTH } from '../body/state-layout.js';
 
 export class BodyStates {
   array: Float64Array = new Float64Array(STATE_LENGTH * 64);

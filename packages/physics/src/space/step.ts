@@ -55,7 +55,7 @@ import { ContactSolver } from '../contact/contact-solver.js';
 import type { ContactManager } from './contact-manager.js';
 import type { Islands } from './islands.js';
 import type { BodyStates } from './body-states.js';
-import { STATE_LENGTH, STATE_SLEEP } from '../body/body-state.js';
+import { STATE_LENGTH, STATE_SLEEP } from '../body/state-layout.js';
 import type { SpaceSettings } from './settings.js';
 import { OneByOneFamily, UserBatchFamily, type ConstraintFamily, type SolverFamily } from './solver-families.js';
 import { SolverBodies } from './solver-bodies.js';
