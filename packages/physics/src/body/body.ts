@@ -1,7 +1,7 @@
 /**
- * Body: the public handle of a rigid body. Its pose and velocity are eight numbers in a typed
- * array (state-layout.ts), its space's while it is in one; the rest are plain fields. The space
- * copies awake bodies into typed solver arrays for the duration of a step (see
+ * Body: the public handle of a rigid body. Its pose, velocity and rest time are nine numbers in
+ * a typed array (state-layout.ts), its space's while it is in one; the rest are plain fields. The
+ * space copies awake bodies into typed solver arrays for the duration of a step (see
  * space/solver-bodies.ts) and writes the result back, so a Body stays pleasant to use while
  * the hot loop stays scalar and allocation-free.
  *

@@ -76,7 +76,7 @@ export interface StepWorld {
   readonly settings: SpaceSettings;
   readonly contacts: ContactManager;
   readonly islands: Islands;
-  /** Its bodies' states (pose and velocity), which write back writes. */
+  /** Its bodies' states (pose, velocity, rest time), which write back writes. */
   readonly bodyStates: BodyStates;
   /** The space's break sequence (hook, event, removal or deactivation). */
   breakConstraint(c: Constraint, reason: BreakReason): void;
