@@ -9,7 +9,13 @@ export const CONTROL = {
   SEQ: 0,
   /** The command of the last bump (COMMAND below). */
   CMD: 1,
-  /** (Slots 2 and 3 are free.) */
+  /**
+   * The sequence number of the stage being opened: written first as the calling thread opens a
+   * stage, before its claims, bounds and command (thread-runtime.ts, openStage). A thread that
+   * copied a stage's bounds and finds it changed has read some of the next stage's: it claims
+   * nothing. (Slot 3 is free.)
+   */
+  OPENING: 2,
   /** Workers that have taken the last views message (remap) or started (ready). */
   ACK: 4,
   /** Set by a thread whose kernel threw: the stage fails on the calling thread. */

@@ -15,8 +15,8 @@ function declared(text: string, first: string): Record<string, number> {
 describe("the thread runtime's and the worker's literal slots", () => {
   it('match parallel/control.ts and the colour count', () => {
     const runtime = threadRuntime.toString();
-    expect(declared(runtime, 'SEQ')).toEqual({ SEQ: CONTROL.SEQ, CMD: CONTROL.CMD, FAILED: CONTROL.FAILED, THREADS: CONTROL.THREADS, STARTS: CONTROL.STARTS, SPIN: CONTROL.SPIN, DONE: CONTROL.DONE, CLAIMS: CONTROL.CLAIMS, COLOURS, HOMES });
-    expect(declared(openStage.toString(), 'SEQ')).toEqual({ SEQ: CONTROL.SEQ, CMD: CONTROL.CMD, THREADS: CONTROL.THREADS, STARTS: CONTROL.STARTS, DONE: CONTROL.DONE, CLAIMS: CONTROL.CLAIMS, COLOURS, HOMES, CHUNK_BITS: 12, TAG_MASK: 0x7ffff });
+    expect(declared(runtime, 'SEQ')).toEqual({ SEQ: CONTROL.SEQ, CMD: CONTROL.CMD, OPENING: CONTROL.OPENING, FAILED: CONTROL.FAILED, THREADS: CONTROL.THREADS, STARTS: CONTROL.STARTS, SPIN: CONTROL.SPIN, DONE: CONTROL.DONE, CLAIMS: CONTROL.CLAIMS, COLOURS, HOMES });
+    expect(declared(openStage.toString(), 'SEQ')).toEqual({ SEQ: CONTROL.SEQ, CMD: CONTROL.CMD, OPENING: CONTROL.OPENING, THREADS: CONTROL.THREADS, STARTS: CONTROL.STARTS, DONE: CONTROL.DONE, CLAIMS: CONTROL.CLAIMS, COLOURS, HOMES, CHUNK_BITS: 12, TAG_MASK: 0x7ffff });
     expect(declared(runtime, 'CHUNK_BITS')).toEqual({ CHUNK_BITS: 12, CHUNK_MASK: 0xfff, TAG_MASK: 0x7ffff });
     expect(declared(runtime, 'INV_H')).toEqual({ INV_H: PARAMS.INV_H, MAX_BIAS: PARAMS.MAX_BIAS, SOFT: PARAMS.SOFT, USER: PARAMS.USER, USER_POSE: PARAMS.USER_POSE });
     expect(declared(bodyKernels.toString(), 'H')).toEqual({ H: PARAMS.H, MAX_SPEED: PARAMS.MAX_SPEED, MAX_SPIN: PARAMS.MAX_SPIN });
@@ -77,6 +77,27 @@ describe('a thread that comes late', () => {
     // (A wait that never ends throws after a second rather than hang the test.)
     return { ran, runtime: threadRuntime(kernels, ctl, new Float64Array(new SharedArrayBuffer(PARAMS.LENGTH * 8)), true, 1000, true, index) };
   };
+
+  it("claims nothing from bounds it copied as the next stage was being opened (a colour empty in both can look full)", () => {
+    const ctl = new Int32Array(new SharedArrayBuffer(CONTROL.LENGTH * 4));
+    ctl[CONTROL.THREADS] = 2;
+    const first = recorder(ctl);
+    // Stage A in colours 0–2; stage B one range (colour 0 alone), which retags colours 0–2 (A's).
+    const a = openStage(ctl, COMMAND.CONTACT_WARM_START, Int32Array.from({ length: COLOURS + 1 }, (_, c) => Math.min(c, 3) * 10), COLOURS);
+    first.runtime.stage({} as never, a);
+    const b = openStage(ctl, COMMAND.CONTACT_WARM_START, Int32Array.from({ length: COLOURS + 1 }, (_, c) => (c === 0 ? 0 : 40)), 3);
+    first.runtime.stage({} as never, b);
+    // The calling thread starts to open stage C, a range [0, 20) (it retags colour 0 only, as B and
+    // C use no other): OPENING first, then the bounds, of which a late thread in B reads C's first
+    // two and B's others: colour 1 is [20, 40), and its claim word still carries B's tag.
+    Atomics.store(ctl, CONTROL.OPENING, b + 1);
+    Atomics.store(ctl, CONTROL.CLAIMS, ((b + 1) & 0x7ffff) << 12);
+    Atomics.store(ctl, CONTROL.STARTS, 0);
+    Atomics.store(ctl, CONTROL.STARTS + 1, 20);
+    const late = recorder(ctl);
+    late.runtime.stage({} as never, b);
+    expect(late.ran, 'no phantom rows').toEqual([]);
+  });
 
   it("takes its own home's chunks first, front to back, then what is left of the others'", () => {
     const ctl = new Int32Array(new SharedArrayBuffer(CONTROL.LENGTH * 4));

@@ -21,12 +21,16 @@
  *            stages do. The rows of a colour touch disjoint bodies, so any split gives the same
  *            bits. The overflow is not a stage's: the calling thread solves it alone, after
  *            (worker-pool.ts).
- *   late     the calling thread opens each stage (openStage): it retags the claim words of the
- *            colours in use (in this stage or the one before) with the stage's sequence number
- *            first, then writes the bounds and the command, then bumps SEQ. A thread still in an
- *            earlier stage, or reading this one's bounds as they are written, claims with its own
- *            stage's tag and fails: no thread runs rows of one stage with the bounds or command of
- *            another. What a kernel reads beside its rows (the stage's numbers) stays put while any
+ *   late     the calling thread opens each stage (openStage): it writes the stage's sequence
+ *            number to OPENING, retags the claim words of the colours in use (in this stage or
+ *            the one before) with it, then writes the bounds and the command, then bumps SEQ. A
+ *            thread copies a stage's command and bounds, then checks that SEQ and OPENING still
+ *            name that stage: if the next stage's opening had begun, its copy may mix both
+ *            stages' bounds, and it claims nothing (a mix once showed a colour empty in both as
+ *            full, whose claim word neither retagged, and a late worker ran those phantom rows: a
+ *            rare divergence of the user batch's net, about one run in forty). A thread still in
+ *            an earlier stage, with that stage's own bounds, claims with its stage's tag and fails:
+ *            no thread runs rows of one stage with the bounds or command of another. What a kernel reads beside its rows (the stage's numbers) stays put while any
  *            chunk is claimed and not done. (A tag comes round again after 2^19 stages, some five
  *            thousand steps: a thread would have to stall that long between checking SEQ and
  *            claiming for a claim to pass that should not.)
@@ -124,8 +128,9 @@ export interface StageKernels {
  * the stage's sequence number (stage's `seq`). Literal slots, as threadRuntime's.
  */
 export function openStage(ctl: Int32Array, command: number, starts: Int32Array, retag: number): number {
-  const SEQ = 0, CMD = 1, THREADS = 6, STARTS = 7, DONE = 64, CLAIMS = 88, COLOURS = 24, HOMES = 16, CHUNK_BITS = 12, TAG_MASK = 0x7ffff;
+  const SEQ = 0, CMD = 1, OPENING = 2, THREADS = 6, STARTS = 7, DONE = 64, CLAIMS = 88, COLOURS = 24, HOMES = 16, CHUNK_BITS = 12, TAG_MASK = 0x7ffff;
   const seq = (Atomics.load(ctl, SEQ) + 1) | 0;
+  Atomics.store(ctl, OPENING, seq);
   const word = (seq & TAG_MASK) << CHUNK_BITS;
   const threads = ctl[THREADS]!;
   const homes = threads < HOMES ? threads : HOMES;
@@ -154,7 +159,7 @@ export function coloursInUse(starts: Int32Array): number {
  */
 export function threadRuntime(kernels: StageKernels, ctl: Int32Array, prm: Float64Array, canWait: boolean, stallMs: number, claims = true, index = 0) {
   // Slots and commands of parallel/control.ts.
-  const SEQ = 0, CMD = 1, FAILED = 5, THREADS = 6, STARTS = 7, SPIN = 32, DONE = 64, CLAIMS = 88, COLOURS = 24, HOMES = 16;
+  const SEQ = 0, CMD = 1, OPENING = 2, FAILED = 5, THREADS = 6, STARTS = 7, SPIN = 32, DONE = 64, CLAIMS = 88, COLOURS = 24, HOMES = 16;
   /**
    * A claim word: the stage's tag (its sequence number's low 19 bits) above the chunks claimed
    * (12 bits: at most eight chunks per thread, and at most 257 threads).
@@ -263,7 +268,11 @@ export function threadRuntime(kernels: StageKernels, ctl: Int32Array, prm: Float
     const cmd = Atomics.load(ctl, CMD);
     const threads = Atomics.load(ctl, THREADS);
     for (let c = 0; c <= COLOURS; c++) starts[c] = Atomics.load(ctl, STARTS + c);
-    if (Atomics.load(ctl, SEQ) !== seq) return;
+    // Bounds copied while the next stage was being opened may be partly its: a colour empty in
+    // both could look full, whose claim word neither retagged (openStage retags only the colours
+    // these two use), and its phantom rows would run. OPENING, written before any of the next
+    // stage's numbers, says whether the copy is this stage's alone (a seqlock's check).
+    if (Atomics.load(ctl, SEQ) !== seq || Atomics.load(ctl, OPENING) !== seq) return;
     const tag = seq & TAG_MASK;
     const homes = threads < HOMES ? threads : HOMES;
     const home = index % homes;
