@@ -145,33 +145,33 @@ describe('a worker that fails', () => {
     expect(space.parallel).toEqual({ requested: 1, workers: 0, reason: expect.stringMatching(/did not finish its part of the narrowphase/) });
   }, 60_000);
 
-  it("that never finishes the contacts' store, which runs beside write back, leaves the step to finish it: the step stands, the space goes on alone", async () => {
-    // The store's stage is joined after the bodies are written: its rows are stored again on the
-    // calling thread rather than the step failing (every row writes the same numbers).
-    WorkerPool.defaults = { ...setupDefaults, callerShare: false, stallMs: 300, program: programWithAtStage(`if (prm[1] === ${TRIGGER} && Atomics.load(ctl, 1) === ${COMMAND.CONTACT_STORE}) for (;;) {}`) };
-    const { space, reference, bodies, refBodies } = await pair(1);
+  /**
+   * A worker that takes every chunk of `command`'s stage in the triggered step and hangs in it. The
+   * stage runs after the check (write back, the contacts' store), so the calling thread does it
+   * again (every body or row writes the same numbers) rather than fail the step: the step stands as
+   * without workers, and the space goes on alone, saying why.
+   */
+  async function hangsAfterTheCheck(command: number, rows: number, reason: RegExp): Promise<void> {
+    WorkerPool.defaults = { ...setupDefaults, callerShare: false, stallMs: 300, program: programWithAtStage(`if (prm[1] === ${TRIGGER} && Atomics.load(ctl, 1) === ${command}) for (;;) {}`) };
+    const { space, reference, bodies, refBodies } = await pair(1, rows);
     stepBoth(space, reference, 10);
     triggeredStep(space);
     triggeredStep(reference);
     expect(hashState(bodies), 'the step stood, as without workers').toBe(hashState(refBodies));
+    // What it wrote again (the stored impulses warm-start the next steps) is what they would have been.
     stepBoth(space, reference, 20);
-    // The impulses it stored warm-started the next steps as they would have.
     expect(hashState(bodies)).toBe(hashState(refBodies));
-    expect(space.parallel).toEqual({ requested: 1, workers: 0, reason: expect.stringMatching(/did not finish its part of the contact store/) });
+    expect(space.parallel).toEqual({ requested: 1, workers: 0, reason: expect.stringMatching(reason) });
+  }
+
+  it("that never finishes the contacts' store, which runs beside write back's shapes, leaves the step to finish it: the step stands, the space goes on alone", async () => {
+    await hangsAfterTheCheck(COMMAND.CONTACT_STORE, 30, /did not finish its part of the contact store/);
   }, 60_000);
 
-  it("that never finishes its part of write back leaves the step to finish it: the step stands, with every body written, and the space goes on alone", async () => {
-    // 1,081 bodies, enough for write back's stage, which the worker takes whole and hangs in.
-    WorkerPool.defaults = { ...setupDefaults, callerShare: false, stallMs: 300, program: programWithAtStage(`if (prm[1] === ${TRIGGER} && Atomics.load(ctl, 1) === ${COMMAND.BODY_WRITE_BACK}) for (;;) {}`) };
-    const { space, reference, bodies, refBodies } = await pair(1, 46);
-    expect(bodies.length).toBeGreaterThanOrEqual(PARALLEL_MIN_BODIES);
-    stepBoth(space, reference, 10);
-    triggeredStep(space);
-    triggeredStep(reference);
-    expect(hashState(bodies), 'the step stood, every body written, as without workers').toBe(hashState(refBodies));
-    stepBoth(space, reference, 20);
-    expect(hashState(bodies)).toBe(hashState(refBodies));
-    expect(space.parallel).toEqual({ requested: 1, workers: 0, reason: expect.stringMatching(/did not finish its part of the write back/) });
+  it('that never finishes its part of write back leaves the step to write every body: the step stands, the space goes on alone', async () => {
+    // A 46-row pyramid: 1,081 bodies, enough for write back's stage.
+    expect((46 * 47) / 2).toBeGreaterThanOrEqual(PARALLEL_MIN_BODIES);
+    await hangsAfterTheCheck(COMMAND.BODY_WRITE_BACK, 46, /did not finish its part of the write back/);
   }, 60_000);
 
   it('that comes late holds nobody up: the calling thread takes every chunk, the step gives the same bits, and the space steps on with the worker', async () => {
