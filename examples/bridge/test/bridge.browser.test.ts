@@ -49,14 +49,23 @@ describe('bridge example', () => {
   it('drags the crate with the mouse onto the left cliff', async () => {
     const { page } = opened;
     const box = await canvasBox(page, 'canvas');
-    const start = (await readProbe(page))!.crate as Crate;
-    const from = { x: box.x + start.canvasX, y: box.y + start.canvasY };
+    const first = (await readProbe(page))!.crate as Crate;
     // Lift it up and over the left cliff (its edge is at x = -8 m, its top at y = 0).
     const target = { x: -10, y: 2.5 };
-    const to = { x: from.x + (target.x - start.x) * ZOOM, y: from.y - (target.y - start.y) * ZOOM };
-    await dragCanvas(page, from, to, { steps: 20, holdMs: 800 });
-    const after = await waitForProbe(page, (p) => (p.crate as Crate).x < -8.5, { timeout: 15_000 });
-    expect((after.crate as Crate).x).toBeLessThan(start.x - 5);
+    // The crate sways on the bridge, and the box and ragdoll spawned in the step before may still
+    // be landing on it: with the CPU shared by other browser tests, the crate once moved between
+    // the probe's read and the press, and the drag missed it. A user tries again; so does this,
+    // from where the crate is then, up to three times.
+    let after: Record<string, unknown> | null = null;
+    for (let attempt = 0; attempt < 3 && after === null; attempt++) {
+      const start = (await readProbe(page))!.crate as Crate;
+      const from = { x: box.x + start.canvasX, y: box.y + start.canvasY };
+      const to = { x: from.x + (target.x - start.x) * ZOOM, y: from.y - (target.y - start.y) * ZOOM };
+      await dragCanvas(page, from, to, { steps: 20, holdMs: 800 });
+      after = await waitForProbe(page, (p) => (p.crate as Crate).x < -8.5, { timeout: 8_000 }).catch(() => null);
+    }
+    expect(after, 'the crate carried onto the left cliff').not.toBeNull();
+    expect((after!.crate as Crate).x).toBeLessThan(first.x - 5);
     await canvasStats(page, 'canvas', { artifact: 'bridge-dragged.png' });
   });
 
