@@ -43,7 +43,11 @@ export interface SceneProbe extends Probe {
   bodyIds: number[];
   constraintIds: number[];
   /** The drag handle in world metres, and in CSS pixels from the canvas's top-left corner. */
-  dragTarget: { world: [number, number]; canvas: [number, number] } | null;
+  dragTarget: { id: number; world: [number, number]; canvas: [number, number]; velocity: [number, number] } | null;
+  /** performance.now() when the probe was published. */
+  publishedAt: number;
+  /** The id of the body the pointer holds, else null (before any drag: absent). */
+  grabbed?: number | null;
   controlChange: Record<string, unknown> | null;
   /** Pointer travel for the drag test, CSS pixels [dx, dy]. */
   dragBy: [number, number];

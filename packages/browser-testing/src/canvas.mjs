@@ -83,17 +83,23 @@ export async function framesDiffer(page, selector = 'canvas', ms = 700, { minPix
 /**
  * A real mouse drag in page pixels: move to `from`, press, move to `to` in `steps` moves,
  * hold for `holdMs`, call `whileHeld()` if given (to look at the page mid-drag), release.
- * Points are `{ x, y }` or `[x, y]`.
+ * Points are `{ x, y }` or `[x, y]`. With `pressed`, it is asked right after the press whether
+ * the press took (say, grabbed the body meant): when it resolves to false, the mouse is released
+ * where it pressed, without moving, and the drag resolves to false (a moving target may have
+ * left the point read a moment before, and a caller can read it again and retry). Resolves to
+ * true when the drag was made.
  */
-export async function dragCanvas(page, from, to, { steps = 15, holdMs = 300, whileHeld } = {}) {
+export async function dragCanvas(page, from, to, { steps = 15, holdMs = 300, whileHeld, pressed } = {}) {
   const [fx, fy] = toXY(from, 'from');
   const [tx, ty] = toXY(to, 'to');
   await page.mouse.move(fx, fy);
   await page.mouse.down();
-  await page.mouse.move(tx, ty, { steps });
-  if (holdMs > 0) await page.waitForTimeout(holdMs);
   try {
+    if (pressed && !(await pressed())) return false;
+    await page.mouse.move(tx, ty, { steps });
+    if (holdMs > 0) await page.waitForTimeout(holdMs);
     await whileHeld?.();
+    return true;
   } finally {
     await page.mouse.up();
   }

@@ -203,4 +203,23 @@ describe('dragCanvas', () => {
     await expect(dragCanvas(page, [0, NaN], [1, 1])).rejects.toThrow(/from must be .*got \[0,null\]/);
     await close();
   });
+
+  it('releases where it pressed, without moving, when `pressed` says the press did not take', async () => {
+    const { page, close } = await openPage(browser, `${server.url}/mouse.html`);
+    let asked = 0;
+    const refused = await dragCanvas(page, [30, 40], [130, 240], { steps: 4, holdMs: 0, pressed: async () => (asked++, false) });
+    expect(refused).toBe(false);
+    expect(asked).toBe(1);
+    let events = await page.evaluate(() => window.events);
+    expect(events.filter((e) => e[0] === 'mousedown')).toEqual([['mousedown', 30, 40, 1]]);
+    expect(events.filter((e) => e[0] === 'mouseup')).toEqual([['mouseup', 30, 40, 0]]);
+    expect(events.filter((e) => e[0] === 'mousemove' && e[3] === 1)).toEqual([]);
+    // And a press that takes drags as before.
+    await page.evaluate(() => (window.events.length = 0));
+    expect(await dragCanvas(page, [30, 40], [130, 240], { steps: 4, holdMs: 0, pressed: async () => true })).toBe(true);
+    events = await page.evaluate(() => window.events);
+    expect(events.filter((e) => e[0] === 'mouseup')).toEqual([['mouseup', 130, 240, 0]]);
+    expect(events.filter((e) => e[0] === 'mousemove' && e[3] === 1).length).toBe(4);
+    await close();
+  });
 });

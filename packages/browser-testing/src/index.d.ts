@@ -81,8 +81,8 @@ export declare function dragCanvas(
   page: Page,
   from: PagePoint,
   to: PagePoint,
-  options?: { steps?: number; holdMs?: number; whileHeld?: () => Promise<unknown> },
-): Promise<void>;
+  options?: { steps?: number; holdMs?: number; whileHeld?: () => Promise<unknown>; pressed?: () => Promise<boolean> },
+): Promise<boolean>;
 
 // pixels.mjs
 export declare const DEFAULT_TOLERANCE: number;

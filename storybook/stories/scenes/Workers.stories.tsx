@@ -32,8 +32,10 @@ function WorkersScene() {
   for (let row = 0; row < ROWS; row++) {
     const n = ROWS - row;
     for (let i = 0; i < n; i++) {
+      // The apex box is the one to drag: it rests from the start, and no dropped box lands on it
+      // (a box in flight can leave the place where the pointer presses).
       boxes.push(
-        <Body key={`${row}-${i}`} position={[(i - (n - 1) / 2) * SIZE, -4.5 + SIZE / 2 + row * SIZE]}>
+        <Body key={`${row}-${i}`} position={[(i - (n - 1) / 2) * SIZE, -4.5 + SIZE / 2 + row * SIZE]} userData={n === 1 ? DRAG_HANDLE : undefined}>
           <Box width={SIZE} height={SIZE} />
         </Body>,
       );
@@ -41,13 +43,14 @@ function WorkersScene() {
   }
   return (
     <>
+      {/* Wider than the view, so that a box knocked off the pile stays on the ground. */}
       <Body type="static" position={[0, -5]}>
-        <Box width={16} height={1} />
+        <Box width={40} height={1} />
       </Body>
       {boxes}
-      {/* Dropped onto the pile as the story opens, so that it moves; the last is the drag handle. */}
-      {[-2, 0.3, 2.4].map((x, i) => (
-        <Body key={`drop-${i}`} position={[x, 5 + i]} rotation={0.4 * i} userData={i === 2 ? DRAG_HANDLE : undefined}>
+      {/* Dropped onto the pile's sides as the story opens, so that it moves. */}
+      {[-2.4, -1.2, 2.4].map((x, i) => (
+        <Body key={`drop-${i}`} position={[x, 4 + i]} rotation={0.4 * i}>
           <Box width={0.8} height={0.5} color={accent.projectile} />
         </Body>
       ))}
@@ -59,7 +62,7 @@ const meta = {
   title: 'Scenes/Workers',
   component: WorkersScene,
   tags: ['heavy'],
-  parameters: { fulcrum: { zoom: 45, center: [0, -1], workers: 2, panel: readout.Panel } satisfies FulcrumParameters },
+  parameters: { fulcrum: { zoom: 40, center: [0, 0.2], workers: 2, dragBy: [100, 30], panel: readout.Panel } satisfies FulcrumParameters },
 } satisfies Meta<typeof WorkersScene>;
 
 export default meta;

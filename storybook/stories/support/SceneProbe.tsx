@@ -8,7 +8,10 @@
  * - `dragTarget`: the drag handle, in world metres and in canvas pixels: the body-local point
  *   `userData.dragHandle` ([x, y], or true for the body's origin) of the first body that has one,
  *   else the first dynamic body's origin. The pixel position is relative to the canvas's top-left
- *   corner (CSS pixels): the page may shift after the last frame of a scene at rest;
+ *   corner (CSS pixels): the page may shift after the last frame of a scene at rest; its id, and
+ *   its velocity in canvas pixels a second (a test presses where a moving body will be);
+ * - `publishedAt`: performance.now() when this was published;
+ * - `grabbed`: the id of the body the pointer holds (StoryFrame's drag callback), else null;
  * - `motion`: metres the dynamic bodies' origins have moved plus radians they have turned since
  *   this scene mounted, summed over bodies and frames, so a test can see that a remounted scene
  *   steps without racing its motion with a screenshot.
@@ -72,7 +75,7 @@ function publish(space: Space, camera: import('three').Camera, canvas: HTMLCanva
     if (!handle && (b.userData as { dragHandle?: unknown } | undefined)?.dragHandle) handle = b;
   }
   const target = handle ?? firstDynamic;
-  let dragTarget: { world: [number, number]; canvas: [number, number] } | null = null;
+  let dragTarget: { id: number; world: [number, number]; canvas: [number, number]; velocity: [number, number] } | null = null;
   if (target) {
     const local = (target.userData as { dragHandle?: unknown } | undefined)?.dragHandle;
     const [lx, ly] = Array.isArray(local) ? (local as [number, number]) : [0, 0];
@@ -82,11 +85,16 @@ function publish(space: Space, camera: import('three').Camera, canvas: HTMLCanva
     const x = ox + c * lx - s * ly;
     const y = oy + s * lx + c * ly;
     const rect = canvas.getBoundingClientRect();
-    projected.set(x, y, 0).project(camera);
-    dragTarget = {
-      world: [x, y],
-      canvas: [((projected.x + 1) / 2) * rect.width, ((1 - projected.y) / 2) * rect.height],
+    const toCanvas = (wx: number, wy: number): [number, number] => {
+      projected.set(wx, wy, 0).project(camera);
+      return [((projected.x + 1) / 2) * rect.width, ((1 - projected.y) / 2) * rect.height];
     };
+    // The point's velocity, v + ω × r from the body's origin, as canvas pixels a second.
+    const v = target.velocity;
+    const w = target.angularVel;
+    const at = toCanvas(x, y);
+    const later = toCanvas(x + v.x - w * (y - oy), y + v.y + w * (x - ox));
+    dragTarget = { id: target.id, world: [x, y], canvas: at, velocity: [later[0] - at[0], later[1] - at[1]] };
   }
   setProbe({
     awakeBodies: awake,
@@ -95,5 +103,6 @@ function publish(space: Space, camera: import('three').Camera, canvas: HTMLCanva
     constraintIds: space.constraints.slice(0, MAX_IDS).map((c) => c.id),
     dragTarget,
     motion: motion.total,
+    publishedAt: performance.now(),
   });
 }

@@ -6,7 +6,7 @@
  */
 import { countRenders, setProbe } from '@fulcrum/browser-testing/probe';
 import { Physics } from '@fulcrum/react';
-import type { Vec2Like } from '@fulcrum/physics';
+import type { Body, Vec2Like } from '@fulcrum/physics';
 import { Canvas } from '@react-three/fiber';
 import { useLayoutEffect, useState, type ReactNode } from 'react';
 import { fonts, ui } from './palette';
@@ -90,7 +90,7 @@ export function StoryFrame({ settings = {}, debugInitially = false, storyId, pan
           }}
         >
           <color attach="background" args={[ui.canvas]} />
-          <Physics key={resets} gravity={gravity} checkUserConstraints={checkUserConstraints} workers={workers} debug={debug ? true : JOINTS_ONLY} dragging>
+          <Physics key={resets} gravity={gravity} checkUserConstraints={checkUserConstraints} workers={workers} debug={debug ? true : JOINTS_ONLY} dragging={PUBLISH_GRAB}>
             <SceneMounts storyId={storyId} />
             <SceneProbe />
             {children}
@@ -101,6 +101,9 @@ export function StoryFrame({ settings = {}, debugInitially = false, storyId, pan
     </div>
   );
 }
+
+/** The body the pointer holds, for the drag test: it presses again if the press missed. */
+const PUBLISH_GRAB = { onDrag: (body: Body | null) => setProbe({ grabbed: body === null ? null : body.id }) };
 
 /** Counts scene mounts, so that tests can tell a control update from a remount. */
 function SceneMounts({ storyId }: { storyId: string }) {
