@@ -2,8 +2,9 @@
  * Invalid inputs of every kind the engine documents as rejected: NaN and ±Infinity, wrong types,
  * non-positive sizes and masses, degenerate and concave polygons, jointMin > jointMax, the same
  * body twice, bodies of another space, bad hooks and limits, symbolic sources with syntax and type
- * errors, violated symbolic limits, bad step arguments. Each must throw the documented error at the
- * call and leave the observable state unchanged (SceneRun.reject).
+ * errors, violated symbolic limits, bad step arguments, options a constructor does not know. Each
+ * must throw the documented error at the call and leave the observable state unchanged
+ * (SceneRun.reject).
  */
 import type { Body, Constraint, Shape } from '@fulcrum/physics';
 import { lit, round, v2 } from './code.js';
@@ -73,7 +74,7 @@ export const INVALID: Record<string, BadGen> = {
   'Space.maxRotationPerSubstep not positive': (w, rng) => input(`$space.maxRotationPerSubstep = ${rng.pick(['0', '-0.1', '-Infinity', 'NaN', 'true', '[1]'])}`),
   'Space.jointDampingRatio negative or not finite': (w, rng) => input(`$space.jointDampingRatio = ${rng.pick(['-1', ...BAD_NUMBERS])}`),
   'Space.checkUserConstraints not a boolean': (w, rng) => input(`$space.checkUserConstraints = ${rng.pick(BAD_BOOLEANS)}`),
-  'new Space with a bad option': (w, rng) => input(`new Space(${rng.pick(['{ gravity: [NaN, 0] }', '{ contactHertz: 0 }', '{ contactDampingRatio: -1 }', '{ jointIterations: 0 }', '{ sleepDelay: -1 }', '{ allowSleep: 1 }', '5', 'null', '{ jointHertz: NaN }', '{ maxLinearSpeed: 0 }', '{ maxRotationPerSubstep: NaN }'])})`),
+  'new Space with a bad option': (w, rng) => input(`new Space(${rng.pick(['{ gravity: [NaN, 0] }', '{ contactHertz: 0 }', '{ contactDampingRatio: -1 }', '{ jointIterations: 0 }', '{ sleepDelay: -1 }', '{ allowSleep: 1 }', '5', 'null', '{ jointHertz: NaN }', '{ maxLinearSpeed: 0 }', '{ maxRotationPerSubstep: NaN }', '{ gravty: [0, -10] }', '{ iterations: 8 }'])})`),
   'Space.addBody of a non-body': (w, rng) => input(`$space.addBody(${rng.pick(['{}', 'null', '$space', `new Circle({ radius: 1 })`, "'body'"])})`),
   'Space.addBody of a body already in it': (w, rng) => {
     const n = body(w, rng);
@@ -155,6 +156,9 @@ export const INVALID: Record<string, BadGen> = {
         '{ linearDrag: -1 }',
         '{ allowRotation: 1 }',
         "{ allowFastRotation: 'yes' }",
+        '{ gravtyScale: 2 }',
+        '{ angle: 1 }',
+        '{ linearVelocity: [1, 0] }',
         'null',
         ...(s ? [`{ shapes: [$${s}] }`] : []),
       ])})`,
@@ -169,7 +173,7 @@ export const INVALID: Record<string, BadGen> = {
   'Shape.friction negative or not finite': onShape('friction', ['-0.1', ...BAD_NUMBERS]),
   'Shape.restitution negative or not finite': onShape('restitution', ['-0.5', ...BAD_NUMBERS]),
   'Shape.sensor not a boolean': onShape('sensor', BAD_BOOLEANS),
-  'Shape.filter with bad fields': onShape('filter', ['{ mask: 0.5 }', '{ category: -1 }', '{ group: 2 ** 31 }', '{ mask: 2 ** 32 }', '{ category: NaN }', 'null', "'none'", "{ group: '1' }"]),
+  'Shape.filter with bad fields': onShape('filter', ['{ mask: 0.5 }', '{ category: -1 }', '{ group: 2 ** 31 }', '{ mask: 2 ** 32 }', '{ category: NaN }', 'null', "'none'", "{ group: '1' }", '{ categry: 2 }', '{ mask: 1, groups: 1 }']),
   'Circle.radius not positive': onShape('radius', ['0', '-1', ...BAD_NUMBERS], (s) => s.kind === 'circle'),
   'Capsule.radius not positive': onShape('radius', ['0', '-0.5', ...BAD_NUMBERS], (s) => s.kind === 'capsule'),
   'Polygon.radius negative': onShape('radius', ['-0.1', ...BAD_NUMBERS], (s) => s.kind === 'polygon'),
@@ -223,6 +227,10 @@ export const INVALID: Record<string, BadGen> = {
         'new Segment({ p1: [0, 0], p2: [0, 0] })',
         'new Segment({ p1: [0, 0], p2: [Infinity, 0] })',
         'new Segment({ p1: [0, 0], p2: [1, 0], offset: [NaN, 0] })',
+        'new Circle({ radius: 1, fricton: 0.2 })',
+        'Polygon.box(1, 1, { densty: 2 })',
+        'new Capsule({ length: 1, radius: 0.2, filter: { maks: 1 } })',
+        'new Segment({ p1: [0, 0], p2: [1, 0], p3: [2, 0] })',
       ]),
     ),
 
@@ -302,6 +310,9 @@ export const INVALID: Record<string, BadGen> = {
         'new AngleJoint({ jointMin: 1, jointMax: 0 })',
         'new WeldJoint({ phase: Infinity })',
         'new MotorJoint({ rate: NaN })',
+        'new PivotJoint({ ancor1: [0, 0] })',
+        'new WeldJoint({ stif: false })',
+        'new DistanceJoint({ min: 0, max: 1 })',
         'new MotorJoint({ ratio: Infinity })',
         'new PulleyJoint({ ratio: Infinity })',
         'new PulleyJoint({ jointMin: 3, jointMax: 2 })',

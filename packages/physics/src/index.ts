@@ -4,6 +4,8 @@
  */
 export type { Vec2, Vec2Like, Vec3 } from './math/vec2.js';
 export { FulcrumDivergenceError, FulcrumInputError } from './util/validate.js';
+/** "did you mean 'x'?" for a misspelt name: the engine's option errors, and the bindings' and the DSL's. */
+export { didYouMean } from './util/suggest.js';
 
 export { Body } from './body/body.js';
 export type { BodyOptions, BodyType } from './body/body.js';

@@ -17,7 +17,7 @@
  * (as Nape's joints make a limit whose bounds coincide). Whenever a parameter moves the bounds, the
  * engine's limits follow.
  */
-import { BASE_CONSTRAINT_OPTION_KEYS, DebugColors, FulcrumInputError, UserConstraint, type Body, type ConstraintOptions, type DebugDraw, type UserBatchKernel, type Vec2, type Vec2Like } from '@fulcrum/physics';
+import { BASE_CONSTRAINT_OPTION_KEYS, DebugColors, didYouMean, FulcrumInputError, UserConstraint, type Body, type ConstraintOptions, type DebugDraw, type UserBatchKernel, type Vec2, type Vec2Like } from '@fulcrum/physics';
 import { BODY_STATE_STRIDE, BodyState, readBodyState } from './body-state.js';
 import { compileSource, type CompileMode, type CompiledProgram } from './compile.js';
 import { debugText } from './debug-text.js';
@@ -25,7 +25,6 @@ import { SymbolicLimitError, type ErrorWhere } from './errors.js';
 import { nonFiniteError } from './explain/report.js';
 import type { Declared } from './lang/checker.js';
 import type { Kernel } from './scalar/kernel.js';
-import { didYouMean } from './lang/suggest.js';
 import { OWNER, apiFail, checkRecord, describe, isBody, toVec2 } from './api-input.js';
 
 export interface SymbolicConstraintOptions extends ConstraintOptions {

@@ -18,9 +18,11 @@ import {
   checkNonNegative,
   checkNonNegativeOrInfinity,
   checkPositive,
+  checkOptionKeys,
   checkVec2,
   fail,
   FulcrumInputError,
+  optionKeys,
 } from '../util/validate.js';
 import { ownState, STATE_ANGLE, STATE_C, STATE_S, STATE_SLEEP, STATE_VX, STATE_VY, STATE_W, STATE_Y } from './state-layout.js';
 
@@ -97,6 +99,20 @@ export interface BodyOptions {
 }
 
 /** What a Body needs from the space it is in; implemented by Space. */
+/** Every key of BodyOptions: a misspelt one is an error (checkOptionKeys). */
+const BODY_OPTION_KEYS = optionKeys<BodyOptions>()(['type', 'position', 'rotation', 'velocity', 'angularVel', 'force', 'torque', 'mass', 'inertia', 'allowMovement', 'allowRotation', 'allowFastRotation', 'allowSleep', 'isBullet', 'disableCCD', 'contactForceThreshold', 'linearDrag', 'angularDrag', 'gravityScale', 'shapes', 'userData']);
+
+/** Box2D's, planck's and Rapier's names for body options, for the hint of a misspelt-option error. */
+const OTHER_ENGINES_NAMES: Readonly<Record<string, string>> = {
+  angle: 'rotation',
+  linearVelocity: 'velocity',
+  angularVelocity: 'angularVel',
+  linearDamping: 'linearDrag',
+  angularDamping: 'angularDrag',
+  bullet: 'isBullet',
+  fixedRotation: 'allowRotation',
+};
+
 export interface BodySpaceLink {
   _assertUnlocked(what: string): void;
   /** Wake what the body touches and request a frame. */
@@ -259,6 +275,7 @@ export class Body implements ShapeOwner {
 
   constructor(options: BodyOptions = {}) {
     if (options === null || typeof options !== 'object') fail('Body', 'options', options, 'must be an object');
+    checkOptionKeys('Body', options, BODY_OPTION_KEYS, '', OTHER_ENGINES_NAMES);
     const o = options;
     // Validate everything before assigning anything.
     const type = o.type !== undefined ? checkBodyType(o.type) : 'dynamic';

@@ -26,7 +26,7 @@ import type { DebugDraw } from '../debug/debug-draw.js';
 import type { Vec3 } from '../math/vec2.js';
 import type { StepContext } from '../space/step-context.js';
 import type { IslandRowsView } from './joint-rows.js';
-import { checkBoolean, checkNonNegative, checkNonNegativeOrInfinity, checkPositive, fail, FulcrumInputError } from '../util/validate.js';
+import { checkBoolean, checkNonNegative, checkNonNegativeOrInfinity, checkOptionKeys, checkPositive, fail, FulcrumInputError } from '../util/validate.js';
 
 /** What a constraint needs from its space; implemented by Space. */
 export interface ConstraintSpaceLink {
@@ -104,6 +104,11 @@ export abstract class Constraint {
   /** Name used in error messages, e.g. "PivotJoint". */
   abstract get typeName(): string;
 
+  /** The keys this kind's options may have (BASE_CONSTRAINT_OPTION_KEYS and its own): any other is an error. */
+  protected get optionKeys(): readonly string[] {
+    return BASE_CONSTRAINT_OPTION_KEYS;
+  }
+
   /** The number of rows (Nape's "dimension"). */
   abstract get dimension(): number;
 
@@ -130,6 +135,7 @@ export abstract class Constraint {
   protected validateBaseOptions(o: ConstraintOptions): Partial<Record<string, unknown>> {
     if (o === null || typeof o !== 'object') fail(this.typeName, 'options', o, 'must be an object');
     const n = this.typeName;
+    checkOptionKeys(n, o, this.optionKeys);
     const out: Record<string, unknown> = {};
     if (o.active !== undefined) out._active = checkBoolean(n, 'active', o.active);
     if (o.stiff !== undefined) out._stiff = checkBoolean(n, 'stiff', o.stiff);

@@ -68,9 +68,9 @@ import type { Body } from '../body/body.js';
 import type { DebugDraw } from '../debug/debug-draw.js';
 import type { Vec2, Vec3 } from '../math/vec2.js';
 import type { StepContext } from '../space/step-context.js';
-import { checkFinite, checkInteger, fail, FulcrumDivergenceError, FulcrumInputError } from '../util/validate.js';
+import { checkFinite, checkInteger, fail, FulcrumDivergenceError, FulcrumInputError, optionKeys } from '../util/validate.js';
 import { BODY_STATE_STRIDE, clearBodyState, fillBodyState } from './body-state.js';
-import { Constraint, type SolverFamilyKind, type BreakReason, type ConstraintOptions } from './constraint.js';
+import { BASE_CONSTRAINT_OPTION_KEYS, Constraint, type SolverFamilyKind, type BreakReason, type ConstraintOptions } from './constraint.js';
 import { DEPENDENT_ROW_EPS, dropVanishingRows, factorSymmetric, normClampFactor, solveFactored, solveSymmetric, vanishingRowTerm, zeroPivotTolerance } from './dense.js';
 import { checkRowLimit, limitPositionImpulse } from './limits.js';
 import { limitTurn } from './position-step.js';
@@ -80,6 +80,9 @@ import type { IslandRowsView } from './joint-rows.js';
 import type { UserBatchKernel } from './batch-kernel.js';
 import { USER_BATCH_MAX_DIM, USER_BATCH_MAX_SLOTS, type UserBatch } from './user-batch.js';
 import { checkUserConstraintDerivatives, type DerivativeProbe } from './user-constraint-check.js';
+
+/** Every key of UserConstraintOptions (a misspelt one is an error). */
+const USER_CONSTRAINT_OPTION_KEYS = optionKeys<UserConstraintOptions>()([...BASE_CONSTRAINT_OPTION_KEYS, 'dimensions', 'velocityOnly', 'packedState', 'bodies', 'hooks', 'limits']);
 
 /** `state`: the packed body state of the current substep (see BodyState, BODY_STATE_STRIDE). */
 export interface UserConstraintHooks {
@@ -198,6 +201,9 @@ export class UserConstraint extends Constraint {
 
   get typeName(): string {
     return 'UserConstraint';
+  }
+  protected override get optionKeys(): readonly string[] {
+    return USER_CONSTRAINT_OPTION_KEYS;
   }
   get dimension(): number {
     return this.dimensions;

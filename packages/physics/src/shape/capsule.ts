@@ -3,10 +3,10 @@
  * PolyShape: as a 2-vertex rounded polygon it reuses the polygon narrowphase, mass and
  * queries, so capsule pairs need no special cases.
  */
-import { checkPositive, checkVec2, fail } from '../util/validate.js';
+import { checkPositive, checkVec2, fail, optionKeys } from '../util/validate.js';
 import type { Vec2, Vec2Like } from '../math/vec2.js';
 import { PolyShape } from './poly-shape.js';
-import type { ShapeOptions } from './shape.js';
+import { type ShapeOptions, SHAPE_OPTION_KEYS } from './shape.js';
 import { WELD_DISTANCE } from './vertices.js';
 
 /** Either `length` (a capsule along the shape's x axis, centred) or the two centres `p1`, `p2`. */
@@ -35,6 +35,9 @@ function lengthPoints(length: unknown): Float64Array {
   return Float64Array.of(-0.5 * l, 0, 0.5 * l, 0);
 }
 
+/** Every key of CapsuleOptions (a misspelt one is an error). */
+const CAPSULE_OPTION_KEYS = optionKeys<CapsuleOptions>()([...SHAPE_OPTION_KEYS, 'length', 'radius', 'p1', 'p2']);
+
 export class Capsule extends PolyShape {
   override readonly kind = 'capsule' as const;
   /** Core centres in the shape's own frame (before offset/angle): x1, y1, x2, y2. */
@@ -60,6 +63,9 @@ export class Capsule extends PolyShape {
 
   protected override get typeName(): string {
     return 'Capsule';
+  }
+  protected override get optionKeys(): readonly string[] {
+    return CAPSULE_OPTION_KEYS;
   }
 
   protected override checkRadius(v: unknown): number {

@@ -37,11 +37,11 @@
  * Non-consecutive points may coincide and the polyline may cross itself (nothing checks that),
  * but where it does, which side is solid is up to you.
  */
-import { checkBoolean, checkVec2, fail } from '../util/validate.js';
+import { checkBoolean, checkOptionKeys, checkVec2, fail, optionKeys } from '../util/validate.js';
 import type { Vec2, Vec2Like } from '../math/vec2.js';
 import { parseCorePoints } from './capsule.js';
 import { Segment, type SegmentOptions } from './segment.js';
-import type { RayCastOutput, ShapeOptions } from './shape.js';
+import { SHAPE_OPTION_KEYS, type RayCastOutput, type ShapeOptions } from './shape.js';
 import { WELD_DISTANCE } from './vertices.js';
 
 export interface ChainOptions extends ShapeOptions {
@@ -61,6 +61,10 @@ export interface ChainSegmentOptions extends SegmentOptions {
   /** The next chain point (after p2). Omitted: the segment extended straight on. */
   ghost2?: Vec2Like;
 }
+
+/** Every key of ChainSegmentOptions and of ChainOptions (a misspelt one is an error). */
+const CHAIN_SEGMENT_OPTION_KEYS = optionKeys<ChainSegmentOptions>()([...SHAPE_OPTION_KEYS, 'p1', 'p2', 'ghost1', 'ghost2']);
+const CHAIN_OPTION_KEYS = optionKeys<ChainOptions>()([...SHAPE_OPTION_KEYS, 'vertices', 'loop']);
 
 /** True while a Chain builds its segments: their option errors then name the Chain. */
 let buildingChain = false;
@@ -121,6 +125,9 @@ export class ChainSegment extends Segment {
 
   protected override get typeName(): string {
     return buildingChain ? 'Chain' : 'ChainSegment';
+  }
+  protected override get optionKeys(): readonly string[] {
+    return CHAIN_SEGMENT_OPTION_KEYS;
   }
 
   /** The Chain this segment belongs to (null for a segment made on its own). */
@@ -255,6 +262,7 @@ export class Chain {
 
   constructor(opts: ChainOptions) {
     if (opts === null || typeof opts !== 'object') fail('Chain', 'options', opts, 'must be an object {vertices, loop?, ...}');
+    checkOptionKeys('Chain', opts, CHAIN_OPTION_KEYS);
     const { vertices, loop: loopOption, ...shapeOptions } = opts;
     const loop = loopOption !== undefined ? checkBoolean('Chain', 'loop', loopOption) : false;
     const pts = parseChainVertices(vertices, loop);

@@ -3,13 +3,16 @@
  * 0-vertex rounded polygon): circle pairs have a closed-form narrowphase and the cheapest
  * world cache (just the centre wx, wy).
  */
-import { checkPositive, fail } from '../util/validate.js';
-import { Shape, type MassData, type RayCastOutput, type ShapeOptions } from './shape.js';
+import { checkPositive, fail, optionKeys } from '../util/validate.js';
+import { Shape, type MassData, type RayCastOutput, type ShapeOptions, SHAPE_OPTION_KEYS } from './shape.js';
 
 export interface CircleOptions extends ShapeOptions {
   /** Radius in metres, > 0. */
   radius: number;
 }
+
+/** Every key of CircleOptions (a misspelt one is an error). */
+const CIRCLE_OPTION_KEYS = optionKeys<CircleOptions>()([...SHAPE_OPTION_KEYS, 'radius']);
 
 /** Numbers in a circle's geometry block (Shape._geo). */
 const CIRCLE_BLOCK_LENGTH = 4;
@@ -51,6 +54,9 @@ export class Circle extends Shape {
 
   protected override get typeName(): string {
     return 'Circle';
+  }
+  protected override get optionKeys(): readonly string[] {
+    return CIRCLE_OPTION_KEYS;
   }
 
   get radius(): number {

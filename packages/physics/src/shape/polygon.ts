@@ -3,10 +3,10 @@
  * is so strictly validated: the narrowphase relies on a CCW, strictly convex core with unit
  * edge normals; accepting anything else would surface as jitter far from the bad input.
  */
-import { checkInteger, checkNonNegative, checkPositive, fail } from '../util/validate.js';
+import { checkInteger, checkNonNegative, checkPositive, fail, optionKeys } from '../util/validate.js';
 import type { Vec2, Vec2Like } from '../math/vec2.js';
 import { PolyShape } from './poly-shape.js';
-import type { ShapeOptions } from './shape.js';
+import { type ShapeOptions, SHAPE_OPTION_KEYS } from './shape.js';
 import { decomposeOutline } from './decompose.js';
 import { parseConvexVertices } from './vertices.js';
 
@@ -20,6 +20,9 @@ export interface PolygonOptions extends PolygonShapeOptions {
   /** Convex outline, any winding, 3..64 points given as {x, y} or [x, y]. */
   vertices: readonly Vec2Like[];
 }
+
+/** Every key of PolygonOptions (a misspelt one is an error). */
+const POLYGON_OPTION_KEYS = optionKeys<PolygonOptions>()([...SHAPE_OPTION_KEYS, 'radius', 'vertices']);
 
 export class Polygon extends PolyShape {
   override readonly kind = 'polygon' as const;
@@ -91,6 +94,9 @@ export class Polygon extends PolyShape {
 
   protected override get typeName(): string {
     return 'Polygon';
+  }
+  protected override get optionKeys(): readonly string[] {
+    return POLYGON_OPTION_KEYS;
   }
 
   protected override checkRadius(v: unknown): number {

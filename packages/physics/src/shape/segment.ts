@@ -4,16 +4,19 @@
  * bodies, or alongside other shapes on a dynamic body. It has no inside (containsPoint is
  * always false); ray casts hit either side with the normal facing the ray's origin.
  */
-import { fail } from '../util/validate.js';
+import { fail, optionKeys } from '../util/validate.js';
 import type { Vec2, Vec2Like } from '../math/vec2.js';
 import { parseCorePoints } from './capsule.js';
 import { PolyShape } from './poly-shape.js';
-import type { ShapeOptions } from './shape.js';
+import { type ShapeOptions, SHAPE_OPTION_KEYS } from './shape.js';
 
 export interface SegmentOptions extends ShapeOptions {
   p1: Vec2Like;
   p2: Vec2Like;
 }
+
+/** Every key of SegmentOptions (a misspelt one is an error). */
+const SEGMENT_OPTION_KEYS = optionKeys<SegmentOptions>()([...SHAPE_OPTION_KEYS, 'p1', 'p2']);
 
 export class Segment extends PolyShape {
   override readonly kind = 'segment' as const;
@@ -31,6 +34,9 @@ export class Segment extends PolyShape {
 
   protected override get typeName(): string {
     return 'Segment';
+  }
+  protected override get optionKeys(): readonly string[] {
+    return SEGMENT_OPTION_KEYS;
   }
 
   protected override checkRadius(v: unknown): number {

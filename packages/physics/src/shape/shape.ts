@@ -9,7 +9,7 @@
  *    so no transform is recomputed per contact pair.
  */
 import { DEFAULT_FILTER, type CollisionFilter } from '../collision/filter.js';
-import { checkBoolean, checkFinite, checkInteger, checkNonNegative, checkPositive, checkVec2, fail } from '../util/validate.js';
+import { checkBoolean, checkFinite, checkInteger, checkNonNegative, checkOptionKeys, checkPositive, checkVec2, fail, optionKeys } from '../util/validate.js';
 import type { Vec2, Vec2Like } from '../math/vec2.js';
 import type { GeometryPool } from '../collision/geometry-pool.js';
 
@@ -128,12 +128,16 @@ export abstract class Shape {
   /** Name used in error messages: "Circle", "Polygon", ... */
   protected abstract get typeName(): string;
 
+  /** The keys this kind's options may have (SHAPE_OPTION_KEYS and its own): any other is an error. */
+  protected abstract get optionKeys(): readonly string[];
+
   /**
    * Validate and apply the common options. Concrete constructors call this after validating
    * their own geometry, and then call `rebuildLocal()`.
    */
   protected applyCommonOptions(opts: ShapeOptions): void {
     const owner = this.typeName;
+    checkOptionKeys(owner, opts, this.optionKeys);
     // Validate everything first so nothing is half-applied.
     const offset = opts.offset !== undefined ? checkVec2(owner, 'offset', opts.offset) : { x: 0, y: 0 };
     const angle = opts.angle !== undefined ? checkFinite(owner, 'angle', opts.angle) : 0;
@@ -144,10 +148,7 @@ export abstract class Shape {
     const fluidEnabled = opts.fluidEnabled !== undefined ? checkBoolean(owner, 'fluidEnabled', opts.fluidEnabled) : false;
     if (fluidEnabled && !sensor) fail(owner, 'fluidEnabled', true, 'needs sensor: true (a fluid is a sensor that buoys what is in it)');
     const fluid = checkFluidProperties(owner, opts.fluidProperties, 1, 1);
-    const f = opts.filter ?? {};
-    const category = f.category !== undefined ? checkInteger(owner, 'filter.category', f.category, 0, 0xffffffff) : DEFAULT_FILTER.category;
-    const mask = f.mask !== undefined ? checkInteger(owner, 'filter.mask', f.mask, 0, 0xffffffff) : DEFAULT_FILTER.mask;
-    const group = f.group !== undefined ? checkInteger(owner, 'filter.group', f.group, -0x7fffffff, 0x7fffffff) : 0;
+    const { category, mask, group } = checkFilter(owner, opts.filter ?? {}, DEFAULT_FILTER);
     this._offsetX = offset.x;
     this._offsetY = offset.y;
     this._angle = angle;
@@ -258,10 +259,7 @@ export abstract class Shape {
   }
   set filter(f: Partial<CollisionFilter>) {
     this.beforeChange('filter');
-    if (f === null || typeof f !== 'object') fail(this.typeName, 'filter', f, 'must be an object {category?, mask?, group?}');
-    const category = f.category !== undefined ? checkInteger(this.typeName, 'filter.category', f.category, 0, 0xffffffff) : this._category;
-    const mask = f.mask !== undefined ? checkInteger(this.typeName, 'filter.mask', f.mask, 0, 0xffffffff) : this._mask;
-    const group = f.group !== undefined ? checkInteger(this.typeName, 'filter.group', f.group, -0x7fffffff, 0x7fffffff) : this._group;
+    const { category, mask, group } = checkFilter(this.typeName, f, this.filter);
     this._category = category;
     this._mask = mask;
     this._group = group;
@@ -343,9 +341,27 @@ export abstract class Shape {
 }
 
 /** Validate a (partial) FluidProperties; missing fields take the given values. */
+/** Every key of ShapeOptions, which each kind's list starts with. */
+export const SHAPE_OPTION_KEYS = optionKeys<ShapeOptions>()(['offset', 'angle', 'density', 'friction', 'restitution', 'filter', 'sensor', 'fluidEnabled', 'fluidProperties', 'userData']);
+const FILTER_KEYS = optionKeys<CollisionFilter>()(['category', 'mask', 'group']);
+const FLUID_KEYS = optionKeys<FluidProperties>()(['density', 'viscosity']);
+
+/** A filter's given fields, checked, over `base` for those not given. */
+function checkFilter(owner: string, f: unknown, base: CollisionFilter): CollisionFilter {
+  if (f === null || typeof f !== 'object') fail(owner, 'filter', f, 'must be an object {category?, mask?, group?}');
+  checkOptionKeys(owner, f, FILTER_KEYS, 'filter');
+  const o = f as Partial<CollisionFilter>;
+  return {
+    category: o.category !== undefined ? checkInteger(owner, 'filter.category', o.category, 0, 0xffffffff) : base.category,
+    mask: o.mask !== undefined ? checkInteger(owner, 'filter.mask', o.mask, 0, 0xffffffff) : base.mask,
+    group: o.group !== undefined ? checkInteger(owner, 'filter.group', o.group, -0x7fffffff, 0x7fffffff) : base.group,
+  };
+}
+
 function checkFluidProperties(owner: string, v: unknown, density: number, viscosity: number): FluidProperties {
   if (v === undefined) return { density, viscosity };
   if (v === null || typeof v !== 'object') fail(owner, 'fluidProperties', v, 'must be an object { density, viscosity }');
+  checkOptionKeys(owner, v, FLUID_KEYS, 'fluidProperties');
   const o = v as Partial<FluidProperties>;
   return {
     density: o.density !== undefined ? checkPositive(owner, 'fluidProperties.density', o.density) : density,

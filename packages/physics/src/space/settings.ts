@@ -3,7 +3,7 @@
  * read by the step's stages and written only by Space's validated setters.
  */
 import type { Vec2Like } from '../math/vec2.js';
-import { checkBoolean, checkInteger, checkNonNegative, checkPositive, checkPositiveOrInfinity, checkVec2, fail } from '../util/validate.js';
+import { checkBoolean, checkInteger, checkNonNegative, checkOptionKeys, checkPositive, checkPositiveOrInfinity, checkVec2, fail, optionKeys } from '../util/validate.js';
 
 export interface SpaceOptions {
   /** m/s². Default (0, 0), as Nape. */
@@ -93,8 +93,12 @@ export interface SpaceSettings {
 export const settingDefaults = { checkUserConstraints: false };
 
 /** Validate every option first, so a bad one leaves nothing half-built. */
+/** Every key of SpaceOptions: a misspelt one is an error (checkOptionKeys). */
+const SPACE_OPTION_KEYS = optionKeys<SpaceOptions>()(['gravity', 'sleepDelay', 'sleepThreshold', 'allowSleep', 'contactHertz', 'contactDampingRatio', 'jointIterations', 'jointHertz', 'jointDampingRatio', 'maxLinearSpeed', 'maxRotationPerSubstep', 'checkUserConstraints', 'workers']);
+
 export function readSpaceOptions(options: SpaceOptions): SpaceSettings {
   if (options === null || typeof options !== 'object') fail('Space', 'options', options, 'must be an object');
+  checkOptionKeys('Space', options, SPACE_OPTION_KEYS);
   const g = options.gravity !== undefined ? checkVec2('Space', 'gravity', options.gravity) : { x: 0, y: 0 };
   return {
     gx: g.x,

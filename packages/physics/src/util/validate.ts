@@ -5,6 +5,7 @@
  * failed call leaves the object untouched (nothing is half-applied).
  */
 import type { Vec2, Vec2Like } from '../math/vec2.js';
+import { closest } from './suggest.js';
 
 export class FulcrumInputError extends Error {
   /**
@@ -129,3 +130,28 @@ export function checkVec2(owner: string, prop: string, value: unknown): Vec2 {
 }
 
 export type { Vec2Like };
+
+/**
+ * Every own key of `options` is one of `keys`: a misspelt option (`gravtyScale`) is an error that
+ * names it, its value and the closest option, not a setting silently left at its default.
+ * `aliases` maps other engines' names for an option (Box2D's `angle`) to ours, for the hint.
+ */
+export function checkOptionKeys(owner: string, options: object, keys: readonly string[], within = '', aliases: Readonly<Record<string, string>> = {}): void {
+  const path = (key: string): string => (within ? `${within}.${key}` : key);
+  for (const k of Object.keys(options)) {
+    if (keys.includes(k)) continue;
+    const guess = Object.hasOwn(aliases, k) ? aliases[k]! : closest(k, keys);
+    const value = describeValue((options as Record<string, unknown>)[k]);
+    const hint = guess !== null ? ` (did you mean '${path(guess)}'?)` : '';
+    throw new FulcrumInputError(`${owner}.${path(k)} is not an option${hint}, got ${value}; the options are ${keys.map(path).join(', ')}`, { owner, prop: path(k) });
+  }
+}
+
+/**
+ * The keys of an options type T, as a list checked against T when it compiles:
+ * `optionKeys<BodyOptions>()(['type', 'position', …])` fails to compile while a key of T is missing
+ * (the missing key is named in the error), and a key T does not have is rejected too.
+ */
+export function optionKeys<T>() {
+  return <const K extends readonly (keyof T & string)[]>(keys: K, ..._complete: [Exclude<keyof T, K[number]>] extends [never] ? [] : [missing: Exclude<keyof T, K[number]>]): K => keys;
+}

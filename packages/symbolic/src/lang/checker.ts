@@ -12,12 +12,12 @@
  *    derived from it; a velocity constraint (`velocity`) must be affine in the velocities;
  *  - limits depend on parameters only, and `limit constraint` bounds have the constraint's rows.
  */
+import { didYouMean } from '@fulcrum/physics';
 import { SymbolicTypeError, at, type Span } from '../errors.js';
 import { ExprBuilder, containsWhere, crossType, productType, type Expr, type Field } from '../expr/expr.js';
 import type { Declaration, Node, SyntaxTree } from './ast.js';
 import { KEYWORDS } from './lexer.js';
 import { parse } from './parser.js';
-import { didYouMean } from './suggest.js';
 
 /** Deepest typed expression after inlining lets (each later pass recurses over it). */
 export const MAX_EXPR_DEPTH = 400;

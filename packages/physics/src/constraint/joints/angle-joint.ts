@@ -20,8 +20,9 @@
  *   K: K = i_1 + \rho^2\, i_2
  *   Jᵀλ: \Delta\omega_1 = -i_1 \lambda,\qquad \Delta\omega_2 = i_2\,\rho\,\lambda
  */
+import { BASE_CONSTRAINT_OPTION_KEYS } from '../constraint.js';
 import type { Body } from '../../body/body.js';
-import { checkFinite } from '../../util/validate.js';
+import { checkFinite, optionKeys } from '../../util/validate.js';
 import type { AnchorSlot } from '../anchor-slot.js';
 
 import { checkLimits, TwoBodyJoint, type TwoBodyOptions } from './two-body-joint.js';
@@ -34,6 +35,9 @@ export interface AngleJointOptions extends TwoBodyOptions {
   /** The limits apply to ratio·θ2 − θ1. Default 1. */
   ratio?: number;
 }
+
+/** Every key of AngleJointOptions (a misspelt one is an error). */
+const ANGLE_JOINT_OPTION_KEYS = optionKeys<AngleJointOptions>()([...BASE_CONSTRAINT_OPTION_KEYS, 'body1', 'body2', 'jointMin', 'jointMax', 'ratio']);
 
 export class AngleJoint extends TwoBodyJoint {
   private _ratio = 1;
@@ -52,6 +56,9 @@ export class AngleJoint extends TwoBodyJoint {
   }
   get typeName(): string {
     return 'AngleJoint';
+  }
+  protected override get optionKeys(): readonly string[] {
+    return ANGLE_JOINT_OPTION_KEYS;
   }
   get dimension(): number {
     return 1;

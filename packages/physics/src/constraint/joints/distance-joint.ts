@@ -29,6 +29,8 @@
  *          \Delta\mathbf{v}_2 = m_2 \lambda \mathbf{n},\quad \Delta\omega_2 = i_2 \lambda\,(\mathbf{r}_2 \times \mathbf{n})
  *          \end{gathered}
  */
+import { BASE_CONSTRAINT_OPTION_KEYS } from '../constraint.js';
+import { optionKeys } from '../../util/validate.js';
 import type { AnchorSlot } from '../anchor-slot.js';
 import { ROW_SLACK } from '../joint.js';
 import { AnchoredJoint, checkLimits, type AnchoredOptions } from './two-body-joint.js';
@@ -39,6 +41,9 @@ export interface DistanceJointOptions extends AnchoredOptions {
   /** Greatest distance between the anchors, metres (+Infinity allowed); at least jointMin. Default jointMin. */
   jointMax?: number;
 }
+
+/** Every key of DistanceJointOptions (a misspelt one is an error). */
+const DISTANCE_JOINT_OPTION_KEYS = optionKeys<DistanceJointOptions>()([...BASE_CONSTRAINT_OPTION_KEYS, 'body1', 'body2', 'anchor1', 'anchor2', 'jointMin', 'jointMax']);
 
 export class DistanceJoint extends AnchoredJoint {
 
@@ -56,6 +61,9 @@ export class DistanceJoint extends AnchoredJoint {
   }
   get typeName(): string {
     return 'DistanceJoint';
+  }
+  protected override get optionKeys(): readonly string[] {
+    return DISTANCE_JOINT_OPTION_KEYS;
   }
   get dimension(): number {
     return 1;

@@ -48,8 +48,9 @@
  *          \Delta\mathbf{v}_2 = m_2 (\lambda_\perp \mathbf{t} + \lambda_\parallel \mathbf{n}),\quad \Delta\omega_2 = i_2 (\lambda_\perp\,\mathbf{n} \cdot \mathbf{r}_2 + \lambda_\parallel\,\mathbf{r}_2 \times \mathbf{n})
  *          \end{gathered}
  */
+import { BASE_CONSTRAINT_OPTION_KEYS } from '../constraint.js';
 import type { Vec2, Vec2Like } from '../../math/vec2.js';
-import { checkVec2, fail } from '../../util/validate.js';
+import { checkVec2, fail, optionKeys } from '../../util/validate.js';
 import type { AnchorSlot } from '../anchor-slot.js';
 import { ROW_EQUALITY } from '../joint.js';
 import { AnchoredJoint, checkLimits, type AnchoredOptions } from './two-body-joint.js';
@@ -62,6 +63,9 @@ export interface LineJointOptions extends AnchoredOptions {
   /** Greatest signed distance of anchor2 along the line from anchor1, metres; at least jointMin. Default +Infinity. */
   jointMax?: number;
 }
+
+/** Every key of LineJointOptions (a misspelt one is an error). */
+const LINE_JOINT_OPTION_KEYS = optionKeys<LineJointOptions>()([...BASE_CONSTRAINT_OPTION_KEYS, 'body1', 'body2', 'anchor1', 'anchor2', 'direction', 'jointMin', 'jointMax']);
 
 export class LineJoint extends AnchoredJoint {
   private _dirX = 1;
@@ -85,6 +89,9 @@ export class LineJoint extends AnchoredJoint {
   }
   get typeName(): string {
     return 'LineJoint';
+  }
+  protected override get optionKeys(): readonly string[] {
+    return LINE_JOINT_OPTION_KEYS;
   }
   get dimension(): number {
     return 2;

@@ -18,7 +18,8 @@
  *   Jᵀλ: \Delta\omega_1 = -i_1 \lambda,\qquad \Delta\omega_2 = i_2\,\rho\,\lambda,\qquad
  *          |\lambda_{\mathrm{acc}}| \le \texttt{maxForce} \cdot h
  */
-import { checkFinite } from '../../util/validate.js';
+import { BASE_CONSTRAINT_OPTION_KEYS } from '../constraint.js';
+import { checkFinite, optionKeys } from '../../util/validate.js';
 import { ROW_MOTOR } from '../joint.js';
 import { TwoBodyJoint, type TwoBodyOptions } from './two-body-joint.js';
 
@@ -28,6 +29,9 @@ export interface MotorJointOptions extends TwoBodyOptions {
   /** The motor drives ratio·ω2 − ω1. Default 1. */
   ratio?: number;
 }
+
+/** Every key of MotorJointOptions (a misspelt one is an error). */
+const MOTOR_JOINT_OPTION_KEYS = optionKeys<MotorJointOptions>()([...BASE_CONSTRAINT_OPTION_KEYS, 'body1', 'body2', 'rate', 'ratio']);
 
 export class MotorJoint extends TwoBodyJoint {
   private _rate = 0;
@@ -46,6 +50,9 @@ export class MotorJoint extends TwoBodyJoint {
   }
   get typeName(): string {
     return 'MotorJoint';
+  }
+  protected override get optionKeys(): readonly string[] {
+    return MOTOR_JOINT_OPTION_KEYS;
   }
   get dimension(): number {
     return 1;

@@ -39,6 +39,7 @@
  *          \Delta\mathbf{v}_2 = m_2 \boldsymbol{\lambda},\quad \Delta\omega_2 = i_2\,(\mathbf{r}_2 \times \boldsymbol{\lambda})
  *          \end{gathered}
  */
+import { optionKeys } from '../../util/validate.js';
 import { AnchoredJoint, type AnchoredOptions } from './two-body-joint.js';
 import { ROW_EQUALITY } from '../joint.js';
 import type { AnchorSlot } from '../anchor-slot.js';
@@ -46,10 +47,13 @@ import type { StepContext } from '../../space/step-context.js';
 import type { PivotBatch } from '../pivot-batch.js';
 import type { Body } from '../../body/body.js';
 import type { Vec3 } from '../../math/vec2.js';
-import type { BreakReason, SolverFamilyKind } from '../constraint.js';
+import { BASE_CONSTRAINT_OPTION_KEYS, type BreakReason, type SolverFamilyKind } from '../constraint.js';
 import { makeSoft } from '../softness.js';
 
 export type PivotJointOptions = AnchoredOptions;
+
+/** Every key of PivotJointOptions (a misspelt one is an error). */
+const PIVOT_JOINT_OPTION_KEYS = optionKeys<PivotJointOptions>()([...BASE_CONSTRAINT_OPTION_KEYS, 'body1', 'body2', 'anchor1', 'anchor2']);
 
 export class PivotJoint extends AnchoredJoint {
   constructor(options: PivotJointOptions = {}) {
@@ -58,6 +62,9 @@ export class PivotJoint extends AnchoredJoint {
   }
   get typeName(): string {
     return 'PivotJoint';
+  }
+  protected override get optionKeys(): readonly string[] {
+    return PIVOT_JOINT_OPTION_KEYS;
   }
   get dimension(): number {
     return 2;

@@ -37,9 +37,9 @@
  */
 import type { Body } from '../../body/body.js';
 import type { Vec2, Vec2Like } from '../../math/vec2.js';
-import { checkFinite, checkVec2, fail } from '../../util/validate.js';
+import { checkFinite, checkVec2, fail, optionKeys } from '../../util/validate.js';
 import type { AnchorSlot } from '../anchor-slot.js';
-import type { ConstraintOptions } from '../constraint.js';
+import { BASE_CONSTRAINT_OPTION_KEYS, type ConstraintOptions } from '../constraint.js';
 import { Joint } from '../joint.js';
 import { checkLimits } from './two-body-joint.js';
 
@@ -70,6 +70,9 @@ export interface PulleyJointOptions extends ConstraintOptions {
 
 const NAMES = ['body1', 'body2', 'body3', 'body4'] as const;
 
+/** Every key of PulleyJointOptions (a misspelt one is an error). */
+const PULLEY_JOINT_OPTION_KEYS = optionKeys<PulleyJointOptions>()([...BASE_CONSTRAINT_OPTION_KEYS, 'body1', 'body2', 'body3', 'body4', 'anchor1', 'anchor2', 'anchor3', 'anchor4', 'jointMin', 'jointMax', 'ratio']);
+
 export class PulleyJoint extends Joint {
   private _ratio = 1;
   private n12x = 1;
@@ -99,6 +102,9 @@ export class PulleyJoint extends Joint {
   }
   get typeName(): string {
     return 'PulleyJoint';
+  }
+  protected override get optionKeys(): readonly string[] {
+    return PULLEY_JOINT_OPTION_KEYS;
   }
   get dimension(): number {
     return 1;

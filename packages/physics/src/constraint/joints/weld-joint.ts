@@ -35,7 +35,8 @@
  *          \Delta\mathbf{v}_2 = m_2 \boldsymbol{\lambda}_{xy},\quad \Delta\omega_2 = i_2\,(\mathbf{r}_2 \times \boldsymbol{\lambda}_{xy}) + i_2 \lambda_\theta
  *          \end{gathered}
  */
-import { checkFinite } from '../../util/validate.js';
+import { BASE_CONSTRAINT_OPTION_KEYS } from '../constraint.js';
+import { checkFinite, optionKeys } from '../../util/validate.js';
 import { ROW_EQUALITY } from '../joint.js';
 import type { AnchorSlot } from '../anchor-slot.js';
 import { AnchoredJoint, type AnchoredOptions } from './two-body-joint.js';
@@ -44,6 +45,9 @@ export interface WeldJointOptions extends AnchoredOptions {
   /** Target relative angle θ2 − θ1. Default 0. */
   phase?: number;
 }
+
+/** Every key of WeldJointOptions (a misspelt one is an error). */
+const WELD_JOINT_OPTION_KEYS = optionKeys<WeldJointOptions>()([...BASE_CONSTRAINT_OPTION_KEYS, 'body1', 'body2', 'anchor1', 'anchor2', 'phase']);
 
 export class WeldJoint extends AnchoredJoint {
   private _phase = 0;
@@ -61,6 +65,9 @@ export class WeldJoint extends AnchoredJoint {
   }
   get typeName(): string {
     return 'WeldJoint';
+  }
+  protected override get optionKeys(): readonly string[] {
+    return WELD_JOINT_OPTION_KEYS;
   }
   get dimension(): number {
     return 3;
