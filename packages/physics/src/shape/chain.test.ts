@@ -17,22 +17,13 @@ import { Polygon } from './polygon.js';
 import { Segment } from './segment.js';
 import type { Shape } from './shape.js';
 import { collide, place } from '../test-support/manifolds.js';
+import { inputError } from '../test-support/input-error.js';
 
 const DT = 1 / 60;
 const G = 9.8;
 const DEG = Math.PI / 180;
 
 
-/** The caught FulcrumInputError of `f` (fails the test if it does not throw one). */
-function inputError(f: () => unknown): FulcrumInputError {
-  try {
-    f();
-  } catch (e) {
-    expect(e).toBeInstanceOf(FulcrumInputError);
-    return e as FulcrumInputError;
-  }
-  throw new Error('expected a FulcrumInputError');
-}
 
 /** A 3-point chain through the origin from (2, y) to (−2, y), listed right to left: solid below. */
 function vee(y: number): ChainSegment[] {

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { Vec2 } from '../math/vec2.js';
 import { mulberry32 } from '../test-support/random.js';
-import { FulcrumInputError } from '../util/validate.js';
 import { decomposeOutline } from './decompose.js';
 import { Polygon } from './polygon.js';
 import { MAX_POLYGON_VERTICES } from './vertices.js';
+import { inputError } from '../test-support/input-error.js';
 
 type P = [number, number];
 
@@ -163,15 +163,6 @@ function decomposeAndCheck(outline: readonly P[], seed = 1): Vec2[][] {
   return pieces;
 }
 
-function thrown(f: () => unknown): FulcrumInputError {
-  try {
-    f();
-  } catch (e) {
-    expect(e).toBeInstanceOf(FulcrumInputError);
-    return e as FulcrumInputError;
-  }
-  throw new Error('expected a FulcrumInputError');
-}
 
 /** Same cycle up to rotation of the start. */
 function sameCycle(a: readonly Vec2[], b: readonly Vec2[]): boolean {
@@ -372,8 +363,8 @@ describe('Polygon.decompose: options', () => {
   });
 
   it('bad options are rejected with the property named', () => {
-    expect(thrown(() => Polygon.decompose(L_SHAPE, { density: NaN })).message).toBe('Polygon.density must be a positive finite number, got NaN');
-    const e = thrown(() => Polygon.decompose(L_SHAPE, null as never));
+    expect(inputError(() => Polygon.decompose(L_SHAPE, { density: NaN })).message).toBe('Polygon.density must be a positive finite number, got NaN');
+    const e = inputError(() => Polygon.decompose(L_SHAPE, null as never));
     expect([e.owner, e.prop]).toEqual(['Polygon.decompose', 'options']);
   });
 });
@@ -400,7 +391,7 @@ describe('Polygon.decompose: bad outlines', () => {
 
   for (const [name, input, prop, message] of cases) {
     it(name, () => {
-      const e = thrown(() => Polygon.decompose(input as P[]));
+      const e = inputError(() => Polygon.decompose(input as P[]));
       expect(e.owner).toBe('Polygon.decompose');
       expect(e.prop).toBe(prop);
       expect(e.message).toContain(message);
@@ -411,7 +402,7 @@ describe('Polygon.decompose: bad outlines', () => {
     const outline = randomStar(mulberry32(1), 100);
     const bad = outline.slice();
     [bad[10], bad[40]] = [bad[40]!, bad[10]!]; // swapping two far-apart vertices makes edges cross
-    const e = thrown(() => Polygon.decompose(bad));
+    const e = inputError(() => Polygon.decompose(bad));
     expect(e.message).toMatch(/must not self-intersect \(edge \d+→\d+ (crosses|touches) edge \d+→\d+\)/);
   });
 });

@@ -19,18 +19,9 @@ import { Circle } from '../shape/circle.js';
 import { Polygon } from '../shape/polygon.js';
 import { Segment } from '../shape/segment.js';
 import { Space } from '../space/space.js';
-import { checkOptionKeys, FulcrumInputError } from './validate.js';
+import { checkOptionKeys } from './validate.js';
+import { inputError } from '../test-support/input-error.js';
 
-/** The error `make` throws. */
-function errorOf(make: () => unknown): FulcrumInputError {
-  try {
-    make();
-  } catch (e) {
-    expect(e).toBeInstanceOf(FulcrumInputError);
-    return e as FulcrumInputError;
-  }
-  throw new Error('expected a FulcrumInputError, nothing was thrown');
-}
 
 const a = () => new Body();
 const b = () => new Body();
@@ -61,7 +52,7 @@ const CASES: [string, () => unknown, string, string, string][] = [
 
 describe('a misspelt option', () => {
   it.each(CASES)('%s: names the key, its value and the closest option', (_, make, owner, key, guess) => {
-    const e = errorOf(make);
+    const e = inputError(make);
     expect(e.owner).toBe(owner);
     expect(e.prop).toBe(key);
     expect(e.message).toContain(`${owner}.${key} is not an option (did you mean '${guess}'?)`);
@@ -69,33 +60,33 @@ describe('a misspelt option', () => {
   });
 
   it('gives the value as written, and no guess when nothing is close', () => {
-    const e = errorOf(() => new Body({ zzzzzzzz: [1, Number.NaN] } as never));
+    const e = inputError(() => new Body({ zzzzzzzz: [1, Number.NaN] } as never));
     expect(e.message).toBe(
       'Body.zzzzzzzz is not an option, got [1, NaN]; the options are type, position, rotation, velocity, angularVel, force, torque, mass, inertia, allowMovement, allowRotation, allowFastRotation, allowSleep, isBullet, disableCCD, contactForceThreshold, linearDrag, angularDrag, gravityScale, shapes, userData',
     );
   });
 
   it('in a shape\'s filter or fluidProperties: named with its path, in the constructor and the setter', () => {
-    let e = errorOf(() => new Circle({ radius: 1, filter: { categry: 2 } } as never));
+    let e = inputError(() => new Circle({ radius: 1, filter: { categry: 2 } } as never));
     expect(e.prop).toBe('filter.categry');
     expect(e.message).toContain("Circle.filter.categry is not an option (did you mean 'filter.category'?), got 2");
-    e = errorOf(() => new Circle({ radius: 1, sensor: true, fluidEnabled: true, fluidProperties: { viscocity: 2 } } as never));
+    e = inputError(() => new Circle({ radius: 1, sensor: true, fluidEnabled: true, fluidProperties: { viscocity: 2 } } as never));
     expect(e.prop).toBe('fluidProperties.viscocity');
 
     const shape = new Circle({ radius: 1, filter: { category: 4, mask: 6 } });
-    e = errorOf(() => (shape.filter = { mask: 1, grop: -1 } as never));
+    e = inputError(() => (shape.filter = { mask: 1, grop: -1 } as never));
     expect(e.prop).toBe('filter.grop');
     // Nothing half-applied: the mask given beside the bad key was not taken.
     expect(shape.filter).toEqual({ category: 4, mask: 6, group: 0 });
-    e = errorOf(() => (shape.fluidProperties = { densty: 3 } as never));
+    e = inputError(() => (shape.fluidProperties = { densty: 3 } as never));
     expect(e.prop).toBe('fluidProperties.densty');
   });
 
   it('leaves a space stepping: the body never made, the space as it was', () => {
     const space = new Space({ gravity: [0, -10] });
     const ball = space.addBody(new Body({ position: [0, 1], shapes: [new Circle({ radius: 0.5 })] }));
-    errorOf(() => space.addBody(new Body({ positon: [3, 3], shapes: [new Circle({ radius: 0.5 })] } as never)));
-    errorOf(() => space.addConstraint(new PivotJoint({ body1: ball, body2: null, anchr2: [0, 0] } as never)));
+    inputError(() => space.addBody(new Body({ positon: [3, 3], shapes: [new Circle({ radius: 0.5 })] } as never)));
+    inputError(() => space.addConstraint(new PivotJoint({ body1: ball, body2: null, anchr2: [0, 0] } as never)));
     expect(space.bodies).toEqual([ball]);
     expect(space.constraints).toEqual([]);
     for (let i = 0; i < 30; i++) space.step(1 / 60);
