@@ -17,7 +17,7 @@ import { hasRenderChildren } from '../core/children.js';
 import { ShapeHostContext, ShapeLookContext, useInCanvas, useWorld, type ShapeLook } from '../core/context.js';
 import { propFail } from '../core/errors.js';
 import { POINTER_HANDLER_KEYS, type BodyEventHandlers, type BodyPointerHandlers } from '../core/event-router.js';
-import { pick, useValidated } from '../core/props.js';
+import { checkPropNames, pick, propNames, useValidated } from '../core/props.js';
 import { useCommitted } from '../hooks/hooks.js';
 
 export interface BodyProps extends BodyOptionProps, KinematicTargetProps, BodyEventHandlers, BodyPointerHandlers {
@@ -33,10 +33,13 @@ export interface BodyProps extends BodyOptionProps, KinematicTargetProps, BodyEv
 }
 
 const HANDLER_KEYS = ['onSleep', 'onWake', 'onBeginContact', 'onEndContact', 'onContactForce', ...POINTER_HANDLER_KEYS] as const;
+/** Every prop of <Body> (any other is an error). */
+const BODY_PROPS = propNames<BodyProps>()([...BODY_OPTION_KEYS, 'target', 'targetRotation', ...HANDLER_KEYS, 'children', 'drawShapes', 'ref']);
 
 export function Body(props: BodyProps): ReactNode {
   const { children, drawShapes, ref } = props;
   const world = useWorld('Body');
+  checkPropNames('Body', props, BODY_PROPS);
   const inCanvas = useInCanvas();
   // A body's group would inherit the outer body's transform: bodies are siblings, never nested.
   if (useContext(ShapeHostContext) !== null) throw new Error('<Body> cannot be inside another <Body> or <InstancedBodies>: make it a sibling (join bodies with a joint)');

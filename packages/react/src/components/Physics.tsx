@@ -16,7 +16,7 @@ import { Fragment, useLayoutEffect, useState, type ReactNode } from 'react';
 import { useInCanvas, WorldContext } from '../core/context.js';
 import { propFail, validateWith } from '../core/errors.js';
 import { DEFAULT_WORLD_OPTIONS, PhysicsWorld, type WorldOptions } from '../core/physics-world.js';
-import { pick, sameValue, useValidated } from '../core/props.js';
+import { checkPropNames, pick, propNames, sameValue, useValidated } from '../core/props.js';
 import type { TimeStep } from '../core/step-clock.js';
 import { DebugLines } from '../debug/DebugLines.js';
 import { PointerDrag, type PointerDragProps } from '../drag/PointerDrag.js';
@@ -94,7 +94,11 @@ interface ValidatedOptions {
   settings: Pick<SpaceOptions, SpaceSettingProp>;
 }
 
+/** Every prop of <Physics> (any other is an error). */
+const PHYSICS_PROPS = propNames<PhysicsProps>()(['gravity', 'timeStep', 'paused', 'interpolate', 'debug', 'velocityIterations', 'positionIterations', 'maxSubSteps', 'checkUserConstraints', 'allowSleep', 'sleepDelay', 'sleepThreshold', 'maxLinearSpeed', 'maxRotationPerSubstep', 'workers', 'space', 'dragging', 'children']);
+
 export function Physics(props: PhysicsProps): ReactNode {
+  checkPropNames('Physics', props, PHYSICS_PROPS);
   const [world] = useState(() => new PhysicsWorld());
   const inCanvas = useInCanvas();
   const { options, checkUserConstraints, settings } = useValidated(pick(props as Record<string, unknown>, OPTION_PROPS) as PhysicsProps, validatePhysicsProps);

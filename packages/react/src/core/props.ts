@@ -6,7 +6,9 @@
  * Arrays and plain objects compare element by element; anything else (engine objects, refs,
  * functions) by identity.
  */
+import { didYouMean } from '@fulcrum/physics';
 import { useRef } from 'react';
+import { propFail } from './errors.js';
 
 export function sameValue(a: unknown, b: unknown, depth = 0): boolean {
   if (Object.is(a, b)) return true;
@@ -57,4 +59,29 @@ export function useValidated<I, R>(input: I, validate: (input: I) => R): R {
   const result = validate(input);
   cache.current = { input, result };
   return result;
+}
+
+/**
+ * Every prop of `props` is one the component takes: a misspelt one (`positon`) is a
+ * FulcrumPropError naming it and the closest prop, not a prop silently ignored. (TypeScript catches
+ * these in TSX; JavaScript does not.) A hyphenated name (`data-testid`) passes: TypeScript accepts
+ * one on any element, as JSX's convention for data and aria attributes, and none is a misspelling
+ * of a camelCase prop.
+ */
+export function checkPropNames(component: string, props: object, names: readonly string[], within?: string): void {
+  for (const k of Object.keys(props)) {
+    if (names.includes(k) || k.includes('-')) continue;
+    const guess = didYouMean(k, names);
+    const whose = within === undefined ? `<${component}> has no prop` : `${within} has no key`;
+    propFail(component, within === undefined ? k : `${within}.${k}`, (props as Record<string, unknown>)[k], `${whose} '${k}'${guess ? ` (${guess})` : ''}; its ${within === undefined ? 'props' : 'keys'} are ${names.join(', ')}`);
+  }
+}
+
+/**
+ * The prop names of a props type P, checked against P when it compiles: `propNames<BodyProps>()([…])`
+ * fails to compile while a prop of P is missing (the missing name is in the error) or a listed one
+ * is not P's.
+ */
+export function propNames<P>() {
+  return <const K extends readonly (keyof P & string)[]>(names: K, ..._complete: [Exclude<keyof P, K[number]>] extends [never] ? [] : [missing: Exclude<keyof P, K[number]>]): K => names;
 }

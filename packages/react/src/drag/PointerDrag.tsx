@@ -17,6 +17,7 @@ import { useEffect, useRef, type ReactNode } from 'react';
 import { Vector3 } from 'three';
 import { useWorld } from '../core/context.js';
 import { propFail } from '../core/errors.js';
+import { checkPropNames, propNames } from '../core/props.js';
 import { useCommitted } from '../hooks/hooks.js';
 import { DragController, type DragSettings } from './drag-controller.js';
 
@@ -46,7 +47,11 @@ interface Switchable {
   enabled: boolean;
 }
 
+/** Every prop of <PointerDrag>, and so of `<Physics dragging={…}>` (any other is an error). */
+const POINTER_DRAG_PROPS = propNames<PointerDragProps>()(['frequency', 'damping', 'maxForce', 'filter', 'onDrag', 'onDragStart', 'onDragEnd', 'stopPropagation']);
+
 export function PointerDrag(props: PointerDragProps): ReactNode {
+  checkPropNames('PointerDrag', props, POINTER_DRAG_PROPS);
   const world = useWorld('PointerDrag');
   const gl = useThree((s) => s.gl);
   const get = useThree((s) => s.get);

@@ -295,6 +295,7 @@ describe('<PointerDrag> with camera controls', () => {
       [{ stopPropagation: 1 }, /^<PointerDrag> prop stopPropagation=\{1\} is invalid: must be a boolean/],
       [{ onDragStart: 'x' }, /^<PointerDrag> prop onDragStart=\{"x"\} is invalid: must be a function/],
       [{ onDragEnd: 2 }, /^<PointerDrag> prop onDragEnd=\{2\} is invalid: must be a function/],
+      [{ frequncy: 3 }, /^<PointerDrag> prop frequncy=\{3\} is invalid: <PointerDrag> has no prop 'frequncy' \(did you mean 'frequency'\?\)/],
     ] as const) {
       let err: unknown = null;
       try {

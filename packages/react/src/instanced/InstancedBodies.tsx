@@ -23,7 +23,7 @@ import { partitionChildren } from '../core/children.js';
 import { GeometrySinkContext, ShapeHostContext, ShapeLookContext, useInCanvas, useWorld, type ShapeLook } from '../core/context.js';
 import { FulcrumPropError, propFail } from '../core/errors.js';
 import { POINTER_HANDLER_KEYS, type BodyEventHandlers } from '../core/event-router.js';
-import { pick, sameValue } from '../core/props.js';
+import { checkPropNames, pick, propNames, sameValue } from '../core/props.js';
 import { RefSlot } from '../core/ref-slot.js';
 import { checkHandler, typeColor } from '../components/Body.js';
 import { useCommitted } from '../hooks/hooks.js';
@@ -57,9 +57,14 @@ export interface InstancedBodiesProps extends BodyOptionProps, BodyEventHandlers
 
 const HANDLER_KEYS = ['onSleep', 'onWake', 'onBeginContact', 'onEndContact', 'onContactForce', ...POINTER_HANDLER_KEYS] as const;
 
+/** Every prop of <InstancedBodies>, and every key of an instance (any other is an error). */
+const INSTANCED_BODIES_PROPS = propNames<InstancedBodiesProps>()([...BODY_OPTION_KEYS, ...HANDLER_KEYS, 'instances', 'children', 'geometry', 'material', 'ref', 'meshRef']);
+const INSTANCE_KEYS = propNames<InstanceProps>()([...BODY_OPTION_KEYS, 'key']);
+
 export function InstancedBodies(props: InstancedBodiesProps): ReactNode {
   const { instances, children, geometry, material, ref, meshRef } = props;
   const world = useWorld('InstancedBodies');
+  checkPropNames('InstancedBodies', props, INSTANCED_BODIES_PROPS);
   const inCanvas = useInCanvas();
   if (!Array.isArray(instances)) propFail('InstancedBodies', 'instances', instances, 'must be an array of instance props');
   for (const k of HANDLER_KEYS) checkHandler('InstancedBodies', k, props[k]);
@@ -149,6 +154,7 @@ function useValidatedInstances(props: InstancedBodiesProps): ValidatedInstance[]
   const next = new Map<string | number, { input: BodyOptionValues; body: ValidatedBody }>();
   props.instances.forEach((inst, i) => {
     if (inst === null || typeof inst !== 'object') propFail('InstancedBodies', `instances[${i}]`, inst, 'must be an object of Body props');
+    checkPropNames('InstancedBodies', inst, INSTANCE_KEYS, `instances[${i}]`);
     const key = inst.key ?? i;
     if (typeof key !== 'string' && typeof key !== 'number') propFail('InstancedBodies', `instances[${i}].key`, key, 'must be a string or a number');
     if (seen.has(key)) propFail('InstancedBodies', `instances[${i}].key`, key, 'must be unique');

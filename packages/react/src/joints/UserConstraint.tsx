@@ -15,9 +15,9 @@ import { useMemo, useRef, type ReactNode } from 'react';
 import { checkBodyRef, type BodyRef } from '../core/body-ref.js';
 import type { BodyBinding, ConstraintSpec, OptionValues } from '../core/constraint-controller.js';
 import { propFail } from '../core/errors.js';
-import { pick } from '../core/props.js';
+import { checkPropNames, pick, propNames } from '../core/props.js';
 import { useCommitted } from '../hooks/hooks.js';
-import type { CommonConstraintProps } from './joints.js';
+import { CONSTRAINT_PROPS, type CommonConstraintProps } from './joints.js';
 import { useConstraint } from './use-constraint.js';
 
 export interface UserConstraintProps extends CommonConstraintProps<EngineUserConstraint> {
@@ -85,7 +85,11 @@ export function useHookDelegates(hooks: UserConstraintHooks | undefined, compone
   }, [signature]);
 }
 
+/** Every prop of <UserConstraint> (any other is an error). */
+const USER_CONSTRAINT_PROPS = propNames<UserConstraintProps>()([...CONSTRAINT_PROPS, 'dimensions', 'velocityOnly', 'bodies', 'hooks']);
+
 export function UserConstraint(props: UserConstraintProps): ReactNode {
+  checkPropNames('UserConstraint', props, USER_CONSTRAINT_PROPS);
   const { bodies } = props;
   if (bodies !== undefined && !Array.isArray(bodies)) propFail('UserConstraint', 'bodies', bodies, 'must be an array of Body refs or Body objects');
   bodies?.forEach((b, i) => checkBodyRef('UserConstraint', `bodies[${i}]`, b));

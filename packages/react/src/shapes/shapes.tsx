@@ -15,8 +15,9 @@ import type {
 import { useLayoutEffect, useRef, type ReactNode, type Ref } from 'react';
 import { markShape } from '../core/children.js';
 import { RefSlot } from '../core/ref-slot.js';
-import { BOX, CAPSULE, CHAIN, CIRCLE, POLYGON, SEGMENT, type CommonShapeProps, type FluidShapeProps } from './shape-kinds.js';
+import { BOX, CAPSULE, CHAIN, CIRCLE, POLYGON, SEGMENT, type CommonShapeProps, type FluidShapeProps, type ShapeKind } from './shape-kinds.js';
 import { useShape, type ShapeComponentProps } from './use-shape.js';
+import { checkPropNames, propNames } from '../core/props.js';
 
 export interface CircleProps extends CommonShapeProps, FluidShapeProps, ShapeComponentProps<EngineCircle> {
   /** Metres, > 0. */
@@ -71,16 +72,36 @@ export interface ChainProps extends Omit<CommonShapeProps, 'density'>, ShapeComp
   loop?: boolean;
 }
 
+/** The props every shape component takes; each kind's list adds its own (any other prop is an error). */
+const SHAPE_PROPS = ['offset', 'angle', 'density', 'friction', 'restitution', 'filter', 'sensor', 'userData', 'oneWay', 'tangentSpeed', 'color', 'ref'] as const;
+const CIRCLE_PROPS = propNames<CircleProps>()([...SHAPE_PROPS, 'fluid', 'radius']);
+const BOX_PROPS = propNames<BoxProps>()([...SHAPE_PROPS, 'fluid', 'width', 'height', 'radius']);
+const POLYGON_PROPS = propNames<PolygonProps>()([...SHAPE_PROPS, 'fluid', 'vertices', 'radius', 'piecesRef']);
+const CAPSULE_PROPS = propNames<CapsuleProps>()([...SHAPE_PROPS, 'fluid', 'radius', 'length', 'p1', 'p2']);
+const SEGMENT_PROPS = propNames<SegmentProps>()([...SHAPE_PROPS, 'p1', 'p2']);
+const CHAIN_PROPS = propNames<ChainProps>()(['offset', 'angle', 'friction', 'restitution', 'filter', 'sensor', 'userData', 'oneWay', 'tangentSpeed', 'color', 'ref', 'vertices', 'loop']);
+/** The names each shape checks: its props, and the common ones its kind refuses with a reason of its own (a chain's density: it has no area). */
+const namesOf = (props: readonly string[], kind: ShapeKind): readonly string[] => [...props, ...Object.keys(kind.refuses ?? {})];
+const CIRCLE_NAMES = namesOf(CIRCLE_PROPS, CIRCLE);
+const BOX_NAMES = namesOf(BOX_PROPS, BOX);
+const POLYGON_NAMES = namesOf(POLYGON_PROPS, POLYGON);
+const CAPSULE_NAMES = namesOf(CAPSULE_PROPS, CAPSULE);
+const SEGMENT_NAMES = namesOf(SEGMENT_PROPS, SEGMENT);
+const CHAIN_NAMES = namesOf(CHAIN_PROPS, CHAIN);
+
 export const Circle = markShape(function Circle(props: CircleProps): ReactNode {
+  checkPropNames('Circle', props, CIRCLE_NAMES);
   return useShape(CIRCLE, props);
 });
 
 export const Box = markShape(function Box(props: BoxProps): ReactNode {
+  checkPropNames('Box', props, BOX_NAMES);
   return useShape(BOX, props);
 });
 
 /** A polygon; a concave outline becomes several convex engine Polygons (see PolygonProps.vertices). */
 export const Polygon = markShape(function Polygon(props: PolygonProps): ReactNode {
+  checkPropNames('Polygon', props, POLYGON_NAMES);
   const pieces = useRef<{ slot: RefSlot<readonly EnginePolygon[]>; list: readonly EnginePolygon[] | null } | null>(null);
   pieces.current ??= { slot: new RefSlot(), list: null };
   const { piecesRef } = props;
@@ -95,11 +116,13 @@ export const Polygon = markShape(function Polygon(props: PolygonProps): ReactNod
 });
 
 export const Capsule = markShape(function Capsule(props: CapsuleProps): ReactNode {
+  checkPropNames('Capsule', props, CAPSULE_NAMES);
   return useShape(CAPSULE, props);
 });
 
 /** A two-sided line with no thickness and no mass: for static terrain and walls. */
 export const Segment = markShape(function Segment(props: SegmentProps): ReactNode {
+  checkPropNames('Segment', props, SEGMENT_NAMES);
   return useShape(SEGMENT, props);
 });
 
@@ -110,5 +133,6 @@ export const Segment = markShape(function Segment(props: SegmentProps): ReactNod
  * update its segments in place.
  */
 export const Chain = markShape(function Chain(props: ChainProps): ReactNode {
+  checkPropNames('Chain', props, CHAIN_NAMES);
   return useShape(CHAIN, props);
 });

@@ -21,7 +21,8 @@ import { checkBodyRef, type BodyRef } from '../core/body-ref.js';
 import type { BodyBinding, ConstraintSpec, OptionValues } from '../core/constraint-controller.js';
 import { propFail } from '../core/errors.js';
 import type { ConstraintEventHandlers } from '../core/event-router.js';
-import { changedKeys, pick, sameValue } from '../core/props.js';
+import { changedKeys, checkPropNames, pick, propNames, sameValue } from '../core/props.js';
+import { CONSTRAINT_PROPS } from '../joints/joints.js';
 import { useConstraint } from '../joints/use-constraint.js';
 
 /**
@@ -105,7 +106,11 @@ const SPEC: ConstraintSpec<EngineSymbolicConstraint> = {
 };
 
 /** A constraint written in @fulcrum/symbolic's language; the ref is the engine's SymbolicConstraint. */
+/** Every prop of <SymbolicConstraint> (any other is an error). */
+const SYMBOLIC_CONSTRAINT_PROPS = propNames<SymbolicConstraintProps>()([...CONSTRAINT_PROPS, ...OWN_OPTIONS]);
+
 export function SymbolicConstraint(props: SymbolicConstraintProps): ReactNode {
+  checkPropNames(COMPONENT, props, SYMBOLIC_CONSTRAINT_PROPS);
   const { source, bodies, scalars, vectors } = props;
   if (typeof source !== 'string') propFail(COMPONENT, 'source', source, 'must be a string');
   if (bodies !== undefined && (bodies === null || typeof bodies !== 'object')) propFail(COMPONENT, 'bodies', bodies, 'must be an object: declared name → Body ref');
