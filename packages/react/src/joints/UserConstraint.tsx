@@ -17,7 +17,8 @@ import type { BodyBinding, ConstraintSpec, OptionValues } from '../core/constrai
 import { propFail } from '../core/errors.js';
 import { checkPropNames, pick, propNames } from '../core/props.js';
 import { useCommitted } from '../hooks/hooks.js';
-import { CONSTRAINT_PROPS, type CommonConstraintProps } from './joints.js';
+import { CONSTRAINT_PROPS } from './constraint-props.js';
+import type { CommonConstraintProps } from './joints.js';
 import { useConstraint } from './use-constraint.js';
 
 export interface UserConstraintProps extends CommonConstraintProps<EngineUserConstraint> {

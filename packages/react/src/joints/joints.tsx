@@ -12,7 +12,8 @@ import type { BodyRef } from '../core/body-ref.js';
 import { slotBinding, type ConstraintSpec, type OptionValues } from '../core/constraint-controller.js';
 import type { ConstraintEventHandlers } from '../core/event-router.js';
 import { ANGLE_LIMITS, DISTANCE_LIMITS, LINE_LIMITS, type LimitDrawer } from '../debug/limits.js';
-import { checkPropNames, propNames } from '../core/props.js';
+import { checkPropNames } from '../core/props.js';
+import { CONSTRAINT_PROPS } from './constraint-props.js';
 import { useConstraint } from './use-constraint.js';
 
 const TWO = ['body1', 'body2'] as const;
@@ -85,9 +86,6 @@ export const { PivotJoint: PIVOT_SPEC, WeldJoint: WELD_SPEC, AngleJoint: ANGLE_S
 
 /** A joint component: a function named after the joint (React DevTools and docs show `PivotJoint`). */
 export type JointComponent<N extends JointName> = ((props: JointProps<N>) => ReactNode) & { readonly displayName: N };
-
-/** The props every constraint component takes besides its own options (any other prop is an error). */
-export const CONSTRAINT_PROPS = propNames<CommonConstraintProps<Constraint>>()([...BASE_CONSTRAINT_OPTION_KEYS, 'onBreak', 'ref']);
 
 function jointComponent<N extends JointName>(name: N): JointComponent<N> {
   const spec = JOINT_SPECS[name] as ConstraintSpec<Constraint>;

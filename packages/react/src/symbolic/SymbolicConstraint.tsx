@@ -22,7 +22,7 @@ import type { BodyBinding, ConstraintSpec, OptionValues } from '../core/constrai
 import { propFail } from '../core/errors.js';
 import type { ConstraintEventHandlers } from '../core/event-router.js';
 import { changedKeys, checkPropNames, pick, propNames, sameValue } from '../core/props.js';
-import { CONSTRAINT_PROPS } from '../joints/joints.js';
+import { CONSTRAINT_PROPS } from '../joints/constraint-props.js';
 import { useConstraint } from '../joints/use-constraint.js';
 
 /**
