@@ -95,7 +95,7 @@ export const INVALID: Record<string, BadGen> = {
   'Space.removeConstraint of a constraint not in it': (w, rng) => input(rng.chance(0.5) ? `$space.removeConstraint($${w.otherConstraint})` : `$space.removeConstraint(new PivotJoint())`),
   'Space.on with an unknown event or a non-function': (w, rng) => input(rng.chance(0.5) ? `$space.on(${rng.pick(["'explode'", "'contact'", 'null', '5'])}, () => {})` : `$space.on('wake', ${rng.pick(['5', 'null', "'f'", '{}'])})`),
   'Space queries with bad arguments': (w, rng) =>
-    input(rng.pick(['$space.queryPoint([NaN, 0])', '$space.queryAABB([1, 1], [0, 0])', '$space.queryAABB([0, 0], [Infinity, 1])', '$space.rayCast([0, NaN], [1, 1])', '$space.rayCastAll([0, 0], null)', "$space.queryPoint('here')"])),
+    input(rng.pick(['$space.queryPoint([NaN, 0])', '$space.queryAABB([1, 1], [0, 0])', '$space.queryAABB([0, 0], [Infinity, 1])', '$space.rayCast([0, NaN], [1, 1])', '$space.rayCastAll([0, 0], null)', "$space.queryPoint('here')", '$space.queryPoint([0, 0], { includeSensor: true })', '$space.rayCast([0, 0], [1, 1], { filter: 1 })', '$space.queryAABB([0, 0], [1, 1], null)'])),
 
   // ---------------------------------------------------------------- bodies
   'Body.position not a finite vector': onBody('position', BAD_VECTORS),

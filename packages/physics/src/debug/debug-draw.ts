@@ -6,6 +6,8 @@
  * Calls happen synchronously inside `space.debugDraw(sink)`. Array arguments are scratch
  * buffers owned by the engine: copy what you need, do not keep the reference.
  */
+import { checkBoolean, checkOptionKeys, fail, optionKeys } from '../util/validate.js';
+
 export interface DebugDraw {
   /** Closed convex polygon; `vertices` holds x0, y0, x1, y1, ... (`count` vertices). */
   drawPolygon(vertices: ArrayLike<number>, count: number, color: number): void;
@@ -26,6 +28,15 @@ export interface DebugDrawOptions {
   aabbs?: boolean;
   /** Joints and constraints (default true). */
   constraints?: boolean;
+}
+
+const DEBUG_DRAW_OPTION_KEYS = optionKeys<DebugDrawOptions>()(['shapes', 'contacts', 'aabbs', 'constraints']);
+
+/** Space.debugDraw's options, checked: each is a boolean, and there is no other. */
+export function checkDebugDrawOptions(o: DebugDrawOptions): void {
+  if (o === null || typeof o !== 'object') fail('Space', 'debugDraw(options)', o, 'must be an object { shapes?, contacts?, aabbs?, constraints? }');
+  checkOptionKeys('Space', o, DEBUG_DRAW_OPTION_KEYS, 'debugDraw(options)');
+  for (const k of DEBUG_DRAW_OPTION_KEYS) if (o[k] !== undefined) checkBoolean('Space', `debugDraw(options.${k})`, o[k]);
 }
 
 /** The palette the engine uses; exported so adapters and tests can refer to it. */

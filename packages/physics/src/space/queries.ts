@@ -9,7 +9,7 @@ import { proxyBounds } from '../collision/proxy-bounds.js';
 import { timeOfImpact, TimeOfImpactOutput, type Sweep } from '../collision/time-of-impact.js';
 import type { Vec2, Vec2Like } from '../math/vec2.js';
 import { Shape, type RayCastOutput } from '../shape/shape.js';
-import { checkFinite, checkVec2, fail } from '../util/validate.js';
+import { checkFinite, checkOptionKeys, checkVec2, fail, optionKeys } from '../util/validate.js';
 import type { ContactManager } from './contact-manager.js';
 import { bodySweep } from './continuous.js';
 
@@ -47,12 +47,25 @@ export interface QueryOptions {
   includeSensors?: boolean;
 }
 
+const QUERY_OPTION_KEYS = optionKeys<QueryOptions>()(['filter', 'includeSensors']);
+const CAST_POSE_KEYS = optionKeys<CastPose>()(['position', 'rotation']);
+
+/** A query's options, checked before it reads anything: a misspelt or mistyped one is an error. */
+function checkQueryOptions(query: string, o: QueryOptions): void {
+  const at = `${query}(options)`;
+  if (o === null || typeof o !== 'object') fail('Space', at, o, 'must be an object { filter?, includeSensors? }');
+  checkOptionKeys('Space', o, QUERY_OPTION_KEYS, at);
+  if (o.filter !== undefined && typeof o.filter !== 'function') fail('Space', `${query}(options.filter)`, o.filter, 'must be a function (shape) => boolean');
+  if (o.includeSensors !== undefined && typeof o.includeSensors !== 'boolean') fail('Space', `${query}(options.includeSensors)`, o.includeSensors, 'must be a boolean');
+}
+
 export class SpaceQueries {
   constructor(private readonly contacts: ContactManager) {}
 
   queryPoint(point: Vec2Like, options: QueryOptions): Shape[] {
     this.contacts.flushInert();
     const p = checkVec2('Space', 'queryPoint(point)', point);
+    checkQueryOptions('queryPoint', options);
     const out: Shape[] = [];
     this.contacts.broadphase.query(p.x, p.y, p.x, p.y, (proxy) => {
       const s = this.contacts.shapeFromProxy(proxy);
@@ -67,6 +80,7 @@ export class SpaceQueries {
     const lo = checkVec2('Space', 'queryAABB(min)', min);
     const hi = checkVec2('Space', 'queryAABB(max)', max);
     if (lo.x > hi.x || lo.y > hi.y) fail('Space', 'queryAABB(min, max)', [lo, hi], 'needs min ≤ max on both axes');
+    checkQueryOptions('queryAABB', options);
     const out: Shape[] = [];
     this.contacts.broadphase.query(lo.x, lo.y, hi.x, hi.y, (proxy) => {
       const s = this.contacts.shapeFromProxy(proxy);
@@ -81,6 +95,7 @@ export class SpaceQueries {
     this.contacts.flushInert();
     const a = checkVec2('Space', 'rayCast(from)', from);
     const b = checkVec2('Space', 'rayCast(to)', to);
+    checkQueryOptions(closest ? 'rayCast' : 'rayCastAll', options);
     const hits: RayHit[] = [];
     const out: RayCastOutput = { fraction: 0, normalX: 0, normalY: 0 };
     if (a.x === b.x && a.y === b.y) return hits;
@@ -116,6 +131,8 @@ export class SpaceQueries {
     this.contacts.flushInert();
     if (!(shape instanceof Shape)) fail('Space', 'convexCast(shape)', shape, 'must be a Shape');
     if (pose === null || typeof pose !== 'object') fail('Space', 'convexCast(pose)', pose, 'must be { position, rotation? }');
+    checkOptionKeys('Space', pose, CAST_POSE_KEYS, 'convexCast(pose)');
+    checkQueryOptions('convexCast', options);
     const at = checkVec2('Space', 'convexCast(pose.position)', pose.position);
     const angle = pose.rotation === undefined ? 0 : checkFinite('Space', 'convexCast(pose.rotation)', pose.rotation);
     const move = checkVec2('Space', 'convexCast(translation)', translation);

@@ -23,7 +23,7 @@ import type { Vec2, Vec2Like } from '../math/vec2.js';
 import type { Shape } from '../shape/shape.js';
 import { checkBoolean, checkInteger, checkNonNegative, checkPositiveOrInfinity, checkVec2, fail, FulcrumInputError } from '../util/validate.js';
 import { drawSpace } from '../debug/draw-space.js';
-import type { DebugDraw, DebugDrawOptions } from '../debug/debug-draw.js';
+import { checkDebugDrawOptions, type DebugDraw, type DebugDrawOptions } from '../debug/debug-draw.js';
 import { ContactManager, type PreSolveCallback } from './contact-manager.js';
 import { EventHub } from './events.js';
 import type { SpaceEventHandler, SpaceEventType } from './events.js';
@@ -647,6 +647,7 @@ export class Space implements BodySpaceLink, ConstraintSpaceLink {
 
   /** Describe the space to a DebugDraw sink (shapes, contacts, AABBs, constraints). */
   debugDraw(sink: DebugDraw, options: DebugDrawOptions = {}): void {
+    checkDebugDrawOptions(options);
     this._contacts.flushInert();
     drawSpace(this, this._contacts.contacts, sink, options);
   }

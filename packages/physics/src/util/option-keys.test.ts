@@ -106,6 +106,30 @@ describe('a misspelt option', () => {
     expect(() => new UserConstraint({ dimensions: 1, velocityOnly: false, packedState: false, bodies: [body1], hooks: {}, limits: [null] })).not.toThrow();
   });
 
+  it("in a query's options, a convex cast's pose and debugDraw's options: named, and the call reads nothing", () => {
+    const space = new Space({ gravity: [0, -10] });
+    const ball = space.addBody(new Body({ position: [0, 0], shapes: [new Circle({ radius: 1 })] }));
+    const sink = { drawPolygon() {}, drawCircle() {}, drawSegment() {}, drawPoint() {} } as never;
+    const cases: [() => unknown, string, RegExp][] = [
+      [() => space.queryPoint([0, 0], { includeSensor: true } as never), 'queryPoint(options).includeSensor', /did you mean 'queryPoint\(options\)\.includeSensors'\?/],
+      [() => space.queryAABB([-1, -1], [1, 1], { filtr: () => true } as never), 'queryAABB(options).filtr', /did you mean 'queryAABB\(options\)\.filter'\?/],
+      [() => space.rayCast([-5, 0], [5, 0], { mask: 1 } as never), 'rayCast(options).mask', /the options are rayCast\(options\)\.filter, rayCast\(options\)\.includeSensors$/],
+      [() => space.rayCastAll([-5, 0], [5, 0], { filter: 5 } as never), 'rayCastAll(options.filter)', /must be a function/],
+      [() => space.queryPoint([0, 0], { includeSensors: 'yes' } as never), 'queryPoint(options.includeSensors)', /must be a boolean/],
+      [() => space.convexCast(new Circle({ radius: 0.1 }), { position: [-5, 0], angle: 1 } as never, [10, 0]), 'convexCast(pose).angle', /is not an option/],
+      [() => space.debugDraw(sink, { joints: true } as never), 'debugDraw(options).joints', /is not an option/],
+      [() => space.debugDraw(sink, { aabbs: 1 } as never), 'debugDraw(options.aabbs)', /must be a boolean/],
+    ];
+    for (const [call, prop, message] of cases) {
+      const e = inputError(call);
+      expect(e.prop).toBe(prop);
+      expect(e.message).toMatch(message);
+    }
+    // The same queries, well formed, still answer.
+    expect(space.queryPoint([0, 0], { includeSensors: true })).toEqual(ball.shapes);
+    expect(space.rayCast([-5, 0], [5, 0], { filter: () => true })?.body).toBe(ball);
+  });
+
   it('checkOptionKeys looks at own keys only', () => {
     const withInherited = Object.create({ inherited: 1 }) as object;
     expect(() => checkOptionKeys('Thing', withInherited, ['a'])).not.toThrow();

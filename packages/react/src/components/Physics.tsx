@@ -18,7 +18,7 @@ import { propFail, validateWith } from '../core/errors.js';
 import { DEFAULT_WORLD_OPTIONS, PhysicsWorld, type WorldOptions } from '../core/physics-world.js';
 import { checkPropNames, pick, propNames, sameValue, useValidated } from '../core/props.js';
 import type { TimeStep } from '../core/step-clock.js';
-import { DebugLines } from '../debug/DebugLines.js';
+import { checkDebugLayers, DebugLines } from '../debug/DebugLines.js';
 import { PointerDrag, type PointerDragProps } from '../drag/PointerDrag.js';
 import { FrameDriver } from './FrameDriver.js';
 
@@ -105,6 +105,7 @@ export function Physics(props: PhysicsProps): ReactNode {
   const { space, debug, dragging } = props;
   if (space !== undefined && !(space instanceof Space)) propFail('Physics', 'space', space, 'must be a Space');
   if (debug !== undefined && typeof debug !== 'boolean' && (debug === null || typeof debug !== 'object')) propFail('Physics', 'debug', debug, 'must be a boolean or {shapes, contacts, aabbs, constraints}');
+  if (typeof debug === 'object') checkDebugLayers('Physics', 'debug', debug);
   // Set during render: children's effects run before <Physics>'s and may create the space.
   world.setExternalSpace(space ?? null);
   world.initialGravity = options.gravity;

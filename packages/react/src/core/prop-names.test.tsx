@@ -30,6 +30,8 @@ const joint = (type: unknown, props: Record<string, unknown>) => <Physics>{el(ty
 // [what, the tree with one unknown prop, the message]
 const CASES: [string, () => ReactNode, RegExp][] = [
   ['<Physics>', () => el(Physics, { gravty: [0, -10] }), /^<Physics> prop gravty=\{\[0, -10\]\} is invalid: <Physics> has no prop 'gravty' \(did you mean 'gravity'\?\); its props are gravity, timeStep,/],
+  ['<Physics debug={…}>', () => el(Physics, { debug: { shape: true } }), /^<Physics> prop debug\.shape=\{true\} is invalid: debug has no key 'shape' \(did you mean 'shapes'\?\)/],
+  ['<Physics debug={…}> with a layer not a boolean', () => el(Physics, { debug: { aabbs: 1 } }), /^<Physics> prop debug\.aabbs=\{1\} is invalid: must be a boolean/],
   ['<Body>', () => <Physics>{el(Body, { positon: [0, 1] })}</Physics>, /<Body> has no prop 'positon' \(did you mean 'position'\?\)/],
   ['<Body> given a three.js group prop', () => <Physics>{el(Body, { castShadow: true })}</Physics>, /<Body> prop castShadow=\{true\} is invalid: <Body> has no prop 'castShadow'; its props are type, position,/],
   ['<Circle>', () => inBody(el(Circle, { radius: 1, fricton: 0.1 })), /<Circle> has no prop 'fricton' \(did you mean 'friction'\?\)/],

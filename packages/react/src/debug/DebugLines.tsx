@@ -12,6 +12,8 @@ import type { DebugDrawOptions } from '@fulcrum/physics';
 import { useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { BufferAttribute, BufferGeometry, type LineSegments } from 'three';
 import { useWorld } from '../core/context.js';
+import { propFail } from '../core/errors.js';
+import { checkPropNames, propNames } from '../core/props.js';
 import { drawAtWorldPose } from '../core/pose.js';
 import { useCommitted } from '../hooks/hooks.js';
 import { LineSink } from './line-sink.js';
@@ -22,9 +24,25 @@ export interface DebugLinesProps {
 }
 
 const DEFAULT_LAYERS: Readonly<DebugDrawOptions> = { shapes: true, contacts: true, constraints: true, aabbs: false };
+const LAYERS = propNames<DebugDrawOptions>()(['shapes', 'contacts', 'aabbs', 'constraints']);
+
+/**
+ * Debug layers given as a prop, checked during render: each a boolean, and no other key (the
+ * engine's debugDraw would refuse them in every frame, out of any error boundary's reach).
+ */
+export function checkDebugLayers(component: string, prop: string, layers: unknown): void {
+  if (layers === undefined) return;
+  if (layers === null || typeof layers !== 'object') propFail(component, prop, layers, 'must be an object {shapes?, contacts?, aabbs?, constraints?}');
+  checkPropNames(component, layers, LAYERS, prop);
+  for (const k of LAYERS) {
+    const v = (layers as DebugDrawOptions)[k];
+    if (v !== undefined && typeof v !== 'boolean') propFail(component, `${prop}.${k}`, v, 'must be a boolean');
+  }
+}
 
 export function DebugLines({ options }: DebugLinesProps): ReactNode {
   const world = useWorld('DebugLines');
+  checkDebugLayers('DebugLines', 'options', options);
   const [sink] = useState(() => new LineSink());
   const geometry = useMemo(() => new BufferGeometry(), []);
   const layers = { ...DEFAULT_LAYERS, ...options };
