@@ -340,7 +340,6 @@ export abstract class Shape {
   abstract minExtent(): number;
 }
 
-/** Validate a (partial) FluidProperties; missing fields take the given values. */
 /** Every key of ShapeOptions, which each kind's list starts with. */
 export const SHAPE_OPTION_KEYS = optionKeys<ShapeOptions>()(['offset', 'angle', 'density', 'friction', 'restitution', 'filter', 'sensor', 'fluidEnabled', 'fluidProperties', 'userData']);
 const FILTER_KEYS = optionKeys<CollisionFilter>()(['category', 'mask', 'group']);
@@ -358,6 +357,7 @@ function checkFilter(owner: string, f: unknown, base: CollisionFilter): Collisio
   };
 }
 
+/** Validate a (partial) FluidProperties; missing fields take the given values. */
 function checkFluidProperties(owner: string, v: unknown, density: number, viscosity: number): FluidProperties {
   if (v === undefined) return { density, viscosity };
   if (v === null || typeof v !== 'object') fail(owner, 'fluidProperties', v, 'must be an object { density, viscosity }');
