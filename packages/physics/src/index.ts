@@ -6,6 +6,8 @@ export type { Vec2, Vec2Like, Vec3 } from './math/vec2.js';
 export { FulcrumDivergenceError, FulcrumInputError } from './util/validate.js';
 /** "did you mean 'x'?" for a misspelt name: the engine's option errors, and the bindings' and the DSL's. */
 export { didYouMean } from './util/suggest.js';
+/** An options type's keys as a list checked against the type when it compiles (the bindings' prop lists use it too). */
+export { optionKeys } from './util/validate.js';
 
 export { Body } from './body/body.js';
 export type { BodyOptions, BodyType } from './body/body.js';

@@ -79,9 +79,6 @@ export function checkPropNames(component: string, props: object, names: readonly
 
 /**
  * The prop names of a props type P, checked against P when it compiles: `propNames<BodyProps>()([…])`
- * fails to compile while a prop of P is missing (the missing name is in the error) or a listed one
- * is not P's.
+ * fails to compile while a prop of P is missing, or a listed one is not P's (the engine's optionKeys).
  */
-export function propNames<P>() {
-  return <const K extends readonly (keyof P & string)[]>(names: K, ..._complete: [Exclude<keyof P, K[number]>] extends [never] ? [] : [missing: Exclude<keyof P, K[number]>]): K => names;
-}
+export { optionKeys as propNames } from '@fulcrum/physics';
