@@ -24,7 +24,10 @@ import {
   FulcrumInputError,
   optionKeys,
 } from '../util/validate.js';
-import { ownState, STATE_ANGLE, STATE_C, STATE_S, STATE_SLEEP, STATE_VX, STATE_VY, STATE_W, STATE_Y } from './state-layout.js';
+import {
+  ownState, STATE_ANGLE, STATE_ANGULAR_DRAG, STATE_C, STATE_FX, STATE_FY, STATE_GRAVITY_SCALE, STATE_INV_I, STATE_INV_MASS, STATE_LCX, STATE_LCY,
+  STATE_LINEAR_DRAG, STATE_MAX_EXTENT, STATE_MIN_EXTENT, STATE_S, STATE_SLEEP, STATE_TORQUE, STATE_VX, STATE_VY, STATE_W, STATE_Y,
+} from './state-layout.js';
 
 export type BodyType = 'dynamic' | 'static' | 'kinematic';
 
@@ -146,9 +149,10 @@ export class Body implements ShapeOwner {
   // --- state (internal fields are read by the space and solver) ---
   /** @internal */ _type: BodyType = 'dynamic';
   /**
-   * @internal The state's array and where in it the body's numbers start (state-layout.ts): its
-   * own until it joins a space, then the space's (BodyStates). Read and written through the
-   * accessors below (_x … _w, _sleepTime).
+   * @internal The array of the body's numbers (its state and the settings the step reads) and where
+   * in it they start (state-layout.ts): its own until it joins a space, then the space's
+   * (BodyStates). Read and written through the accessors below (_x … _w, _sleepTime, _fx …
+   * _minExtent).
    */
   _st: Float64Array = ownState();
   /** @internal */ _sa = 0;
@@ -201,12 +205,43 @@ export class Body implements ShapeOwner {
   set _w(v: number) {
     this._st[this._sa + STATE_W] = v;
   }
-  /** @internal */ _fx = 0;
-  /** @internal */ _fy = 0;
-  /** @internal */ _torque = 0;
-  /** @internal */ _linearDrag = 0;
-  /** @internal */ _angularDrag = 0;
-  /** @internal */ _gravityScale = 1;
+  // (The settings the step reads are in the same array, after the state: state-layout.ts.)
+  /** @internal */ get _fx(): number {
+    return this._st[this._sa + STATE_FX]!;
+  }
+  set _fx(v: number) {
+    this._st[this._sa + STATE_FX] = v;
+  }
+  /** @internal */ get _fy(): number {
+    return this._st[this._sa + STATE_FY]!;
+  }
+  set _fy(v: number) {
+    this._st[this._sa + STATE_FY] = v;
+  }
+  /** @internal */ get _torque(): number {
+    return this._st[this._sa + STATE_TORQUE]!;
+  }
+  set _torque(v: number) {
+    this._st[this._sa + STATE_TORQUE] = v;
+  }
+  /** @internal */ get _linearDrag(): number {
+    return this._st[this._sa + STATE_LINEAR_DRAG]!;
+  }
+  set _linearDrag(v: number) {
+    this._st[this._sa + STATE_LINEAR_DRAG] = v;
+  }
+  /** @internal */ get _angularDrag(): number {
+    return this._st[this._sa + STATE_ANGULAR_DRAG]!;
+  }
+  set _angularDrag(v: number) {
+    this._st[this._sa + STATE_ANGULAR_DRAG] = v;
+  }
+  /** @internal */ get _gravityScale(): number {
+    return this._st[this._sa + STATE_GRAVITY_SCALE]!;
+  }
+  set _gravityScale(v: number) {
+    this._st[this._sa + STATE_GRAVITY_SCALE] = v;
+  }
   /** @internal */ _allowMovement = true;
   /** @internal */ _allowRotation = true;
   /** @internal */ _allowFastRotation = false;
@@ -219,8 +254,18 @@ export class Body implements ShapeOwner {
 
   // --- mass ---
   /** @internal centre of mass, body-local */
-  _lcx = 0;
-  /** @internal */ _lcy = 0;
+  get _lcx(): number {
+    return this._st[this._sa + STATE_LCX]!;
+  }
+  set _lcx(v: number) {
+    this._st[this._sa + STATE_LCX] = v;
+  }
+  /** @internal */ get _lcy(): number {
+    return this._st[this._sa + STATE_LCY]!;
+  }
+  set _lcy(v: number) {
+    this._st[this._sa + STATE_LCY] = v;
+  }
   /** @internal */ _mass = 0;
   /** @internal The body moved since its inert shapes' world cache was refreshed (space._flushInert). */
   _inertStale = false;
@@ -232,14 +277,34 @@ export class Body implements ShapeOwner {
   _pairingShapes = 0;
   /** @internal rotational inertia about the centre of mass */
   _inertia = 0;
-  /** @internal */ _invMass = 0;
-  /** @internal */ _invInertia = 0;
+  /** @internal */ get _invMass(): number {
+    return this._st[this._sa + STATE_INV_MASS]!;
+  }
+  set _invMass(v: number) {
+    this._st[this._sa + STATE_INV_MASS] = v;
+  }
+  /** @internal */ get _invInertia(): number {
+    return this._st[this._sa + STATE_INV_I]!;
+  }
+  set _invInertia(v: number) {
+    this._st[this._sa + STATE_INV_I] = v;
+  }
   /** @internal */ _explicitMass: number | null = null;
   /** @internal */ _explicitInertia: number | null = null;
   /** @internal half-size of the body as seen from its centre of mass (sleep test) */
-  _maxExtent = 0;
+  get _maxExtent(): number {
+    return this._st[this._sa + STATE_MAX_EXTENT]!;
+  }
+  set _maxExtent(v: number) {
+    this._st[this._sa + STATE_MAX_EXTENT] = v;
+  }
   /** @internal the thinnest of its shapes (Shape.minExtent; Infinity: none): continuous collision's test */
-  _minExtent = Infinity;
+  get _minExtent(): number {
+    return this._st[this._sa + STATE_MIN_EXTENT]!;
+  }
+  set _minExtent(v: number) {
+    this._st[this._sa + STATE_MIN_EXTENT] = v;
+  }
 
   // --- membership ---
   /** @internal */ _space: BodySpaceLink | null = null;

@@ -50,7 +50,7 @@
  */
 import type { ContactKernels } from '../contact/contact-kernels.js';
 import type { PivotKernels } from '../constraint/pivot-kernels.js';
-import type { BodyKernels, WriteBackViews } from '../space/body-kernels.js';
+import type { BodyKernels, GatherViews } from '../space/body-kernels.js';
 import type { CollideKernels } from '../collision/collide-kernels.js';
 import type { UserKernels, UserRowViews } from '../constraint/user-kernels.js';
 import type { UserBatchKernelSource, UserPoseKernels, UserPoseViews } from '../constraint/user-pose-kernels.js';
@@ -58,9 +58,9 @@ import type { UserBatchKernelSource, UserPoseKernels, UserPoseViews } from '../c
 /**
  * The arrays a stage reads and writes, all shared: the contact solver's rows, the joint batch's
  * (p…), the user batch's (u…), and the solver bodies' state and the space's body states (those
- * write back takes: WriteBackViews).
+ * gather and write back take: GatherViews).
  */
-export interface StageViews extends UserRowViews, UserPoseViews, WriteBackViews {
+export interface StageViews extends UserRowViews, UserPoseViews, GatherViews {
   d: Float64Array;
   ends: Int32Array;
   points: Uint8Array;
@@ -98,16 +98,7 @@ export interface StageViews extends UserRowViews, UserPoseViews, WriteBackViews 
   pkept: Float64Array;
   pends: Int32Array;
   psoft: Uint8Array;
-  dvx: Float64Array;
-  dvy: Float64Array;
-  dw: Float64Array;
-  linearDamp: Float64Array;
-  angularDamp: Float64Array;
-  dynamic: Uint8Array;
   spinCapped: Uint8Array;
-  atCap: Uint8Array;
-  invMass: Float64Array;
-  invI: Float64Array;
 }
 
 /** The kernels a stage runs: every family's that has them. */
@@ -168,7 +159,7 @@ export function threadRuntime(kernels: StageKernels, ctl: Int32Array, prm: Float
   /** The rows from which a colour goes in about eight chunks per thread rather than one (see stage). */
   const CLAIM_MIN_ROWS = 1024;
   const INV_H = 0, MAX_BIAS = 1, SOFT = 2, USER = 12, USER_POSE = 18;
-  const CONTACT_WARM_START = 1, CONTACT_SOLVE = 2, PIVOT_WARM_START = 4, PIVOT_SOLVE = 5, PIVOT_POSITION = 6, CONTACT_PREPARE = 7, PIVOT_NEXT_SUBSTEP = 8, PIVOT_REFRESH = 11, BODY_VELOCITIES = 12, BODY_POSITIONS = 13, NARROWPHASE = 14, USER_WARM_START = 15, USER_NEXT_SUBSTEP = 16, USER_SOLVE = 17, USER_POSE_STATES = 18, USER_POSE_GROUP = 19, USER_POSE_FACTOR = 20, CONTACT_STORE = 21, PIVOT_POSITION_CLOSE = 22, BODY_WRITE_BACK = 23;
+  const CONTACT_WARM_START = 1, CONTACT_SOLVE = 2, PIVOT_WARM_START = 4, PIVOT_SOLVE = 5, PIVOT_POSITION = 6, CONTACT_PREPARE = 7, PIVOT_NEXT_SUBSTEP = 8, PIVOT_REFRESH = 11, BODY_VELOCITIES = 12, BODY_POSITIONS = 13, NARROWPHASE = 14, USER_WARM_START = 15, USER_NEXT_SUBSTEP = 16, USER_SOLVE = 17, USER_POSE_STATES = 18, USER_POSE_GROUP = 19, USER_POSE_FACTOR = 20, CONTACT_STORE = 21, PIVOT_POSITION_CLOSE = 22, BODY_WRITE_BACK = 23, BODY_GATHER = 24;
   const contact = kernels.contact;
   const pivot = kernels.pivot;
   const body = kernels.body;
@@ -311,6 +302,7 @@ export function threadRuntime(kernels: StageKernels, ctl: Int32Array, prm: Float
             else if (cmd === BODY_VELOCITIES) body.integrateVelocities(v.vx, v.vy, v.w, v.dvx, v.dvy, v.dw, v.linearDamp, v.angularDamp, v.dynamic, lo, hi);
             else if (cmd === BODY_POSITIONS) body.integratePositions(v.vx, v.vy, v.w, v.dpx, v.dpy, v.dq, v.dqc, v.dqs, v.invMass, v.spinCapped, v.atCap, prm, lo, hi);
             else if (cmd === BODY_WRITE_BACK) body.writeBack(v, lo, hi);
+            else if (cmd === BODY_GATHER) body.gather(v, prm, lo, hi);
             else if (cmd === PIVOT_REFRESH) pivot.refresh(v.pd, v.pcold, v.pkept, v.pends, v.c0, v.s0, v.cx, v.cy, lo, hi);
             else if (cmd === CONTACT_WARM_START) contact.warmStart(v.d, v.ends, v.points, v.vx, v.vy, v.w, lo, hi);
             else contact.pass(v.d, v.ends, v.points, v.rigidSide, v.vx, v.vy, v.w, v.dpx, v.dpy, v.dqc, v.dqs, lo, hi, invH, cmd === CONTACT_SOLVE, maxBias, soft);

@@ -335,6 +335,7 @@ const COMMAND_NAMES: Record<number, string> = {
   [COMMAND.BODY_VELOCITIES]: 'velocity integration',
   [COMMAND.BODY_POSITIONS]: 'position integration',
   [COMMAND.BODY_WRITE_BACK]: 'write back',
+  [COMMAND.BODY_GATHER]: 'gather',
   [COMMAND.PIVOT_SOLVE]: 'pivot pass',
   [COMMAND.PIVOT_POSITION]: 'pivot position pass',
   [COMMAND.PIVOT_POSITION_CLOSE]: 'pivot position pass',

@@ -1,10 +1,10 @@
 /**
- * The solver bodies' integration (solver-bodies.ts), made by a factory that a worker can rebuild
- * from source text, as the contact and joint kernels are (contact/contact-kernels.ts): it refers to
- * nothing outside itself but its parameters, the shared parts it calls (capSpeed and turnBody
- * below), each of which stands alone too. Each kernel takes a range of solver bodies
- * [from, to): a body's integration reads and writes that body alone, so any split of the bodies
- * over threads gives the same bits. The calling thread runs BODY_KERNELS, made by the same factory.
+ * The solver bodies' gather, integration and write back (solver-bodies.ts), made by a factory that
+ * a worker can rebuild from source text, as the contact and joint kernels are
+ * (contact/contact-kernels.ts): it refers to nothing outside itself but its parameters, the shared
+ * parts it calls (capSpeed and turnBody below), each of which stands alone too. Each kernel takes
+ * a range of solver bodies [from, to): a body's numbers are read and written for that body alone,
+ * so any split of the bodies over threads gives the same bits. The calling thread runs BODY_KERNELS, made by the same factory.
  */
 /**
  * Body i slowed to maxSpeed (m/s) and maxSpin (rad/s), as Box2D v3 does (SpaceOptions.maxLinearSpeed
@@ -110,7 +110,7 @@ export function bodyKernels(cap: typeof capSpeed, turn: typeof turnBody) {
    * move keeps its pose to the bit (recomputed, its origin could differ in the last bit).
    */
   function writeBack(v: WriteBackViews, from: number, to: number): void {
-    const STATE = 9, Y = 1, ANGLE = 2, C = 3, S = 4, VX = 5, VY = 6, W = 7;
+    const STATE = 24, Y = 1, ANGLE = 2, C = 3, S = 4, VX = 5, VY = 6, W = 7;
     const { bstate: st, bslot, vx, vy, w, dpx, dpy, dq, dqc, dqs, a0, c0, s0, cx, cy, lcx, lcy } = v;
     for (let i = from >>> 0; i < to; i++) {
       const o = bslot[i]! * STATE;
@@ -137,7 +137,63 @@ export function bodyKernels(cap: typeof capSpeed, turn: typeof turnBody) {
     }
   }
 
-  return { integrateVelocities, integratePositions, writeBack };
+  /**
+   * Gather of bodies [from, to): each one's numbers from its slice of the space's body states
+   * (body/state-layout.ts's layout, written out) into the solver arrays, and what integration adds
+   * and multiplies by for the step (SolverBodies.dvx …). The gravity and the substep come in the
+   * stage's numbers (PARAMS). SolverBodies.add chose the bodies and set their flags (dynamic, swept).
+   */
+  function gather(v: GatherViews, prm: Float64Array, from: number, to: number): void {
+    const STATE = 24, Y = 1, ANGLE = 2, C = 3, S = 4, VX = 5, VY = 6, W = 7, FX = 9, FY = 10, TORQUE = 11, INV_MASS = 12, INV_I = 13, LCX = 14, LCY = 15,
+      LINEAR_DRAG = 16, ANGULAR_DRAG = 17, GRAVITY_SCALE = 18, MIN_EXTENT = 19, MAX_EXTENT = 20;
+    const STEP_H = 8, GRAVITY_X = 20, GRAVITY_Y = 21;
+    // (FAST_SHARE, solver-bodies.ts: the share of its thinnest shape a body may move unswept.)
+    const FAST_SHARE = 0.5;
+    const h = prm[STEP_H]!;
+    const gx = prm[GRAVITY_X]!;
+    const gy = prm[GRAVITY_Y]!;
+    const { bstate: st, bslot, vx, vy, w, dpx, dpy, dq, dqc, dqs, invMass, invI, dynamic, swept, atCap, ccdSlack, reach } = v;
+    const { dvx, dvy, dw, linearDamp, angularDamp, lcx, lcy, cx, cy, a0, c0, s0 } = v;
+    for (let i = from >>> 0; i < to; i++) {
+      const o = bslot[i]! * STATE;
+      vx[i] = st[o + VX]!;
+      vy[i] = st[o + VY]!;
+      w[i] = st[o + W]!;
+      dpx[i] = 0;
+      dpy[i] = 0;
+      dq[i] = 0;
+      dqc[i] = 1;
+      dqs[i] = 0;
+      const im = st[o + INV_MASS]!;
+      const ii = st[o + INV_I]!;
+      invMass[i] = im;
+      invI[i] = ii;
+      atCap[i] = 0;
+      if (swept[i] === 1) ccdSlack[i] = FAST_SHARE * st[o + MIN_EXTENT]!;
+      else ccdSlack[i] = Infinity;
+      reach[i] = st[o + MAX_EXTENT]!;
+      const dyn = dynamic[i] === 1;
+      const gs = st[o + GRAVITY_SCALE]!;
+      dvx[i] = h * (dyn && im > 0 ? st[o + FX]! * im + gx * gs : 0);
+      dvy[i] = h * (dyn && im > 0 ? st[o + FY]! * im + gy * gs : 0);
+      dw[i] = h * (dyn ? st[o + TORQUE]! * ii : 0);
+      linearDamp[i] = 1 / (1 + h * st[o + LINEAR_DRAG]!);
+      angularDamp[i] = 1 / (1 + h * st[o + ANGULAR_DRAG]!);
+      const lx = st[o + LCX]!;
+      const ly = st[o + LCY]!;
+      lcx[i] = lx;
+      lcy[i] = ly;
+      const c = st[o + C]!;
+      const s = st[o + S]!;
+      cx[i] = st[o]! + c * lx - s * ly;
+      cy[i] = st[o + Y]! + s * lx + c * ly;
+      a0[i] = st[o + ANGLE]!;
+      c0[i] = c;
+      s0[i] = s;
+    }
+  }
+
+  return { integrateVelocities, integratePositions, writeBack, gather };
 }
 
 /** What write back reads and writes (SolverBodies has them by these names, and so do a stage's views). */
@@ -159,6 +215,22 @@ export interface WriteBackViews {
   cy: Float64Array;
   lcx: Float64Array;
   lcy: Float64Array;
+}
+
+/** What gather reads and writes beyond write back's (SolverBodies has them by these names, and so do a stage's views). */
+export interface GatherViews extends WriteBackViews {
+  invMass: Float64Array;
+  invI: Float64Array;
+  dynamic: Uint8Array;
+  swept: Uint8Array;
+  atCap: Uint8Array;
+  ccdSlack: Float64Array;
+  reach: Float64Array;
+  dvx: Float64Array;
+  dvy: Float64Array;
+  dw: Float64Array;
+  linearDamp: Float64Array;
+  angularDamp: Float64Array;
 }
 
 /** The parts the factory takes, in its parameters' order (a worker's program passes their text). */

@@ -33,6 +33,40 @@ describe("a space's body states", () => {
     for (const b of bodies) if (b !== gone) expect(b.position.x).toBeCloseTo(expected[bodies.indexOf(b)]![0]! + 0.5, 12);
   });
 
+  it("hold each body's settings too, which follow it in and out and reach the step", () => {
+    const settings = (b: Body) => [b.force.x, b.force.y, b.torque, b.mass, b.inertia, b.linearDrag, b.angularDrag, b.gravityScale, b.localCenter.x, b.localCenter.y, b.constraintMass, b.constraintInertia];
+    const make = (k: number) =>
+      new Body({ position: [3 * k, 0], force: [k, -k], torque: 0.5 * k, linearDrag: 0.1 * k, angularDrag: 0.2 * k, gravityScale: 1 + k, shapes: [Polygon.box(1, 0.5, { offset: [0.25 * k, 0] })] });
+    const bodies = Array.from({ length: 100 }, (_, k) => make(k));
+    const expected = bodies.map(settings);
+    const space = new Space({ gravity: [0, -10] });
+    for (const b of bodies) space.addBody(b);
+    expect(bodies.map(settings), 'kept as the array doubled').toEqual(expected);
+    // Changed in the space, a setting is the body's alone, and the step reads it: with drag 0, no
+    // force and gravity scale 0, a body keeps its velocity.
+    const b = bodies[40]!;
+    b.force = { x: 0, y: 0 };
+    b.torque = 0;
+    b.linearDrag = 0;
+    b.angularDrag = 0;
+    b.gravityScale = 0;
+    b.velocity = { x: 1, y: 2 };
+    b.angularVel = 0.5;
+    space.step(1 / 60);
+    expect([b.velocity.x, b.velocity.y, b.angularVel]).toEqual([1, 2, 0.5]);
+    expect(settings(bodies[41]!)).toEqual(expected[41]);
+    // Leaving, a body takes its settings along; in the next space they are adopted afresh.
+    space.removeBody(b);
+    b.gravityScale = 3;
+    const later = space.addBody(make(41));
+    expect(later.gravityScale).toBe(42);
+    expect(b.gravityScale).toBe(3);
+    const other = new Space({ gravity: [0, -10] });
+    other.addBody(b);
+    other.step(0.5);
+    expect(b.velocity.y).toBeCloseTo(2 - 0.5 * 30, 12);
+  });
+
   it('keep their states when the workers start (the array moves to shared memory)', async () => {
     const space = new Space({ gravity: [0, -10] });
     const bodies = Array.from({ length: 10 }, (_, k) => space.addBody(new Body({ position: [k, 0], velocity: [k, 0], shapes: [Polygon.box(0.5, 0.5)] })));

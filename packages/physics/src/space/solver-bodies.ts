@@ -66,6 +66,8 @@ export class SolverBodies {
    */
   ccdSlack = new Float64Array(0);
   reach = new Float64Array(0);
+  /** 1 for a body continuous collision may sweep (dynamic, not disableCCD): set by add, for gather's ccdSlack. */
+  swept = new Uint8Array(0);
   /** 1 for a bullet (Body.isBullet): swept against dynamic bodies too; bullets: how many. */
   bullet = new Uint8Array(0);
   bullets = 0;
@@ -143,6 +145,9 @@ export class SolverBodies {
     this.bslot = shareArray(this.bslot);
     this.lcx = shareArray(this.lcx);
     this.lcy = shareArray(this.lcy);
+    this.ccdSlack = shareArray(this.ccdSlack);
+    this.reach = shareArray(this.reach);
+    this.swept = shareArray(this.swept);
   }
 
   /** The arrays of `v` that are this state (their current ones: an array that grew is new). */
@@ -174,6 +179,9 @@ export class SolverBodies {
     v.lcx = this.lcx;
     v.lcy = this.lcy;
     v.bstate = this.bstate;
+    v.ccdSlack = this.ccdSlack;
+    v.reach = this.reach;
+    v.swept = this.swept;
   }
 
   /** The first solver body whose velocity or position delta is not finite, or 0 when every one is. */
@@ -237,6 +245,7 @@ export class SolverBodies {
     this.atCap = grow(this.atCap);
     this.ccdSlack = grow(this.ccdSlack);
     this.reach = grow(this.reach);
+    this.swept = grow(this.swept);
     this.bullet = grow(this.bullet);
     this.cx = grow(this.cx);
     this.cy = grow(this.cy);
@@ -257,16 +266,14 @@ export class SolverBodies {
     this.capacity = cap;
   }
 
-  /** The gathering step's gravity and substep length (begin), which add reads. */
+  /** The gathering step's gravity and substep length (begin), which gatherStates hands its kernel. */
   private gx = 0;
   private gy = 0;
   private h = 0;
 
   /**
    * Start gathering the bodies of a step with gravity (gx, gy) and substep h, whose states are in
-   * `states` (the space's BodyStates array). (Fields, not
-   * arguments of each add: a double passed to a call that V8 does not inline is boxed, a
-   * heap number per body per step.)
+   * `states` (the space's BodyStates array): add each body, then gatherStates.
    */
   begin(gx: number, gy: number, h: number, bodySlots: number, states: Float64Array): void {
     this.reset();
@@ -284,58 +291,43 @@ export class SolverBodies {
    */
   bySlot = new Int32Array(0);
 
-  /** Gather one body for the step begun; returns its solver index. */
+  /**
+   * Gather one body for the step begun: its solver index (returned) and the flags read from the
+   * Body's own fields. Its numbers follow in gatherStates, once every body is added.
+   */
   add(b: Body): number {
-    const gx = this.gx;
-    const gy = this.gy;
-    const h = this.h;
     const i = this.count++;
     if (i >= this.capacity) this.reserve(i + 1);
     this.bodies[i] = b;
-    this.vx[i] = b._vx;
-    this.vy[i] = b._vy;
-    this.w[i] = b._w;
-    this.dpx[i] = 0;
-    this.dpy[i] = 0;
-    this.dq[i] = 0;
-    this.dqc[i] = 1;
-    this.dqs[i] = 0;
-    const im = b._invMass;
-    const ii = b._invInertia;
-    this.invMass[i] = im;
-    this.invI[i] = ii;
     const dyn = b._type === 'dynamic';
     this.dynamic[i] = dyn ? 1 : 0;
     this.spinCapped[i] = b.rotationCapped ? 1 : 0;
-    this.atCap[i] = 0;
-    // Two stores, not one of a conditional: a double beside the constant Infinity made V8 box the
-    // product, a heap number per body per step (13 KB a step of an 820-box pyramid).
-    if (dyn && !b._disableCCD) this.ccdSlack[i] = FAST_SHARE * b._minExtent;
-    else this.ccdSlack[i] = Infinity;
-    this.reach[i] = b._maxExtent;
+    this.swept[i] = dyn && !b._disableCCD ? 1 : 0;
     this.bullet[i] = b._isBullet ? 1 : 0;
     if (b._isBullet) this.bullets++;
-    const gs = b._gravityScale;
-    this.dvx[i] = h * (dyn && im > 0 ? b._fx * im + gx * gs : 0);
-    this.dvy[i] = h * (dyn && im > 0 ? b._fy * im + gy * gs : 0);
-    this.dw[i] = h * (dyn ? b._torque * ii : 0);
-    this.linearDamp[i] = 1 / (1 + h * b._linearDrag);
-    this.angularDamp[i] = 1 / (1 + h * b._angularDrag);
-    const lcx = b._lcx;
-    const lcy = b._lcy;
-    this.lcx[i] = lcx;
-    this.lcy[i] = lcy;
     this.bslot[i] = b._slot;
     this.shapeSync[i] = b._pairingShapes > 0 || !b._inertStale ? 1 : 0;
     this.sleepy[i] = b._allowSleep ? 1 : 0;
-    this.cx[i] = b._x + b._c * lcx - b._s * lcy;
-    this.cy[i] = b._y + b._s * lcx + b._c * lcy;
-    this.a0[i] = b._angle;
-    this.c0[i] = b._c;
-    this.s0[i] = b._s;
     b._solverIndex = i;
     this.bySlot[b._slot] = i;
     return i;
+  }
+
+  /** The gathering step's gravity and substep (PARAMS' GRAVITY_X, GRAVITY_Y and H) for gather's kernel when no worker shares the stage. */
+  private readonly gatherNumbers = new Float64Array(PARAMS.LENGTH);
+
+  /**
+   * Every added body's numbers from the space's body states into the solver arrays (gather's
+   * kernel, body-kernels.ts): on every thread when there are workers and bodies enough.
+   */
+  gatherStates(): void {
+    const pool = this.pool;
+    const prm = pool !== null && this.count >= PARALLEL_MIN_BODIES ? pool.prm : this.gatherNumbers;
+    prm[PARAMS.H] = this.h;
+    prm[PARAMS.GRAVITY_X] = this.gx;
+    prm[PARAMS.GRAVITY_Y] = this.gy;
+    const from = this.parallelStage(COMMAND.BODY_GATHER);
+    BODY_KERNELS.gather(this, prm, from, this.count);
   }
 
   /** Body i is about to be written before write back: keep its state from the start of the step, once. */

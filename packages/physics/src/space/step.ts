@@ -6,9 +6,10 @@
  *   3. narrowphase contacts with a simulated side; touching wakes islands (ContactManager);
  *                  a changed plan first wakes islands a constraint links to an awake body;
  *                  contacts whose boxes parted are doomed, and destroyed once the step succeeds
- *   4. gather      awake dynamic and moving kinematic bodies into the solver arrays (SolverBodies),
- *                  and the shapes in fluids (space/fluids.ts); with workers, while they run the
- *                  narrowphase's jobs, and again after it if it woke a body
+ *   4. gather      awake dynamic and moving kinematic bodies chosen for the solver (with workers,
+ *                  while they run the narrowphase's jobs, and again after it if it woke a body);
+ *                  their numbers from the body states into the solver arrays (SolverBodies), on
+ *                  every thread with workers; and the shapes in fluids (space/fluids.ts)
  *   5. prepare     the pre-solve callback, once per touching solid contact (Space.preSolve);
  *                  contacts into the contact solver; constraints into their families (StepPlan)
  *   6. substeps    × velocityIterations: integrate velocities (the fluids' buoyancy and drag
@@ -167,6 +168,7 @@ export class StepPipeline {
       w.contacts.collideEnd();
       if (!this.plan.steady) w.islands.wakeMixed(w.constraints);
       if (w.islands.wakes !== wakes) order = this.gather();
+      this.bodies.gatherStates();
       this.fluids.gather(w.contacts, this.bodies);
       this.prepare(order);
       for (let i = 0; i < substeps; i++) this.substep();
@@ -206,8 +208,9 @@ export class StepPipeline {
   }
 
   /**
-   * 4. The awake dynamic bodies and moving kinematic ones into the solver arrays; returns a hash
-   * of their ids in order (the plan indexes them). Its own method, whose loop V8 optimises within
+   * 4. The awake dynamic bodies and moving kinematic ones into the solver (their numbers follow
+   * in SolverBodies.gatherStates, on every thread); returns a hash of their ids in order (the plan
+   * indexes them). Its own method, whose loop V8 optimises within
    * a few steps: inside a method that runs once per step, the loop ran unoptimised for ~200 steps.
    */
   private gather(): number {

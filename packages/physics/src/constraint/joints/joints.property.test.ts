@@ -10,6 +10,9 @@ import { describe, expect, it } from 'vitest';
 import { Body } from '../../body/body.js';
 import { Polygon } from '../../shape/polygon.js';
 import { SolverBodies } from '../../space/solver-bodies.js';
+import { Space } from '../../space/space.js';
+import type { BodyStates } from '../../space/body-states.js';
+import { STATE_LENGTH } from '../../body/state-layout.js';
 import type { StepContext } from '../../space/step-context.js';
 import type { Joint } from '../joint.js';
 import { AngleJoint } from './angle-joint.js';
@@ -58,12 +61,16 @@ function makeBody(s: BodyState, allowStatic: boolean): Body {
 }
 
 function context(bodies: Body[]): StepContext {
+  // Gather reads the bodies' numbers from their space's states (SolverBodies.gatherStates), so the
+  // bodies join a space (one per joint: the first body's, or a new one).
+  const space = (bodies[0]!.space as Space | null) ?? new Space();
+  for (const b of distinct(bodies)) if (b.space === null) space.addBody(b);
+  const states = (space as unknown as { _bodyStates: BodyStates })._bodyStates.array;
   const sb = new SolverBodies();
-  sb.begin(0, 0, 1 / 240, 0, new Float64Array(0));
-  for (const b of bodies) {
-    b._solverIndex = -1;
-    if (b.type === 'dynamic' && b._solverIndex < 0) sb.add(b);
-  }
+  sb.begin(0, 0, 1 / 240, states.length / STATE_LENGTH, states);
+  for (const b of bodies) b._solverIndex = -1;
+  for (const b of bodies) if (b.type === 'dynamic' && b._solverIndex < 0) sb.add(b);
+  sb.gatherStates();
   return { dt: 1 / 60, h: 1 / 240, invH: 240, substeps: 4, bodies: sb, jointSoftness: { biasRate: 0, massScale: 1, impulseScale: 0, compliance: 0 }, poseEpoch: 0, step: 0 };
 }
 
