@@ -636,6 +636,7 @@ export class Body implements ShapeOwner {
     const v = checkBoolean('Body', 'isBullet', b);
     this._space?._assertUnlocked('Body.isBullet');
     this._isBullet = v;
+    this._invalidate();
   }
   /** See BodyOptions.disableCCD. */
   get disableCCD(): boolean {
@@ -645,6 +646,7 @@ export class Body implements ShapeOwner {
     const v = checkBoolean('Body', 'disableCCD', b);
     this._space?._assertUnlocked('Body.disableCCD');
     this._disableCCD = v;
+    this._invalidate();
   }
 
   // ------------------------------------------------------------------ contacts

@@ -751,9 +751,16 @@ export class ContactManager {
     }
   }
 
+  /**
+   * How many flushInert calls have found stale bodies: each turns bodies' _inertStale off, which
+   * gather's kept choice of bodies (space/steady-gather.ts) reads in SolverBodies.shapeSync.
+   */
+  inertFlushes = 0;
+
   /** Bring the inert shapes of bodies that moved up to date (world cache and tree proxy). */
   flushInert(): void {
     const list = this.staleInert;
+    if (list.length > 0) this.inertFlushes++;
     for (let i = 0; i < list.length; i++) {
       const b = list[i]!;
       b._inertStale = false;

@@ -83,8 +83,8 @@ export class SolverBodies {
   /**
    * Per solver body, for write back's loop on the calling thread (which then reads no Body but
    * those whose shapes it moves): 1 when a move must refresh its shapes (some pair with
-   * something, or its inert ones are not yet marked stale); 1 when the body may sleep
-   * (Body.allowSleep).
+   * something, or its inert ones are not yet marked stale; write back keeps it up to date as it
+   * marks them); 1 when the body may sleep (Body.allowSleep).
    */
   shapeSync = new Uint8Array(0);
   sleepy = new Uint8Array(0);
@@ -203,11 +203,22 @@ export class SolverBodies {
   }
 
   reset(): void {
-    this.forgetKept();
+    this.clearBodies();
+    this.resetStandIn();
+  }
+
+  /** No body gathered. */
+  clearBodies(): void {
     // Clear, don't truncate: a shortened array gives back its store, and refilling it every step
     // reallocated it several times (a quarter of a megabyte per step for 10,000 bodies).
     for (let i = 1; i < this.count; i++) this.bodies[i] = null;
     this.count = 1;
+    this.bullets = 0;
+  }
+
+  /** Index 0 as a step starts: what a step writes there (atCap[0], "some body was capped") cleared. */
+  private resetStandIn(): void {
+    this.forgetKept();
     // Dummy static body: identity everything, zero mass.
     this.vx[0] = this.vy[0] = this.w[0] = 0;
     this.dpx[0] = this.dpy[0] = this.dq[0] = 0;
@@ -217,7 +228,6 @@ export class SolverBodies {
     this.dynamic[0] = 0;
     this.spinCapped[0] = 0;
     this.atCap[0] = 0;
-    this.bullets = 0;
   }
 
   reserve(n: number): void {
@@ -273,15 +283,19 @@ export class SolverBodies {
 
   /**
    * Start gathering the bodies of a step with gravity (gx, gy) and substep h, whose states are in
-   * `states` (the space's BodyStates array): add each body, then gatherStates.
+   * `states` (the space's BodyStates array): clearBodies and add each body (or keep the last
+   * step's: space/steady-gather.ts), then gatherStates. Returns false when the last step's choice
+   * of bodies is lost (bySlot grew).
    */
-  begin(gx: number, gy: number, h: number, bodySlots: number, states: Float64Array): void {
-    this.reset();
+  begin(gx: number, gy: number, h: number, bodySlots: number, states: Float64Array): boolean {
+    this.resetStandIn();
     this.bstate = states;
     this.gx = gx;
     this.gy = gy;
     this.h = h;
-    if (this.bySlot.length < bodySlots) this.bySlot = new Int32Array(Math.max(bodySlots, 2 * this.bySlot.length));
+    if (this.bySlot.length >= bodySlots) return true;
+    this.bySlot = new Int32Array(Math.max(bodySlots, 2 * this.bySlot.length));
+    return false;
   }
 
   /**
@@ -293,7 +307,8 @@ export class SolverBodies {
 
   /**
    * Gather one body for the step begun: its solver index (returned) and the flags read from the
-   * Body's own fields. Its numbers follow in gatherStates, once every body is added.
+   * Body's own fields (those steady-gather.ts may keep for the next step). Its numbers follow in
+   * gatherStates, once every body is added.
    */
   add(b: Body): number {
     const i = this.count++;

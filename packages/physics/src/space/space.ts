@@ -320,6 +320,8 @@ export class Space implements BodySpaceLink, ConstraintSpaceLink {
     body._slot = this._freeBodySlots.pop() ?? this._bodySlots++;
     this._bodyStates.adopt(body);
     this._bodies.push(body);
+    // (Which bodies a step gathers changed: space/steady-gather.ts relies on the stamp for it.)
+    this._planChanged();
     for (const s of body._shapes) this._contacts.addProxy(body, s);
     return body;
   }

@@ -64,6 +64,7 @@ import { ContinuousCollision } from './continuous.js';
 import { Fluids } from './fluids.js';
 import type { StepContext } from './step-context.js';
 import { StepPlan } from './step-plan.js';
+import { SteadyGather } from './steady-gather.js';
 import { FulcrumDivergenceError } from '../util/validate.js';
 import type { StageViews } from '../parallel/thread-runtime.js';
 import type { WorkerPool } from '../parallel/worker-pool.js';
@@ -95,6 +96,8 @@ export class StepPipeline {
   /** (It runs the joint islands' passes after its own: see OneByOneFamily.) */
   readonly oneByOne = new OneByOneFamily(this.jointIslands);
   readonly plan: StepPlan;
+  /** Gather's choice of bodies, kept while the plan's stamp stands still (steady-gather.ts). */
+  readonly steadyGather = new SteadyGather();
   /** The constraint families in solve order, then every family with the contacts last. */
   private readonly constraintFamilies: readonly ConstraintFamily[];
   private readonly families: readonly SolverFamily[];
@@ -125,6 +128,7 @@ export class StepPipeline {
    * workers start with.
    */
   share(): StageViews {
+    this.steadyGather.forget();
     this.bodies.share();
     this.contactSolver.share();
     this.jointBatch.share();
@@ -216,7 +220,12 @@ export class StepPipeline {
   private gather(): number {
     const sb = this.bodies;
     const s = this.world.settings;
-    sb.begin(s.gx, s.gy, this.ctx.h, this.world.bodySlots(), this.world.bodyStates.array);
+    const stamp = this.plan.stamp;
+    const flushes = this.world.contacts.inertFlushes;
+    if (!sb.begin(s.gx, s.gy, this.ctx.h, this.world.bodySlots(), this.world.bodyStates.array)) this.steadyGather.forget();
+    const kept = this.steadyGather.reuse(stamp, flushes);
+    if (kept !== null) return kept;
+    sb.clearBodies();
     const bySlot = sb.bySlot;
     let order = 0;
     // (An index, not for-of: an array iterator's results are objects wherever the loop runs
@@ -232,6 +241,7 @@ export class StepPipeline {
         order = (Math.imul(order, 0x01000193) ^ b.id) | 0;
       }
     }
+    this.steadyGather.keep(stamp, flushes, order);
     return order;
   }
 
@@ -271,6 +281,7 @@ export class StepPipeline {
    * prepare itself leaves a plan half built: it is rebuilt at the next step.
    */
   private rollback(): void {
+    this.steadyGather.forget();
     this.fluids.restore();
     this.bodies.restoreBodies();
     const joints = this.constraintFamilies;
@@ -369,10 +380,16 @@ export class StepPipeline {
     // contacts' impulses (joined in stage 13), the moved bodies' shapes and the sleep times.
     sb.writeBack();
     this.contactSolver.beginStore(this.ctx);
-    // From the solver's arrays and the states alone: a Body is read only to move its shapes.
+    // From the solver's arrays and the states alone: a Body is read only to move its shapes. Its
+    // shapeSync then follows the inert shapes marked stale, for the next step (which may keep it:
+    // steady-gather.ts).
     const { bstate: st, bslot, dynamic, reach, shapeSync, sleepy, dpx, dpy, dq } = sb;
     for (let i = 1; i < sb.count; i++) {
-      if (shapeSync[i] === 1 && (dpx[i] !== 0 || dpy[i] !== 0 || dq[i] !== 0)) contacts.syncShapes(sb.bodies[i]!);
+      if (shapeSync[i] === 1 && (dpx[i] !== 0 || dpy[i] !== 0 || dq[i] !== 0)) {
+        const b = sb.bodies[i]!;
+        contacts.syncShapes(b);
+        shapeSync[i] = b._pairingShapes > 0 || !b._inertStale ? 1 : 0;
+      }
       if (dynamic[i] === 0) continue;
       const vx = sb.vx[i]!;
       const vy = sb.vy[i]!;

@@ -13,5 +13,5 @@ export function setSolverRouting(space: Space, routing: Partial<SolverRouting>):
 /** The step's internals, for white-box tests. */
 export function solverInternals(space: Space) {
   const p = space._pipeline;
-  return { plan: p.plan, userBatch: p.userBatch, jointBatch: p.jointBatch, solverBodies: p.bodies, contactSolver: p.contactSolver };
+  return { plan: p.plan, userBatch: p.userBatch, jointBatch: p.jointBatch, solverBodies: p.bodies, contactSolver: p.contactSolver, steadyGather: p.steadyGather };
 }
