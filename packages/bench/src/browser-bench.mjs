@@ -9,8 +9,10 @@
  * medians over N frames after a warm-up, while the bodies fall and settle. Then it waits for
  * the scene to fall asleep and counts the frames rendered over 2 s (frameloop="demand": 0).
  * Also: the frame rate over the timed frames (from the time each frame's <Physics> callback
- * ended: frames per second over the spans between drops), and whether the page was
- * cross-origin isolated.
+ * ended: frames per second over the spans between drops), whether the page was cross-origin
+ * isolated, the main thread's work per frame (the frame's callbacks and the render call), and
+ * the host's renderer ceiling (renderer-ceiling.mjs: the frame rate of three.js alone drawing as
+ * many instances).
  *
  * --workers N (default 0) opens the story with the arg `workers:N` (the space's worker threads,
  * `<Physics workers>`), waits until the story says that N workers run (it fails with the reason
@@ -25,6 +27,7 @@ import { cpus } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { countRenderedFrames, launchBrowser, openPage, readProbe, serveStatic, waitForProbe } from '@fulcrum/browser-testing';
+import { measureRendererCeiling } from './renderer-ceiling.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const STATIC_DIR = join(here, '..', '..', '..', 'storybook', 'storybook-static');
@@ -49,6 +52,10 @@ try {
   await waitForProbe(page, (p, n) => p.bodies >= n && p.frames > 0, { arg: COUNT + 1, timeout: 120_000 });
   const version = await page.evaluate(() => navigator.userAgent);
   const crossOriginIsolated = await page.evaluate(() => globalThis.crossOriginIsolated === true);
+  const canvas = await page.evaluate(() => {
+    const c = document.querySelector('canvas');
+    return { width: c.width, height: c.height };
+  });
   // The workers that run: as many as asked for, or one fewer than the cores (Space.parallel).
   const { text: workersStatus, running } = await waitForWorkers(page, args.workers);
 
@@ -82,8 +89,12 @@ try {
   const framesAtRest = await countRenderedFrames(page, 2000);
   opened.assertNoErrors(STORY_ID);
   await opened.close();
+  // The same count drawn by three.js alone, on a canvas of the story's size: the host's ceiling.
+  const ceiling = await measureRendererCeiling(browser, { count: COUNT, ...canvas, summary });
 
   const stepped = samples.filter((s) => s.steps > 0);
+  // (A frame's render time is null in the JSON when the page was sampled before its render call.)
+  const rendered = samples.filter((s) => typeof s.renderMs === 'number' && Number.isFinite(s.renderMs));
   const rate = frameRate(samples);
   const result = {
     date: new Date().toISOString(),
@@ -104,9 +115,13 @@ try {
     physicsMsPerStep: summary(stepped.map((s) => s.physicsMs / s.steps)),
     syncMsPerFrame: summary(samples.map((s) => s.syncMs)),
     physicsFrameCallbackMs: summary(samples.map((s) => s.frameMs)),
+    renderCallMs: summary(rendered.map((s) => s.renderMs)),
+    // The main thread's work for a frame: its callbacks and the render call (not the GPU's).
+    mainThreadFrameMs: summary(rendered.map((s) => s.frameMs + s.renderMs)),
     framesPerSecond: rate.fps,
     frameIntervalMs: rate.intervals,
     framesWithoutWorkersLeftOut: framesWithoutWorkers,
+    rendererCeiling: { framesPerSecond: ceiling.framesPerSecond, frameIntervalMedianMs: ceiling.frameIntervalMs.median, canvas: ceiling.canvas, antialias: ceiling.antialias },
     awakeBodiesAtEndOfSample: probeDuring?.awakeBodies ?? null,
     secondsToRestAfterSample: restWaitS,
     framesRenderedAtRestIn2s: framesAtRest,
@@ -121,9 +136,12 @@ try {
   console.log(row('physics per step', result.physicsMsPerStep));
   console.log(row('sync (instance matrices)', result.syncMsPerFrame));
   console.log(row('<Physics> frame callback', result.physicsFrameCallbackMs));
+  console.log(row('render call', result.renderCallMs));
+  console.log(row('main thread per frame', result.mainThreadFrameMs));
   console.log(`\nsteps per frame: median ${result.stepsPerFrame.median}, mean ${fmt(result.stepsPerFrame.mean)}`);
   console.log(`at rest (after ${fmt(restWaitS)} s more): ${framesAtRest} frames rendered in 2 s (frameloop="demand")`);
   console.log(`frame rate: ${fmt(rate.fps)} fps over ${rate.intervals.n} frame intervals (interval median ${fmt(rate.intervals.median)} ms, p90 ${fmt(rate.intervals.p90)} ms)`);
+  console.log(`renderer ceiling: three.js alone draws ${COUNT} instanced quads at ${fmt(ceiling.framesPerSecond)} fps on this host (${ceiling.canvas}, antialias ${ceiling.antialias}; interval median ${fmt(ceiling.frameIntervalMs.median)} ms)`);
   console.log(`workers: ${workersStatus} · crossOriginIsolated: ${crossOriginIsolated}${framesWithoutWorkers ? ` (${framesWithoutWorkers} frames stepped before the workers ran left out)` : ''}`);
 
   mkdirSync(dirname(args.out), { recursive: true });

@@ -228,7 +228,7 @@ export function renderBrowserFigures(doc) {
     out.push('');
   }
   const others = Object.entries(doc).filter(([k, v]) => !['date', 'browser', 'cpus', 'story', 'bodies', 'frames', 'warmupFrames'].includes(k) && !dists.some(([d]) => d === k));
-  const value = (v) => (v && typeof v === 'object' ? Object.entries(v).map(([a, b]) => `${a} ${typeof b === 'number' ? fmt(b) : b}`).join(', ') : typeof v === 'number' && !Number.isInteger(v) ? fmt(v) : String(v));
+  const value = (v) => (v && typeof v === 'object' ? Object.entries(v).map(([a, b]) => `${words(a)} ${typeof b === 'number' ? fmt(b) : b}`).join(', ') : typeof v === 'number' && !Number.isInteger(v) ? fmt(v) : String(v));
   for (const [k, v] of others) out.push(`- ${words(k)}: ${value(v)}`);
   return out.join('\n').trimEnd();
 }
